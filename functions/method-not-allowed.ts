@@ -1,0 +1,10 @@
+import { api } from '../shared/http/api';
+import { methodNotAllowed } from '../shared/http/errors';
+import { allowedMethods } from '../shared/routes';
+
+/** API Gateway's `ANY` on every resource: the methods the route table does not give it. */
+export const handler = api({
+  run: ({ method, resource }) => {
+    throw methodNotAllowed(method, allowedMethods(resource));
+  },
+});

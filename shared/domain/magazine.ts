@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { ApiError } from '../http/errors';
+import type { Links } from '../http/links';
+import { identifier, nowInSeconds, text, unixSeconds } from './fields';
+import { tagIdFromName, toTag, type Tag, type TagRef } from './tag';
+
+export const MAX_TAGS = 32;
+
+const tagInput = z.strictObject({
+  id: identifier().optional(),
+  name: z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required: a string of 1 to 64 characters' : 'must be a string of 1 to 64 characters') })
+    .min(1, { error: 'must be a string of 1 to 64 characters' })
+    .max(64, { error: 'must be a string of 1 to 64 characters' }),
+  /** Written by the server; a value sent in (from a representation read earlier) is ignored. */
+  url: z.unknown().optional(),
+});
+
+/** The body of POST /magazines and PUT /magazines/{id}; an array of them for PUT /magazines. */
+export const magazineInput = z.strictObject({
+  id: identifier().optional(),
+  type: z.literal('magazine', { error: 'must be `magazine`' }).optional(),
+  title: text(1, 256),
+  tags: z.array(tagInput, { error: `must be an array of at most ${MAX_TAGS} tags` }).max(MAX_TAGS, { error: `must be an array of at most ${MAX_TAGS} tags` }).optional(),
+  created: unixSeconds(nowInSeconds).optional(),
+});
+
+export type MagazineInput = z.output<typeof magazineInput>;
+
+export const magazineListInput = z.array(magazineInput, { error: 'must be a JSON array of magazines' });
+
+/** A magazine as the client asked it to be, with tag ids settled. */
+export interface MagazineDraft {
+  readonly id: string | undefined;
+  readonly title: string;
+  readonly tags: readonly TagRef[];
+  readonly created: number | undefined;
+}
+
+/** What the store holds of a magazine. */
+export interface StoredMagazine {
+  readonly id: string;
+  readonly title: string;
+  readonly tags: readonly TagRef[];
+  readonly created: number;
+  /** Unix seconds of the last change to the magazine itself. */
+  readonly updated: number;
+  /** Changes on every write; the `ETag` is derived from it. */
+  readonly revision: string;
+}
+
+export interface Magazine {
+  readonly id: string;
+  readonly type: 'magazine';
+  readonly title: string;
+  readonly tags: readonly Tag[];
+  readonly created: string;
+}
+
+export const magazineFields = ['id', 'type', 'title', 'tags', 'created'] as const;
+
+/** Settles tag ids (derived from names where left out) and refuses duplicates. */
+export const toDraft = (input: MagazineInput, at = ''): MagazineDraft => {
+  const seen = new Set<string>();
+  const tags = (input.tags ?? []).map((tag, index) => {
+    const id = tag.id ?? tagIdFromName(tag.name);
+    if (!id) {
+      throw new ApiError('40010', `Body field \`${at}tags[${index}].name\` (\`${tag.name}\`) leaves no letters or digits to derive a tag id from; give the tag an explicit \`id\`.`);
+    }
+    if (seen.has(id)) throw new ApiError('40009', `Body field \`${at}tags[${index}]\` repeats the tag id \`${id}\`; each tag of a magazine must have its own id.`);
+    seen.add(id);
+    return { id, name: tag.name };
+  });
+  return { id: input.id, title: input.title, tags, created: input.created };
+};
+
+export const toMagazine = (links: Links, stored: Pick<StoredMagazine, 'id' | 'title' | 'tags' | 'created'>): Magazine => ({
+  id: stored.id,
+  type: 'magazine',
+  title: stored.title,
+  tags: stored.tags.map((tag) => toTag(links, tag)),
+  created: String(stored.created),
+});
+
+/** `fields=title,tags`: only those fields plus `id`; names that are not magazine fields are ignored. */
+export const selectFields = (magazine: Magazine, fields: readonly string[] | undefined): Partial<Magazine> => {
+  if (!fields) return magazine;
+  const wanted = new Set(['id', ...fields]);
+  return Object.fromEntries(Object.entries(magazine).filter(([key]) => wanted.has(key))) as Partial<Magazine>;
+};

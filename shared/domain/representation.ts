@@ -1,0 +1,40 @@
+import type { Links } from '../http/links';
+import { listReply } from '../http/paging';
+import { ok, type RepresentationReply } from '../http/replies';
+import { toArticle, type StoredArticle } from './article';
+import type { Page, PageQuery } from './list-query';
+import { selectFields, toMagazine, type StoredMagazine } from './magazine';
+import { toTagResource, type TagRef } from './tag';
+
+/** How each representation looks in XML (CONTRACT §2). */
+export const magazineXml = { root: 'magazine', names: { tags: 'tag' } } as const;
+export const articleXml = { root: 'article' } as const;
+export const tagXml = { root: 'tag' } as const;
+
+interface ListContext {
+  readonly links: Links;
+  readonly path: string;
+  readonly rawQuery: Readonly<Record<string, string>>;
+  readonly query: PageQuery & { readonly fields?: readonly string[] | undefined };
+}
+
+export const magazineReply = (links: Links, stored: StoredMagazine, fields?: readonly string[]): RepresentationReply =>
+  ok(selectFields(toMagazine(links, stored), fields), magazineXml, { revision: stored.revision, lastModified: stored.updated });
+
+export const magazineListReply = (request: ListContext, page: Page<StoredMagazine>): RepresentationReply =>
+  listReply(request, { ...page, items: page.items.map((m) => selectFields(toMagazine(request.links, m), request.query.fields)) }, 'magazine', { tags: 'tag' });
+
+/** Articles never change once written, so their ETag is a hash of the bytes sent. */
+export const articleReply = (stored: StoredArticle): RepresentationReply => ok(toArticle(stored), articleXml, { lastModified: stored.created });
+
+export const articleListReply = (request: ListContext, page: Page<StoredArticle>): RepresentationReply =>
+  listReply(request, { ...page, items: page.items.map(toArticle) }, 'article');
+
+export interface TagSummary extends TagRef {
+  readonly magazineCount: number;
+}
+
+export const tagReply = (links: Links, tag: TagSummary): RepresentationReply => ok(toTagResource(links, tag, tag.magazineCount), tagXml);
+
+export const tagListReply = (request: ListContext, page: Page<TagSummary>): RepresentationReply =>
+  listReply(request, { ...page, items: page.items.map((tag) => toTagResource(request.links, tag, tag.magazineCount)) }, 'tag');

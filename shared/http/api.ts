@@ -1,0 +1,219 @@
+import middy, { type MiddlewareObj } from '@middy/core';
+import httpErrorHandler from '@middy/http-error-handler';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { config } from '../config';
+import { logger } from '../logger';
+import { etagOf, isNotModified, lastModifiedHeader, parseIfMatch, type IfMatch } from './conditional';
+import { errorCatalogue } from './error-catalogue';
+import { ApiError } from './errors';
+import { linksFor, type Links } from './links';
+import { defaultJson, negotiate, type Negotiated } from './negotiation';
+import type { Reply, RepresentationReply } from './replies';
+import { readJsonBody } from './request-body';
+import { parseWith } from './validation';
+import { toXml } from './xml';
+
+/** What an operation receives: validated input and the means to write links. */
+export interface ApiRequest<Query, Body> {
+  readonly method: string;
+  /** Path parameters, with a format label split off the last one. */
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: Query;
+  readonly body: Body;
+  /** The query string as sent (for links that keep the client's filters). */
+  readonly rawQuery: Readonly<Record<string, string>>;
+  /** The request path without version prefix or label, such as `/magazines/abc`. */
+  readonly path: string;
+  /** The path as requested, such as `/api/v1/magazines/abc.json`. */
+  readonly requestPath: string;
+  /** The API Gateway resource that matched, such as `/api/v1/magazines/{id}`. */
+  readonly resource: string;
+  readonly links: Links;
+  readonly ifMatch: IfMatch | undefined;
+  readonly requestId: string;
+}
+
+export interface OperationDefinition<QuerySchema extends z.ZodType, BodySchema extends z.ZodType> {
+  readonly query?: QuerySchema;
+  readonly body?: BodySchema;
+  /** Documents (HTML, the OpenAPI file) have one fixed format and take no label. */
+  readonly negotiate?: boolean;
+  readonly run: (request: ApiRequest<z.output<QuerySchema>, z.output<BodySchema>>) => Promise<Reply> | Reply;
+  /**
+   * Simulated answer for `mock` requests (CONTRACT §6): same checks, no table access. Operations
+   * that never touch the table leave it out and answer mock requests as real ones.
+   */
+  readonly mock?: (request: ApiRequest<z.output<QuerySchema>, z.output<BodySchema>>) => Reply;
+}
+
+interface RequestState {
+  negotiated: Negotiated;
+  mock: boolean;
+  links: Links;
+}
+
+export type ApiContext = Context & { api: RequestState };
+
+const errorBody = (links: Links | undefined, code: keyof typeof errorCatalogue, developerMessage: string) => ({
+  developerMessage,
+  userMessage: errorCatalogue[code].userMessage,
+  errorCode: code,
+  moreInfo: `${links ? `${links.baseUrl}${links.versionPrefix}` : '/v1'}/documentation/errors/${code}.html`,
+});
+
+const corsHeaders = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag, Last-Modified, Location, Link, Allow, Retry-After',
+};
+
+const serialize = (negotiated: Negotiated, reply: RepresentationReply) =>
+  negotiated.format === 'xml' ? toXml(reply.xml.root, reply.body, reply.xml.names) : JSON.stringify(reply.body);
+
+const pathParameters = (event: APIGatewayProxyEvent): Record<string, string> =>
+  Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([name, value]) => [name, value ?? '']));
+
+const FORMAT_LABEL = /\.([A-Za-z0-9]+)$/;
+
+/** `.json`/`.xml` ends either a literal resource (`/magazines.json`) or the last parameter (`{id}` = `1234.json`). */
+const splitLabel = (event: APIGatewayProxyEvent) => {
+  const params = pathParameters(event);
+  const lastParam = /\{([A-Za-z0-9_]+)\}$/.exec(event.resource)?.[1];
+  if (lastParam) {
+    const value = params[lastParam];
+    const label = value === undefined ? undefined : FORMAT_LABEL.exec(value)?.[1];
+    if (value !== undefined && label !== undefined) params[lastParam] = value.slice(0, -label.length - 1);
+    return { params, label };
+  }
+  return { params, label: FORMAT_LABEL.exec(event.resource)?.[1] };
+};
+
+const parseMock = (query: Record<string, string | undefined>): boolean => {
+  const value = query.mock;
+  if (value === undefined) return false;
+  const lower = value.toLowerCase();
+  if (lower === '' || lower === 'true' || lower === '1') {
+    if (!config.mockEnabled) throw new ApiError('40006');
+    return true;
+  }
+  if (lower === 'false' || lower === '0') return false;
+  throw new ApiError('40005', `The \`mock\` query parameter accepts \`True\`, \`1\` or no value (mock on), and \`False\` or \`0\` (mock off); got \`${value}\`.`);
+};
+
+/** Negotiates the format first, so that every later error is rendered in it. */
+const negotiation = (negotiates: boolean): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> => ({
+  before: (request) => {
+    const links = linksFor(request.event, config.baseUrl);
+    request.context.api = { negotiated: defaultJson, mock: false, links };
+    if (!negotiates) return;
+    const headers = request.event.headers ?? {};
+    request.context.api.negotiated = negotiate({
+      label: splitLabel(request.event).label,
+      formatParameter: request.event.queryStringParameters?.format ?? undefined,
+      accept: headers.accept,
+    });
+  },
+});
+
+const respond = (event: APIGatewayProxyEvent, negotiated: Negotiated, reply: Reply): APIGatewayProxyResult => {
+  const head = event.httpMethod === 'HEAD';
+  if (reply.kind === 'document') {
+    const etag = etagOf('json', reply.body);
+    const headers = { ...corsHeaders, Vary: 'Accept', 'Content-Type': reply.contentType, ETag: etag, 'Cache-Control': 'no-cache' };
+    if (isNotModified(event.headers ?? {}, etag, undefined)) return { statusCode: 304, headers, body: '' };
+    return { statusCode: 200, headers, body: head ? '' : reply.body };
+  }
+  const body = serialize(negotiated, reply);
+  const headers: Record<string, string> = {
+    ...corsHeaders,
+    Vary: 'Accept',
+    'Content-Type': negotiated.contentType,
+    ...reply.headers,
+    ...(reply.location && { Location: reply.location }),
+  };
+  const readsRepresentation = (event.httpMethod === 'GET' || head) && reply.status === 200;
+  if (readsRepresentation) {
+    const etag = etagOf(negotiated.format, body, reply.revision);
+    Object.assign(headers, { ETag: etag, 'Cache-Control': 'no-cache' }, lastModifiedHeader(reply.lastModified));
+    if (isNotModified(event.headers ?? {}, etag, reply.lastModified)) {
+      const { 'Content-Type': _, ...notModifiedHeaders } = headers;
+      return { statusCode: 304, headers: notModifiedHeaders, body: '' };
+    }
+  }
+  return { statusCode: reply.status, headers, body: head ? '' : body };
+};
+
+/** Renders every error as the spec's error object, in the negotiated format (JSON if that failed). */
+const errorRenderer = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> => ({
+  onError: (request) => {
+    const error = request.error;
+    const state = request.context.api as RequestState | undefined;
+    const negotiated = state?.negotiated ?? defaultJson;
+    let apiError: ApiError;
+    if (error instanceof ApiError) {
+      apiError = error;
+    } else {
+      logger.error('Unhandled error', { error: error as Error, requestId: request.context.awsRequestId });
+      apiError = new ApiError('50001', `Something failed on the server while handling request ${request.context.awsRequestId}; retry later, and quote this request id if it persists.`);
+    }
+    const body = errorBody(state?.links, apiError.code, apiError.message);
+    const serialized = negotiated.format === 'xml' ? toXml('error', body) : JSON.stringify(body);
+    request.response = {
+      statusCode: apiError.status,
+      headers: { ...corsHeaders, Vary: 'Accept', 'Content-Type': negotiated.contentType, ...apiError.headers },
+      body: request.event.httpMethod === 'HEAD' ? '' : serialized,
+    };
+  },
+});
+
+/** Last-resort answer, should rendering itself fail: still the spec's error object. */
+const fallbackError = JSON.stringify(errorBody(undefined, '50001', errorCatalogue['50001'].developerMessage));
+
+/**
+ * The one middleware stack of every function: header normalisation, format negotiation, mock
+ * switch, query and body validation, the operation (or its mock), conditional requests, errors.
+ */
+export const api = <QuerySchema extends z.ZodType = z.ZodUnknown, BodySchema extends z.ZodType = z.ZodUnknown>(
+  definition: OperationDefinition<QuerySchema, BodySchema>,
+) =>
+  middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
+    .use(httpErrorHandler({ logger: (error: unknown) => logger.error('Error rendering failed', { error: error as Error }), fallbackMessage: fallbackError }))
+    .use(httpHeaderNormalizer())
+    .use(negotiation(definition.negotiate !== false))
+    .use(errorRenderer())
+    .handler(async (event, context) => {
+      const rawQuery = Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
+      const mock = parseMock(rawQuery);
+      const query = definition.query ? parseWith(definition.query, rawQuery, 'query') : (undefined as z.output<QuerySchema>);
+      const body = definition.body
+        ? parseWith(
+            definition.body,
+            readJsonBody({ body: event.body, isBase64Encoded: event.isBase64Encoded, contentType: event.headers?.['content-type'] }),
+            'body',
+          )
+        : (undefined as z.output<BodySchema>);
+      const { params } = definition.negotiate === false ? { params: pathParameters(event) } : splitLabel(event);
+      const request: ApiRequest<z.output<QuerySchema>, z.output<BodySchema>> = {
+        method: event.httpMethod,
+        params,
+        query,
+        body,
+        rawQuery,
+        path: fillPath(event.resource, params),
+        requestPath: event.path,
+        resource: event.resource,
+        links: context.api.links,
+        ifMatch: parseIfMatch(event.headers?.['if-match']),
+        requestId: context.awsRequestId,
+      };
+      const reply = mock && definition.mock ? definition.mock(request) : await definition.run(request);
+      return respond(event, context.api.negotiated, reply);
+    });
+
+/** `/api/v1/magazines/{id}.json` with `{id: "x"}` → `/magazines/x`. */
+const fillPath = (resource: string, params: Readonly<Record<string, string>>) =>
+  resource
+    .replace(/^(\/api)?\/v\d+(?=\/)/, '')
+    .replace(/\.(json|xml)$/, '')
+    .replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));

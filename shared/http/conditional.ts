@@ -1,0 +1,49 @@
+import { createHash } from 'node:crypto';
+import type { Format } from './negotiation';
+
+/**
+ * Caching and concurrency (CONTRACT §8). A single resource's ETag is its stored revision plus
+ * the format, so `If-Match` on a write can be checked by a conditional write on the revision
+ * without reading the representation; a list's ETag is a hash of the bytes sent.
+ */
+export const etagOf = (format: Format, body: string, revision?: string): string =>
+  revision ? `"${revision}-${format}"` : `"${createHash('sha1').update(body).digest('base64url')}"`;
+
+const entityTags = (header: string) =>
+  header
+    .split(',')
+    .map((tag) => tag.trim().replace(/^W\//, ''))
+    .filter(Boolean);
+
+const httpDate = (seconds: number) => new Date(seconds * 1000).toUTCString();
+
+export const lastModifiedHeader = (seconds: number | undefined) => (seconds === undefined ? {} : { 'Last-Modified': httpDate(seconds) });
+
+/** RFC 9110 §13.2.2: `If-None-Match` wins over `If-Modified-Since`. */
+export const isNotModified = (
+  headers: Readonly<Record<string, string | undefined>>,
+  etag: string,
+  lastModified: number | undefined,
+): boolean => {
+  const ifNoneMatch = headers['if-none-match'];
+  if (ifNoneMatch !== undefined) return ifNoneMatch.trim() === '*' || entityTags(ifNoneMatch).includes(etag);
+  const ifModifiedSince = headers['if-modified-since'];
+  if (ifModifiedSince === undefined || lastModified === undefined) return false;
+  const since = Date.parse(ifModifiedSince);
+  return Number.isFinite(since) && lastModified <= Math.floor(since / 1000);
+};
+
+/** `If-Match` on a write: any current version (`*`), or one of the revisions the client holds. */
+export type IfMatch = { readonly any: true } | { readonly any: false; readonly revisions: readonly string[] };
+
+export const parseIfMatch = (header: string | undefined): IfMatch | undefined => {
+  if (header === undefined) return undefined;
+  if (header.trim() === '*') return { any: true };
+  const revisions = entityTags(header)
+    .map((tag) => tag.replace(/^"|"$/g, '').replace(/-(json|xml)$/, ''))
+    .filter(Boolean);
+  return { any: false, revisions };
+};
+
+export const matches = (ifMatch: IfMatch | undefined, revision: string | undefined): boolean =>
+  ifMatch === undefined || (revision !== undefined && (ifMatch.any || ifMatch.revisions.includes(revision)));

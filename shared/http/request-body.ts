@@ -1,0 +1,35 @@
+import { ApiError, malformedJson, missingBody } from './errors';
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/** `application/json`, `text/javascript`, `application/*+json`, or no `Content-Type` (CONTRACT §2). */
+const isJsonMediaType = (contentType: string | undefined) => {
+  if (contentType === undefined || contentType.trim() === '') return true;
+  const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+  return mediaType === 'application/json' || mediaType === 'text/javascript' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(mediaType);
+};
+
+export interface RawBody {
+  readonly body: string | null;
+  readonly isBase64Encoded: boolean;
+  readonly contentType: string | undefined;
+}
+
+/** Checks media type and size, then parses; every refusal comes before anything is written. */
+export const readJsonBody = ({ body, isBase64Encoded, contentType }: RawBody): unknown => {
+  if (!isJsonMediaType(contentType)) {
+    throw new ApiError('41501', `The request body must be JSON; \`Content-Type: ${contentType}\` is not accepted. Send \`Content-Type: application/json\`.`);
+  }
+  if (body === null || body === '') throw missingBody();
+  const bytes = isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
+  if (bytes.byteLength > MAX_BODY_BYTES) {
+    throw new ApiError('41301', `The request body has ${bytes.byteLength} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`);
+  }
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') throw missingBody();
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw malformedJson(`The request body is not well-formed JSON: ${(error as Error).message}.`);
+  }
+};

@@ -1,0 +1,118 @@
+/**
+ * The route table: every operation of the API as plain data. The local server, the CDK stack,
+ * the `sam local invoke` events and the OpenAPI document are all built from it, so they cannot
+ * disagree. Paths use API Gateway's syntax; `expandRoutes` adds the version prefixes and the
+ * format labels exactly as API Gateway resources are created.
+ */
+
+export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
+
+/** What an operation may do to the table: it becomes the function's IAM grant. */
+export type TableAccess = 'none' | 'read' | 'write';
+
+export interface Operation {
+  /** The OpenAPI `operationId` and the stem of the function's construct id. */
+  readonly id: string;
+  readonly method: Exclude<HttpMethod, 'HEAD'>;
+  /** Path without version prefix or label. */
+  readonly path: string;
+  /** Module under `functions/` (without extension) exporting `handler`. */
+  readonly handler: string;
+  readonly access: TableAccess;
+  readonly summary: string;
+}
+
+export const operations = [
+  { id: 'listMagazines', method: 'GET', path: '/magazines', handler: 'list-magazines', access: 'read', summary: 'List magazines' },
+  { id: 'createMagazine', method: 'POST', path: '/magazines', handler: 'create-magazine', access: 'write', summary: 'Create a magazine' },
+  { id: 'replaceAllMagazines', method: 'PUT', path: '/magazines', handler: 'replace-all-magazines', access: 'write', summary: 'Replace all magazines' },
+  { id: 'deleteAllMagazines', method: 'DELETE', path: '/magazines', handler: 'delete-all-magazines', access: 'write', summary: 'Delete all magazines' },
+  { id: 'getMagazine', method: 'GET', path: '/magazines/{id}', handler: 'get-magazine', access: 'read', summary: 'Get a magazine' },
+  { id: 'replaceMagazine', method: 'PUT', path: '/magazines/{id}', handler: 'replace-magazine', access: 'write', summary: 'Create or replace a magazine' },
+  { id: 'deleteMagazine', method: 'DELETE', path: '/magazines/{id}', handler: 'delete-magazine', access: 'write', summary: 'Delete a magazine' },
+  { id: 'listArticles', method: 'GET', path: '/magazines/{id}/articles', handler: 'list-articles', access: 'read', summary: 'List the articles of a magazine' },
+  { id: 'createArticle', method: 'POST', path: '/magazines/{id}/articles', handler: 'create-article', access: 'write', summary: 'Add an article to a magazine' },
+  { id: 'getArticle', method: 'GET', path: '/articles/{articleId}', handler: 'get-article', access: 'read', summary: 'Get an article' },
+  { id: 'listTags', method: 'GET', path: '/tags', handler: 'list-tags', access: 'read', summary: 'List tags' },
+  { id: 'getTag', method: 'GET', path: '/tags/{tagId}', handler: 'get-tag', access: 'read', summary: 'Get a tag' },
+  { id: 'listTagMagazines', method: 'GET', path: '/tags/{tagId}/magazines', handler: 'list-tag-magazines', access: 'read', summary: 'List the magazines carrying a tag' },
+  { id: 'getDocumentation', method: 'GET', path: '/documentation', handler: 'get-documentation', access: 'none', summary: 'API reference (HTML)' },
+  { id: 'listErrorPages', method: 'GET', path: '/documentation/errors', handler: 'list-error-pages', access: 'none', summary: 'Index of error codes (HTML)' },
+  { id: 'getErrorPage', method: 'GET', path: '/documentation/errors/{errorCode}', handler: 'get-error-page', access: 'none', summary: 'Documentation of one error code (HTML)' },
+  { id: 'getOpenApi', method: 'GET', path: '/openapi.json', handler: 'get-openapi', access: 'none', summary: 'OpenAPI 3.1 document of this API' },
+] as const satisfies readonly Operation[];
+
+export type OperationId = (typeof operations)[number]['id'];
+
+/** Served for a known path with a method it does not support (API Gateway `ANY`). */
+export const methodNotAllowedHandler = 'method-not-allowed';
+/** Served for every path no resource matches (API Gateway `/{proxy+}`). */
+export const notFoundHandler = 'not-found';
+
+/** `''` is the anonymous (latest) version. */
+export const versionPrefixes = ['', '/v1', '/api/v1'] as const;
+export const currentVersion = 'v1';
+export const formatLabels = ['json', 'xml'] as const;
+
+/** Resources whose representation can be chosen by a `.json`/`.xml` label on their path. */
+const hasLabels = (path: string) => !path.startsWith('/documentation') && path !== '/openapi.json';
+
+export interface Route {
+  readonly method: HttpMethod | 'ANY';
+  /** The API Gateway resource path, as it appears in the proxy event's `resource`. */
+  readonly resource: string;
+  readonly handler: string;
+  /** The operation served; absent for the 404/405 routes. */
+  readonly operation?: Operation;
+}
+
+const lastSegmentIsLiteral = (path: string) => !path.endsWith('}');
+
+/**
+ * The resource paths of one operation path: each version prefix, and each label where the last
+ * segment is literal. Where it is a parameter (`/magazines/{id}`) API Gateway hands the label
+ * over inside the parameter (`id = "1234.json"`), and the middleware splits it off.
+ */
+export const resourcePaths = (path: string): string[] =>
+  versionPrefixes.flatMap((prefix) => {
+    const base = `${prefix}${path}`;
+    if (!hasLabels(path) || !lastSegmentIsLiteral(path)) return [base];
+    return [base, ...formatLabels.map((label) => `${base}.${label}`)];
+  });
+
+/** Every route API Gateway has: operations, HEAD beside each GET, 405 per resource, 404 catch-all. */
+export const expandRoutes = (): Route[] => {
+  const routes: Route[] = [];
+  const resources = new Set<string>();
+  for (const operation of operations as readonly Operation[]) {
+    for (const resource of resourcePaths(operation.path)) {
+      resources.add(resource);
+      routes.push({ method: operation.method, resource, handler: operation.handler, operation });
+      if (operation.method === 'GET') routes.push({ method: 'HEAD', resource, handler: operation.handler, operation });
+    }
+  }
+  for (const resource of resources) routes.push({ method: 'ANY', resource, handler: methodNotAllowedHandler });
+  routes.push({ method: 'ANY', resource: '/{proxy+}', handler: notFoundHandler });
+  return routes;
+};
+
+/** The methods a resource path answers, for the `Allow` header. */
+export const allowedMethods = (resource: string): HttpMethod[] => {
+  const operationPath = stripPrefixAndLabel(resource);
+  const methods = (operations as readonly Operation[]).filter((o) => o.path === operationPath).map((o) => o.method);
+  const allowed: HttpMethod[] = methods.includes('GET') ? ['GET', 'HEAD', ...methods.filter((m) => m !== 'GET')] : [...methods];
+  return allowed;
+};
+
+/** `/api/v1/magazines.json` → `/magazines`. */
+export const stripPrefixAndLabel = (resource: string): string => {
+  const prefix = [...versionPrefixes].reverse().find((p) => p !== '' && (resource === p || resource.startsWith(`${p}/`))) ?? '';
+  const path = resource.slice(prefix.length);
+  if ((operations as readonly Operation[]).some((o) => o.path === path)) return path;
+  const label = formatLabels.find((l) => path.endsWith(`.${l}`));
+  return label ? path.slice(0, -label.length - 1) : path;
+};
+
+/** The version prefix a request path carries (`''`, `/v1` or `/api/v1`). */
+export const versionPrefixOf = (path: string): (typeof versionPrefixes)[number] =>
+  [...versionPrefixes].reverse().find((p) => p !== '' && (path === p || path.startsWith(`${p}/`))) ?? '';
