@@ -19,7 +19,7 @@ import { toXml } from './xml';
 export interface ApiRequest<Query, Body> {
   readonly method: string;
   /** Path parameters, with a format label split off the last one. */
-  readonly params: Readonly<Record<string, string>>;
+  readonly params: PathParameters;
   readonly query: Query;
   readonly body: Body;
   /** The query string as sent (for links that keep the client's filters). */
@@ -34,6 +34,9 @@ export interface ApiRequest<Query, Body> {
   readonly ifMatch: IfMatch | undefined;
   readonly requestId: string;
 }
+
+/** Every path parameter name the route table uses; those not in the matched path are `''`. */
+export type PathParameters = Readonly<Record<'id' | 'articleId' | 'tagId' | 'errorCode', string>>;
 
 export interface OperationDefinition<QuerySchema extends z.ZodType, BodySchema extends z.ZodType> {
   readonly query?: QuerySchema;
@@ -71,19 +74,23 @@ const corsHeaders = {
 const serialize = (negotiated: Negotiated, reply: RepresentationReply) =>
   negotiated.format === 'xml' ? toXml(reply.xml.root, reply.body, reply.xml.names) : JSON.stringify(reply.body);
 
-const pathParameters = (event: APIGatewayProxyEvent): Record<string, string> =>
-  Object.fromEntries(Object.entries(event.pathParameters ?? {}).map(([name, value]) => [name, value ?? '']));
+const pathParameters = (event: APIGatewayProxyEvent) => {
+  const given = event.pathParameters ?? {};
+  const params: Record<keyof PathParameters, string> = { id: '', articleId: '', tagId: '', errorCode: '' };
+  for (const name of Object.keys(params) as (keyof PathParameters)[]) params[name] = given[name] ?? '';
+  return params;
+};
 
 const FORMAT_LABEL = /\.([A-Za-z0-9]+)$/;
 
 /** `.json`/`.xml` ends either a literal resource (`/magazines.json`) or the last parameter (`{id}` = `1234.json`). */
 const splitLabel = (event: APIGatewayProxyEvent) => {
   const params = pathParameters(event);
-  const lastParam = /\{([A-Za-z0-9_]+)\}$/.exec(event.resource)?.[1];
-  if (lastParam) {
+  const lastParam = /\{([A-Za-z0-9_]+)\}$/.exec(event.resource)?.[1] as keyof PathParameters | undefined;
+  if (lastParam && lastParam in params) {
     const value = params[lastParam];
-    const label = value === undefined ? undefined : FORMAT_LABEL.exec(value)?.[1];
-    if (value !== undefined && label !== undefined) params[lastParam] = value.slice(0, -label.length - 1);
+    const label = FORMAT_LABEL.exec(value)?.[1];
+    if (label !== undefined) params[lastParam] = value.slice(0, -label.length - 1);
     return { params, label };
   }
   return { params, label: FORMAT_LABEL.exec(event.resource)?.[1] };
@@ -212,8 +219,8 @@ export const api = <QuerySchema extends z.ZodType = z.ZodUnknown, BodySchema ext
     });
 
 /** `/api/v1/magazines/{id}.json` with `{id: "x"}` → `/magazines/x`. */
-const fillPath = (resource: string, params: Readonly<Record<string, string>>) =>
+const fillPath = (resource: string, params: PathParameters) =>
   resource
     .replace(/^(\/api)?\/v\d+(?=\/)/, '')
     .replace(/\.(json|xml)$/, '')
-    .replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+    .replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) => encodeURIComponent(params[name as keyof PathParameters] ?? ''));
