@@ -1,0 +1,139 @@
+import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { mockClient } from 'aws-sdk-client-mock';
+import 'aws-sdk-client-mock-vitest/extend';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { handler as createArticle } from '../../functions/create-article';
+import { handler as createMagazine } from '../../functions/create-magazine';
+import { handler as deleteMagazine } from '../../functions/delete-magazine';
+import { handler as getMagazine } from '../../functions/get-magazine';
+import { handler as listMagazines } from '../../functions/list-magazines';
+import { handler as replaceMagazine } from '../../functions/replace-magazine';
+import { invoke } from '../support/proxy-event';
+
+/** Faults DynamoDB Local never produces: throttling, lost races, partial batches. */
+const dynamo = mockClient(DynamoDBDocumentClient);
+
+const awsError = (name: string, extra: object = {}) => Object.assign(new Error(name), { name, $metadata: {} }, extra);
+const cancelled = (...codes: string[]) => awsError('TransactionCanceledException', { CancellationReasons: codes.map((Code) => ({ Code })) });
+
+const storedMagazine = (revision: string, extra: object = {}) => ({
+  PK: 'MAG#m1', SK: 'MAGAZINE', id: 'm1', title: 'Old', tags: [{ id: 'science', name: 'Science' }], created: 1_700_000_000, updated: 1_700_000_000, revision, articleCount: 0, ...extra,
+});
+
+const json = { 'Content-Type': 'application/json' };
+
+beforeEach(() => {
+  dynamo.reset();
+});
+
+describe('handlers facing DynamoDB faults', () => {
+  it('answers 503 with Retry-After and the error object when reads stay throttled', async () => {
+    dynamo.on(GetCommand).rejects(awsError('ProvisionedThroughputExceededException'));
+    const res = await invoke(getMagazine, { resource: '/magazines/{id}', params: { id: 'm1' } });
+    expect(res.status).toBe(503);
+    expect(res.headers['Retry-After']).toBe('1');
+    expect(res.json).toMatchObject({ errorCode: '50301', userMessage: expect.any(String), moreInfo: expect.stringMatching(/50301\.html$/) });
+    expect(res.body).not.toMatch(/Provisioned|DynamoDB/);
+  });
+
+  it('retries a transaction that lost to a concurrent one, then creates', async () => {
+    dynamo.on(TransactWriteCommand).rejectsOnce(cancelled('TransactionConflict', 'None', 'None')).rejectsOnce(cancelled('None', 'TransactionConflict', 'None')).resolves({});
+    const res = await invoke(createMagazine, { method: 'POST', resource: '/magazines', headers: json, body: { id: 'm1', title: 'New', tags: [{ name: 'Science' }] } });
+    expect(res.status).toBe(201);
+    expect(dynamo).toHaveReceivedCommandTimes(TransactWriteCommand, 3);
+  });
+
+  it('turns a lost create race into 405, the duplicate-id answer', async () => {
+    dynamo.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None'));
+    const res = await invoke(createMagazine, { method: 'POST', resource: '/magazines', headers: json, body: { id: 'm1', title: 'New', tags: [{ name: 'Science' }] } });
+    expect(res.status).toBe(405);
+    expect(res.json).toMatchObject({ errorCode: '40502' });
+  });
+
+  it('writes the magazine, its memberships and the counters in one conditional transaction', async () => {
+    dynamo.on(TransactWriteCommand).resolves({});
+    await invoke(createMagazine, { method: 'POST', resource: '/magazines', headers: json, body: { id: 'm1', title: 'New', tags: [{ name: 'Science' }], created: 1_700_000_000 } });
+    const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
+    expect(items).toHaveLength(3);
+    expect(items[0]?.Put?.ConditionExpression).toBe('attribute_not_exists(#pk)');
+    expect(items[1]?.Put?.Item).toMatchObject({ PK: 'TAG#science', SK: 'MAG#001700000000#m1', title: 'New' });
+    expect(items[2]?.Update?.UpdateExpression).toMatch(/ADD/);
+    expect(Object.values(items[2]?.Update?.ExpressionAttributeNames ?? {})).toEqual(
+      expect.arrayContaining(['count', 'count#Y2023', 'count#T#science', 'count#T#science#Y2023', 'name#T#science']),
+    );
+  });
+
+  it('re-reads and retries a replace that raced with another writer', async () => {
+    dynamo.on(GetCommand).resolvesOnce({ Item: storedMagazine('r1') }).resolves({ Item: storedMagazine('r2') });
+    dynamo.on(TransactWriteCommand).rejectsOnce(cancelled('ConditionalCheckFailed', 'None', 'None', 'None')).resolves({});
+    const res = await invoke(replaceMagazine, { method: 'PUT', resource: '/magazines/{id}', params: { id: 'm1' }, headers: json, body: { title: 'New' } });
+    expect(res.status).toBe(200);
+    expect(dynamo).toHaveReceivedCommandTimes(GetCommand, 2);
+    const last = dynamo.commandCalls(TransactWriteCommand)[1]?.args[0].input.TransactItems?.[0]?.Update;
+    expect(last?.ExpressionAttributeValues?.[':previous']).toBe('r2');
+  });
+
+  it('answers 412 when the If-Match revision lost the race', async () => {
+    dynamo.on(GetCommand).resolves({ Item: storedMagazine('r1') });
+    dynamo.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None', 'None'));
+    const res = await invoke(replaceMagazine, { method: 'PUT', resource: '/magazines/{id}', params: { id: 'm1' }, headers: { ...json, 'If-Match': '"r1-json"' }, body: { title: 'New' } });
+    expect(res.status).toBe(412);
+    expect(res.json).toMatchObject({ errorCode: '41201' });
+  });
+
+  it('retries the UnprocessedItems of a partial batch before deleting the magazine', async () => {
+    dynamo.on(GetCommand).resolves({ Item: storedMagazine('r1', { articleCount: 2 }) });
+    dynamo.on(QueryCommand).resolves({ Items: [{ PK: 'ARTICLE#a1', SK: 'ARTICLE' }, { PK: 'ARTICLE#a2', SK: 'ARTICLE' }] });
+    dynamo
+      .on(BatchWriteCommand)
+      .resolvesOnce({ UnprocessedItems: { magazines: [{ DeleteRequest: { Key: { PK: 'ARTICLE#a2', SK: 'ARTICLE' } } }] } })
+      .resolves({ UnprocessedItems: {} });
+    dynamo.on(TransactWriteCommand).resolves({});
+    const res = await invoke(deleteMagazine, { method: 'DELETE', resource: '/magazines/{id}', params: { id: 'm1' } });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ id: 'm1' });
+    expect(dynamo).toHaveReceivedCommandTimes(BatchWriteCommand, 2);
+    expect(dynamo.commandCalls(BatchWriteCommand)[1]?.args[0].input.RequestItems?.magazines).toEqual([{ DeleteRequest: { Key: { PK: 'ARTICLE#a2', SK: 'ARTICLE' } } }]);
+    const deletion = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Delete;
+    expect(deletion?.ExpressionAttributeValues).toEqual({ ':revision': 'r1', ':articleCount': 2 });
+  });
+
+  it('answers 404 for an article whose magazine disappeared, mapping the second condition', async () => {
+    dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed'));
+    const res = await invoke(createArticle, {
+      method: 'POST',
+      resource: '/magazines/{id}/articles',
+      params: { id: 'gone' },
+      headers: json,
+      body: { title: 'T', author_first_name: 'A', author_last_name: 'L', author_email: 'a@example.com', date: '2024-01-31', text: 'x' },
+    });
+    expect(res.status).toBe(404);
+    expect(res.json).toMatchObject({ errorCode: '40402' });
+  });
+});
+
+describe('DynamoDB calls per request', () => {
+  it('reads one magazine with one GetItem', async () => {
+    dynamo.on(GetCommand).resolves({ Item: storedMagazine('r1') });
+    const res = await invoke(getMagazine, { resource: '/magazines/{id}', params: { id: 'm1' } });
+    expect(res.status).toBe(200);
+    expect(dynamo.calls()).toHaveLength(1);
+  });
+
+  it('reads a first page with one GetItem (the count) and one Query, whatever the collection size', async () => {
+    dynamo.on(GetCommand).resolves({ Item: { count: 1_000_000 } });
+    dynamo.on(QueryCommand).resolves({ Items: [storedMagazine('r1')], LastEvaluatedKey: { PK: 'x' } });
+    const res = await invoke(listMagazines, { resource: '/magazines', query: { limit: '1' } });
+    expect(res.json?.metadata).toEqual({ resultset: { count: 1_000_000, offset: 0, limit: 1 } });
+    expect(dynamo).toHaveReceivedCommandTimes(GetCommand, 1);
+    expect(dynamo).toHaveReceivedCommandTimes(QueryCommand, 1);
+  });
+
+  it('does not touch the table at all in mock mode', async () => {
+    const list = await invoke(listMagazines, { resource: '/magazines', query: { mock: 'True' } });
+    const create = await invoke(createMagazine, { method: 'POST', resource: '/magazines', query: { mock: '' }, headers: json, body: { title: 'x' } });
+    const remove = await invoke(deleteMagazine, { method: 'DELETE', resource: '/magazines/{id}', params: { id: 'm1' }, query: { mock: '1' } });
+    expect([list.status, create.status, remove.status]).toEqual([200, 201, 200]);
+    expect(dynamo.calls()).toHaveLength(0);
+  });
+});

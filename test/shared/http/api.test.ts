@@ -1,0 +1,132 @@
+import { XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { api } from '../../../shared/http/api';
+import { ApiError } from '../../../shared/http/errors';
+import { created, document, ok } from '../../../shared/http/replies';
+import { invoke } from '../../support/proxy-event';
+
+const echo = api({
+  query: z.object({ n: z.string().regex(/^\d+$/, { error: 'must be digits' }).optional() }),
+  body: z.strictObject({ title: z.string({ error: 'must be a string' }) }),
+  run: ({ body }) => created('x1', `https://api.example.com/v1/things/x1?title=${body.title}`),
+  mock: () => created('mock-1', 'https://api.example.com/v1/things/mock-1'),
+});
+
+const reader = api({
+  run: ({ params }) => {
+    if (params.id === 'missing') throw new ApiError('40402', 'No magazine has the id `missing`.');
+    if (params.id === 'boom') throw new Error('DynamoDB table magazines-prod: PK MAG#boom exploded');
+    return ok({ id: params.id, title: 'A & B <C>', tags: [{ id: 't', name: 'T' }] }, { root: 'magazine', names: { tags: 'tag' } }, { revision: 'rev1', lastModified: 1_700_000_000 });
+  },
+});
+
+const json = (headers: Record<string, string> = {}) => ({ 'Content-Type': 'application/json', ...headers });
+
+describe('the shared middleware stack', () => {
+  it('answers JSON as text/javascript for the spec client, with Vary: Accept', async () => {
+    const res = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' }, headers: { Accept: 'application/json, text/javascript' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['Content-Type']).toBe('text/javascript; charset=utf-8');
+    expect(res.headers.Vary).toBe('Accept');
+    expect(res.json).toEqual({ id: 'm1', title: 'A & B <C>', tags: [{ id: 't', name: 'T' }] });
+  });
+
+  it('lets the path label decide over the Accept header', async () => {
+    const res = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1.xml' }, headers: { Accept: 'application/json' } });
+    expect(res.headers['Content-Type']).toBe('application/xml; charset=utf-8');
+    expect(XMLValidator.validate(res.body)).toBe(true);
+    expect(res.body).toContain('<magazine><id>m1</id><title>A &amp; B &lt;C&gt;</title><tags><tag><id>t</id><name>T</name></tag></tags></magazine>');
+  });
+
+  it('refuses an unknown label with 406 in JSON', async () => {
+    const res = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1.yaml' } });
+    expect(res.status).toBe(406);
+    expect(res.headers['Content-Type']).toMatch(/json/);
+    expect(res.json).toMatchObject({ errorCode: '40601', developerMessage: expect.stringContaining('.yaml') });
+  });
+
+  it('renders errors in the negotiated format with the spec error object', async () => {
+    const res = await invoke(reader, { resource: '/api/v1/magazines/{id}', path: '/api/v1/magazines/missing.xml', params: { id: 'missing.xml' } });
+    expect(res.status).toBe(404);
+    expect(res.headers.Vary).toBe('Accept');
+    expect(XMLValidator.validate(res.body)).toBe(true);
+    expect(res.body).toContain('<error><developerMessage>No magazine has the id `missing`.</developerMessage>');
+    expect(res.body).toContain('<moreInfo>https://api.example.com/api/v1/documentation/errors/40402.html</moreInfo>');
+  });
+
+  it('hides unexpected failures behind a 500 that names only the request id', async () => {
+    const res = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'boom' } });
+    expect(res.status).toBe(500);
+    expect(res.json).toMatchObject({ errorCode: '50001', developerMessage: expect.stringContaining('request-1') });
+    expect(res.body).not.toMatch(/DynamoDB|PK|MAG#|magazines-prod|stack/);
+  });
+
+  it('sends ETag and Last-Modified, and 304 for a matching If-None-Match or If-Modified-Since', async () => {
+    const first = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' } });
+    expect(first.headers.ETag).toBe('"rev1-json"');
+    expect(first.headers['Last-Modified']).toBe('Tue, 14 Nov 2023 22:13:20 GMT');
+    const byTag = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' }, headers: { 'If-None-Match': '"rev1-json"' } });
+    expect(byTag.status).toBe(304);
+    expect(byTag.body).toBe('');
+    const byDate = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' }, headers: { 'If-Modified-Since': 'Tue, 14 Nov 2023 22:13:20 GMT' } });
+    expect(byDate.status).toBe(304);
+    const stale = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' }, headers: { 'If-None-Match': '"other-json"' } });
+    expect(stale.status).toBe(200);
+  });
+
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const get = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' } });
+    const head = await invoke(reader, { method: 'HEAD', resource: '/magazines/{id}', params: { id: 'm1' } });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers).toEqual(get.headers);
+  });
+
+  it.each([
+    ['text/plain', '{"title":"x"}', 415, '41501'],
+    ['application/json', '{"title":', 400, '40003'],
+    ['application/json', '', 400, '40011'],
+    ['application/json', JSON.stringify({ title: 'x'.repeat(1024 * 1024) }), 413, '41301'],
+    ['application/json', '{"title": 3}', 400, '40001'],
+    ['application/json', '{"title": "x", "colour": "red"}', 400, '40002'],
+  ])('refuses a %s body %#', async (contentType, body, status, code) => {
+    const res = await invoke(echo, { method: 'POST', resource: '/things', headers: json({ 'Content-Type': contentType }), body });
+    expect(res.status).toBe(status);
+    expect(res.json).toMatchObject({ errorCode: code });
+  });
+
+  it('accepts JSON under application/*+json and with no Content-Type', async () => {
+    const vendor = await invoke(echo, { method: 'POST', resource: '/things', headers: { 'Content-Type': 'application/vnd.magazine+json; charset=utf-8' }, body: { title: 'a' } });
+    expect(vendor.status).toBe(201);
+    const bare = await invoke(echo, { method: 'POST', resource: '/things', body: { title: 'a' } });
+    expect(bare.status).toBe(201);
+    expect(bare.headers.Location).toBe('https://api.example.com/v1/things/x1?title=a');
+  });
+
+  it('names the field and the query parameter that are wrong', async () => {
+    const field = await invoke(echo, { method: 'POST', resource: '/things', headers: json(), body: { title: 7 } });
+    expect(field.json?.developerMessage).toBe('Body field `title` must be a string.');
+    const param = await invoke(echo, { method: 'POST', resource: '/things', query: { n: 'x' }, headers: json(), body: { title: 'a' } });
+    expect(param.json).toMatchObject({ errorCode: '40004', developerMessage: 'Query parameter `n` must be digits.' });
+  });
+
+  it('checks a mock request like a real one, then answers it with simulated data', async () => {
+    const bad = await invoke(echo, { method: 'POST', resource: '/things', query: { mock: 'True' }, headers: json(), body: { title: 1 } });
+    expect(bad.status).toBe(400);
+    const good = await invoke(echo, { method: 'POST', resource: '/things', query: { mock: 'true' }, headers: json(), body: { title: 'a' } });
+    expect(good.json).toEqual({ id: 'mock-1' });
+    const off = await invoke(echo, { method: 'POST', resource: '/things', query: { mock: 'False' }, headers: json(), body: { title: 'a' } });
+    expect(off.json).toEqual({ id: 'x1' });
+    const wrong = await invoke(echo, { method: 'POST', resource: '/things', query: { mock: 'yes' }, headers: json(), body: { title: 'a' } });
+    expect(wrong.json).toMatchObject({ errorCode: '40005' });
+  });
+
+  it('serves documents as they are, with an ETag', async () => {
+    const page = api({ negotiate: false, run: () => document('text/html; charset=utf-8', '<!doctype html><title>x</title>') });
+    const res = await invoke(page, { resource: '/documentation/errors/{errorCode}', params: { errorCode: '40401.html' }, headers: { Accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers['Content-Type']).toBe('text/html; charset=utf-8');
+    expect(res.headers.ETag).toMatch(/^"[\w-]+"$/);
+  });
+});
