@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { allowedMethods, expandRoutes, operations, resourcePaths, stripPrefixAndLabel } from '../../shared/routes';
+import { suggestPath } from '../../shared/http/suggest-path';
+
+describe('the route table', () => {
+  const routes = expandRoutes();
+  const has = (method: string, resource: string) => routes.some((r) => r.method === method && r.resource === resource);
+
+  it('serves every operation under the three prefixes', () => {
+    for (const operation of operations) {
+      for (const prefix of ['', '/v1', '/api/v1']) expect(has(operation.method, `${prefix}${operation.path}`)).toBe(true);
+    }
+  });
+
+  it('adds .json and .xml labels where the last segment is literal, and HEAD beside every GET', () => {
+    expect(resourcePaths('/magazines')).toEqual(['/magazines', '/magazines.json', '/magazines.xml', '/v1/magazines', '/v1/magazines.json', '/v1/magazines.xml', '/api/v1/magazines', '/api/v1/magazines.json', '/api/v1/magazines.xml']);
+    expect(resourcePaths('/magazines/{id}')).toEqual(['/magazines/{id}', '/v1/magazines/{id}', '/api/v1/magazines/{id}']);
+    expect(has('POST', '/api/v1/magazines/{id}/articles.json')).toBe(true);
+    expect(has('HEAD', '/api/v1/magazines/{id}/articles.xml')).toBe(true);
+    expect(has('GET', '/openapi.json.json')).toBe(false);
+  });
+
+  it('answers 405 on every resource and 404 everywhere else', () => {
+    const resources = new Set(routes.filter((r) => r.operation).map((r) => r.resource));
+    for (const resource of resources) expect(has('ANY', resource)).toBe(true);
+    expect(routes.find((r) => r.resource === '/{proxy+}')?.handler).toBe('not-found');
+  });
+
+  it('lists the methods of a resource for the Allow header', () => {
+    expect(allowedMethods('/api/v1/magazines.json')).toEqual(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
+    expect(allowedMethods('/magazines/{id}/articles')).toEqual(['GET', 'HEAD', 'POST']);
+    expect(allowedMethods('/openapi.json')).toEqual(['GET', 'HEAD']);
+    expect(stripPrefixAndLabel('/v1/tags/{tagId}/magazines.xml')).toBe('/tags/{tagId}/magazines');
+  });
+
+  it('suggests the path a near miss meant', () => {
+    expect(suggestPath('/magazine')).toBe('/magazines');
+    expect(suggestPath('/api/v1/magazine/12/article')).toBe('/api/v1/magazines/12/articles');
+    expect(suggestPath('/completely/else/here/now')).toBeUndefined();
+  });
+});
