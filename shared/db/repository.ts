@@ -351,6 +351,13 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     revision: newRevision(),
   });
 
+  /** A replace that would change nothing is not written, so the revision (and the ETag) stays. */
+  const isUnchanged = (previous: MagazineItem | undefined, draft: MagazineDraft) =>
+    previous !== undefined &&
+    previous.title === draft.title &&
+    (draft.created === undefined || draft.created === previous.created) &&
+    JSON.stringify(previous.tags.map((t) => [t.id, t.name])) === JSON.stringify(draft.tags.map((t) => [t.id, t.name]));
+
   const isConditionFailure = (error: unknown, index = 0) => cancellationReasons(error)?.[index] === 'ConditionalCheckFailed';
 
   return {
@@ -411,6 +418,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       for (let attempt = 1; ; attempt++) {
         const previous = await readMagazine(draft.id, true);
         if (!matches(ifMatch, previous?.revision)) throw preconditionFailed();
+        if (isUnchanged(previous, draft)) return 'replaced';
         const now = nowInSeconds();
         const catalogue = new CatalogueChange();
         const items = magazineWrite(toStored(draft, previous, now), previous, catalogue);
@@ -468,7 +476,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       const now = nowInSeconds();
       const changes: ((catalogue: CatalogueChange) => TransactItem[])[] = [
         ...removed.map((m) => (catalogue: CatalogueChange) => magazineDelete(m, catalogue)),
-        ...drafts.map((draft) => (catalogue: CatalogueChange) => {
+        ...drafts.filter((draft) => !isUnchanged(byId.get(draft.id), draft)).map((draft) => (catalogue: CatalogueChange) => {
           const previous = byId.get(draft.id);
           return magazineWrite(toStored(draft, previous, now), previous, catalogue);
         }),
@@ -495,7 +503,6 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         catalogue.merge(counted);
       }
       await flush();
-      if (changes.length === 0) await transact([new CatalogueChange().update(tableName, now)]);
     },
 
     /** The magazine (existence, article count) and one page of its articles, read side by side. */
