@@ -3,9 +3,10 @@ import { magazineListQuery } from '../shared/domain/list-query';
 import { mockData } from '../shared/domain/mock-data';
 import { magazineListReply } from '../shared/domain/representation';
 import { api } from '../shared/http/api';
+import * as z from 'zod/mini';
 import { tagNotFound } from '../shared/http/errors';
 
-const tagMagazineQuery = magazineListQuery.omit({ tag: true });
+const tagMagazineQuery = z.omit(magazineListQuery, { tag: true });
 
 export const handler = api({
   query: tagMagazineQuery,

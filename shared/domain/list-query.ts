@@ -1,38 +1,38 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { IDENTIFIER_PATTERN } from './fields';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 const MAX_OFFSET = 1_000_000;
 
-const integer = (name: string, min: number, max: number) =>
-  z
-    .string()
-    .regex(/^\d{1,7}$/, { error: `must be an integer from ${min} to ${max}` })
-    .transform(Number)
-    .refine((n) => n >= min && n <= max, { error: `must be an integer from ${min} to ${max}` })
-    .describe(name);
+const integer = (min: number, max: number) => {
+  const rule = { error: `must be an integer from ${min} to ${max}` };
+  return z.pipe(z.string().check(z.regex(/^\d{1,7}$/, rule)), z.transform(Number)).check(z.refine((n: number) => n >= min && n <= max, rule));
+};
 
 /** `fields=title,tags`: a comma-separated list of field names. */
-const fieldList = z
-  .string()
-  .transform((value) => value.split(',').map((f) => f.trim()).filter(Boolean))
-  .optional();
+const fieldList = z.optional(
+  z.pipe(
+    z.string(),
+    z.transform((value: string) =>
+      value
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+    ),
+  ),
+);
 
 /** Paging and sorting, shared by every list (CONTRACT §4). Unknown parameters are ignored. */
 export const pageQuery = z.object({
-  offset: integer('offset', 0, MAX_OFFSET).default(0),
-  limit: integer('limit', 1, MAX_LIMIT).default(DEFAULT_LIMIT),
-  sort: z.enum(['asc', 'desc'], { error: 'must be `asc` or `desc`' }).default('asc'),
+  offset: z._default(integer(0, MAX_OFFSET), 0),
+  limit: z._default(integer(1, MAX_LIMIT), DEFAULT_LIMIT),
+  sort: z._default(z.enum(['asc', 'desc'], { error: 'must be `asc` or `desc`' }), 'asc'),
 });
 
-export const magazineListQuery = pageQuery.extend({
-  year: z
-    .string()
-    .regex(/^\d{4}$/, { error: 'must be a year of four digits, such as `2024`' })
-    .transform(Number)
-    .optional(),
-  tag: z.string().regex(IDENTIFIER_PATTERN, { error: 'must be a tag id: 1 to 64 letters, digits, `_` or `-`' }).optional(),
+export const magazineListQuery = z.extend(pageQuery, {
+  year: z.optional(z.pipe(z.string().check(z.regex(/^\d{4}$/, { error: 'must be a year of four digits, such as `2024`' })), z.transform(Number))),
+  tag: z.optional(z.string().check(z.regex(IDENTIFIER_PATTERN, { error: 'must be a tag id: 1 to 64 letters, digits, `_` or `-`' }))),
   fields: fieldList,
 });
 

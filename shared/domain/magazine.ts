@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ApiError } from '../http/errors';
 import type { Links } from '../http/links';
 import { identifier, nowInSeconds, text, unixSeconds } from './fields';
@@ -6,24 +6,33 @@ import { tagIdFromName, toTag, type Tag, type TagRef } from './tag';
 
 export const MAX_TAGS = 32;
 
-const tagInput = z.strictObject({
-  id: identifier().optional(),
-  name: z
-    .string({ error: (issue) => (issue.input === undefined ? 'is required: a string of 1 to 64 characters' : 'must be a string of 1 to 64 characters') })
-    .min(1, { error: 'must be a string of 1 to 64 characters' })
-    .max(64, { error: 'must be a string of 1 to 64 characters' }),
-  /** Written by the server; a value sent in (from a representation read earlier) is ignored. */
-  url: z.unknown().optional(),
-});
+const tagNameRule = 'a string of 1 to 64 characters';
+
+const tagInput = z.strictObject(
+  {
+    id: z.optional(identifier()),
+    name: z
+      .string({ error: (issue) => (issue.input === undefined ? `is required: ${tagNameRule}` : `must be ${tagNameRule}`) })
+      .check(z.minLength(1, { error: `must be ${tagNameRule}` }), z.maxLength(64, { error: `must be ${tagNameRule}` })),
+    /** Written by the server; a value sent in (from a representation read earlier) is ignored. */
+    url: z.optional(z.unknown()),
+  },
+  { error: 'must be an object `{"id"?, "name"}`' },
+);
 
 /** The body of POST /magazines and PUT /magazines/{id}; an array of them for PUT /magazines. */
-export const magazineInput = z.strictObject({
-  id: identifier().optional(),
-  type: z.literal('magazine', { error: 'must be `magazine`' }).optional(),
-  title: text(1, 256),
-  tags: z.array(tagInput, { error: `must be an array of at most ${MAX_TAGS} tags` }).max(MAX_TAGS, { error: `must be an array of at most ${MAX_TAGS} tags` }).optional(),
-  created: unixSeconds(nowInSeconds).optional(),
-});
+const tagsRule = `must be an array of at most ${MAX_TAGS} tags`;
+
+export const magazineInput = z.strictObject(
+  {
+    id: z.optional(identifier()),
+    type: z.optional(z.literal('magazine', { error: 'must be `magazine`' })),
+    title: text(1, 256),
+    tags: z.optional(z.array(tagInput, { error: tagsRule }).check(z.maxLength(MAX_TAGS, { error: tagsRule }))),
+    created: z.optional(unixSeconds(nowInSeconds)),
+  },
+  { error: 'must be a JSON object describing a magazine' },
+);
 
 export type MagazineInput = z.output<typeof magazineInput>;
 

@@ -2,7 +2,7 @@ import middy, { type MiddlewareObj } from '@middy/core';
 import httpErrorHandler from '@middy/http-error-handler';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { config } from '../config';
 import { logger } from '../logger';
 import { etagOf, isNotModified, lastModifiedHeader, parseIfMatch, type IfMatch } from './conditional';
@@ -38,7 +38,7 @@ export interface ApiRequest<Query, Body> {
 /** Every path parameter name the route table uses; those not in the matched path are `''`. */
 export type PathParameters = Readonly<Record<'id' | 'articleId' | 'tagId' | 'errorCode', string>>;
 
-export interface OperationDefinition<QuerySchema extends z.ZodType, BodySchema extends z.ZodType> {
+export interface OperationDefinition<QuerySchema extends z.ZodMiniType, BodySchema extends z.ZodMiniType> {
   readonly query?: QuerySchema;
   readonly body?: BodySchema;
   /** Documents (HTML, the OpenAPI file) have one fixed format and take no label. */
@@ -181,7 +181,7 @@ const fallbackError = JSON.stringify(errorBody(undefined, '50001', errorCatalogu
  * The one middleware stack of every function: header normalisation, format negotiation, mock
  * switch, query and body validation, the operation (or its mock), conditional requests, errors.
  */
-export const api = <QuerySchema extends z.ZodType = z.ZodUnknown, BodySchema extends z.ZodType = z.ZodUnknown>(
+export const api = <QuerySchema extends z.ZodMiniType = z.ZodMiniUnknown, BodySchema extends z.ZodMiniType = z.ZodMiniUnknown>(
   definition: OperationDefinition<QuerySchema, BodySchema>,
 ) =>
   middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type * as z from 'zod/mini';
 import { ApiError, invalidField, invalidParameter, unknownField } from './errors';
 
 const formatPath = (path: readonly PropertyKey[]) =>
@@ -7,7 +7,7 @@ const formatPath = (path: readonly PropertyKey[]) =>
 const quoteList = (names: readonly string[]) => names.map((n) => `\`${n}\``).join(', ');
 
 /** Turns the first problem zod found into an error naming the exact field and what it accepts. */
-const toApiError = (error: z.ZodError, where: 'body' | 'query'): ApiError => {
+const toApiError = (error: z.core.$ZodError, where: 'body' | 'query'): ApiError => {
   const issue = error.issues[0];
   if (!issue) return where === 'body' ? invalidField('The request body is not valid.') : invalidParameter('The query is not valid.');
   const field = formatPath(issue.path);
@@ -22,7 +22,7 @@ const toApiError = (error: z.ZodError, where: 'body' | 'query'): ApiError => {
   return invalidField(`Body field \`${field}\` ${issue.message}.`);
 };
 
-export const parseWith = <S extends z.ZodType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> => {
+export const parseWith = <S extends z.ZodMiniType>(schema: S, value: unknown, where: 'body' | 'query'): z.output<S> => {
   const result = schema.safeParse(value);
   if (!result.success) throw toApiError(result.error, where);
   return result.data;

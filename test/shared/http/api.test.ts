@@ -1,13 +1,13 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { api } from '../../../shared/http/api';
 import { ApiError } from '../../../shared/http/errors';
 import { created, document, ok } from '../../../shared/http/replies';
 import { invoke } from '../../support/proxy-event';
 
 const echo = api({
-  query: z.object({ n: z.string().regex(/^\d+$/, { error: 'must be digits' }).optional() }),
+  query: z.object({ n: z.optional(z.string().check(z.regex(/^\d+$/, { error: 'must be digits' }))) }),
   body: z.strictObject({ title: z.string({ error: 'must be a string' }) }),
   run: ({ body }) => created('x1', `https://api.example.com/v1/things/x1?title=${body.title}`),
   mock: () => created('mock-1', 'https://api.example.com/v1/things/mock-1'),
