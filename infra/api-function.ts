@@ -1,0 +1,120 @@
+import { Duration } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Architecture, CfnFunction, Runtime, type Code } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { tableDefinition } from '../shared/db/table';
+import type { TableAccess } from '../shared/routes';
+import { bundleSettings } from './bundling';
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** The DynamoDB actions each level of table access allows; transactions are authorised per item action. */
+export const tableActions = {
+  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
+  write: [
+    'dynamodb:GetItem',
+    'dynamodb:BatchGetItem',
+    'dynamodb:Query',
+    'dynamodb:PutItem',
+    'dynamodb:UpdateItem',
+    'dynamodb:DeleteItem',
+    'dynamodb:BatchWriteItem',
+    'dynamodb:ConditionCheckItem',
+  ],
+  /** Indexes can only be queried. */
+  index: ['dynamodb:Query'],
+} as const;
+
+export const runtime = Runtime.NODEJS_24_X;
+export const memorySize = 512;
+/** API Gateway gives up after 29 s; a function must finish (or fail in form) before that. */
+export const defaultTimeout = Duration.seconds(10);
+
+/** `get-magazine` → `GetMagazine`. */
+export const pascalCase = (handler: string) => handler.replace(/(^|-)([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase());
+
+/** The CloudFormation logical id of a handler's function: stable, for `sam local invoke`. */
+export const functionLogicalId = (handler: string) => `${pascalCase(handler)}Function`;
+
+export interface ApiFunctionProps {
+  /** Module under `functions/` (without extension). */
+  readonly handler: string;
+  readonly access: TableAccess;
+  readonly table: ITable;
+  readonly environment: Readonly<Record<string, string>>;
+  readonly logRetention: RetentionDays;
+  readonly timeout?: Duration;
+  /** Ready-made code instead of bundling `functions/<handler>.ts` (template-only tests). */
+  readonly code?: Code;
+}
+
+/**
+ * One operation's function, with everything that must be the same for all of them fixed here:
+ * runtime, architecture, bundling, log group, and an IAM role that holds only its own grants.
+ */
+export class ApiFunction extends Construct {
+  readonly function: NodejsFunction;
+  readonly role: Role;
+  readonly logGroup: LogGroup;
+
+  constructor(scope: Construct, id: string, props: ApiFunctionProps) {
+    super(scope, id);
+    this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
+    this.role = new Role(this, 'Role', {
+      assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
+      description: `Runs functions/${props.handler}.ts (table access: ${props.access})`,
+    });
+    this.logGroup.grantWrite(this.role);
+
+    const bundling = {
+      target: bundleSettings.target,
+      format: OutputFormat.ESM,
+      minify: bundleSettings.minify,
+      sourceMap: bundleSettings.sourcemap,
+      sourceMapMode: SourceMapMode.DEFAULT,
+      sourcesContent: bundleSettings.sourcesContent,
+      mainFields: [...bundleSettings.mainFields],
+      banner: bundleSettings.banner,
+      bundleAwsSDK: true,
+      externalModules: [...bundleSettings.external],
+    };
+    this.function = new NodejsFunction(this, 'Function', {
+      runtime,
+      architecture: Architecture.ARM_64,
+      memorySize,
+      timeout: props.timeout ?? defaultTimeout,
+      role: this.role,
+      logGroup: this.logGroup,
+      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      description: `Magazine API: functions/${props.handler}.ts`,
+      ...(props.code
+        ? { code: props.code, handler: 'index.handler' }
+        : {
+            entry: path.join(projectRoot, 'functions', `${props.handler}.ts`),
+            handler: 'handler',
+            projectRoot,
+            depsLockFilePath: path.join(projectRoot, 'package-lock.json'),
+            bundling,
+          }),
+    });
+    (this.function.node.defaultChild as CfnFunction).overrideLogicalId(functionLogicalId(props.handler));
+    this.grantTable(props.table, props.access);
+  }
+
+  /** Only what the operation's `access` says: none, read, or read and write. */
+  private grantTable(table: ITable, access: TableAccess) {
+    if (access === 'none') return;
+    this.role.addToPolicy(new PolicyStatement({ actions: [...tableActions[access]], resources: [table.tableArn] }));
+    this.role.addToPolicy(
+      new PolicyStatement({
+        actions: [...tableActions.index],
+        resources: tableDefinition.globalSecondaryIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`),
+      }),
+    );
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * How every function is bundled, stated once: the CDK function construct and `scripts/bundle.ts`
+ * (which measures what is deployed) both read these settings.
+ */
+
+/** Node version of the Lambda runtime and of the esbuild target; keep the two in step. */
+export const nodeMajor = 24;
+
+/**
+ * ESM output still meets CommonJS inside dependencies (parts of the AWS SDK, Powertools) that
+ * call `require` for Node built-ins; esbuild cannot turn those into imports, so give the module a
+ * real `require`.
+ */
+export const esmRequireBanner = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+export const bundleSettings = {
+  target: `node${nodeMajor}`,
+  platform: 'node',
+  format: 'esm',
+  minify: true,
+  sourcemap: true,
+  /** The map only needs names and positions for stack traces; the sources are in the repository. */
+  sourcesContent: false,
+  /** `module` first, so that packages with an ESM build are tree-shaken. */
+  mainFields: ['module', 'main'],
+  banner: esmRequireBanner,
+  /** The AWS SDK is bundled, not taken from the runtime: a pinned version and smaller cold starts. */
+  external: [] as string[],
+} as const;

@@ -1,0 +1,237 @@
+import { Match } from 'aws-cdk-lib/assertions';
+import { describe, expect, it } from 'vitest';
+import { functionLogicalId, tableActions } from '../../infra/api-function';
+import { gatewayErrors } from '../../infra/gateway-responses';
+import { tableDefinition } from '../../shared/db/table';
+import { errorCatalogue } from '../../shared/http/error-catalogue';
+import { expandRoutes, operations, type TableAccess } from '../../shared/routes';
+import { synthStack } from './stack';
+
+type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+
+const dev = synthStack('dev');
+const prod = synthStack('prod');
+const resourcesOf = (template: typeof dev.template) => template.toJSON().Resources as Record<string, Resource>;
+
+/** Table access of each handler module: the widest of its operations, `none` for 404/405. */
+const accessByHandler = new Map<string, TableAccess>();
+for (const route of expandRoutes()) {
+  const access = route.operation?.access ?? 'none';
+  const known = accessByHandler.get(route.handler);
+  if (!known || known === 'none' || (known === 'read' && access === 'write')) accessByHandler.set(route.handler, access);
+}
+
+describe('functions', () => {
+  it('run Node 24 on arm64 with a timeout below API Gateway\'s 29 s', () => {
+    const functions = Object.values(resourcesOf(dev.template)).filter((r) => r.Type === 'AWS::Lambda::Function');
+    expect(functions.length).toBe(accessByHandler.size);
+    for (const fn of functions) {
+      expect(fn.Properties.Runtime).toBe('nodejs24.x');
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+      expect(fn.Properties.MemorySize).toBeGreaterThanOrEqual(256);
+      expect(fn.Properties.Timeout).toBeLessThan(29);
+      expect(fn.Properties.LoggingConfig).toEqual({ LogGroup: { Ref: expect.any(String) } });
+    }
+  });
+
+  it('have mock on in dev and off in prod, source maps on, and the table only where they use it', () => {
+    for (const [stage, expected] of [
+      [dev, 'true'],
+      [prod, 'false'],
+    ] as const) {
+      for (const [handler, access] of accessByHandler) {
+        const fn = resourcesOf(stage.template)[functionLogicalId(handler)]!;
+        const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+        expect(variables.MOCK_ENABLED, handler).toBe(expected);
+        expect(variables.NODE_OPTIONS).toBe('--enable-source-maps');
+        if (access === 'none') expect(variables.TABLE_NAME, handler).toBeUndefined();
+        else expect(variables.TABLE_NAME, handler).toEqual({ Ref: expect.stringMatching(/^Table/) });
+      }
+    }
+  });
+
+  it('log to their own log group with a retention', () => {
+    for (const [, resource] of Object.entries(resourcesOf(dev.template)).filter(([, r]) => r.Type === 'AWS::Logs::LogGroup')) {
+      expect(resource.Properties.RetentionInDays).toBe(14);
+    }
+    for (const [, resource] of Object.entries(resourcesOf(prod.template)).filter(([, r]) => r.Type === 'AWS::Logs::LogGroup')) {
+      expect(resource.Properties.RetentionInDays).toBe(90);
+    }
+  });
+});
+
+describe('least privilege', () => {
+  const resources = resourcesOf(dev.template);
+  const tableId = Object.entries(resources).find(([, r]) => r.Type === 'AWS::DynamoDB::Table')![0];
+
+  /** Every statement of the inline policies attached to a function's role. */
+  const statementsOf = (handler: string) => {
+    const fn = resources[functionLogicalId(handler)]!;
+    const roleId = (fn.Properties.Role as { 'Fn::GetAtt': [string, string] })['Fn::GetAtt'][0];
+    const role = resources[roleId]!;
+    expect(role.Properties.ManagedPolicyArns, `${handler}: no managed policies`).toBeUndefined();
+    return Object.values(resources)
+      .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
+      .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement)
+      .map((statement) => ({ actions: [statement.Action].flat(), resource: JSON.stringify(statement.Resource) }));
+  };
+
+  it('gives each function exactly the DynamoDB actions its route access allows, on this table and its indexes', () => {
+    for (const [handler, access] of accessByHandler) {
+      const statements = statementsOf(handler);
+      const dynamo = statements.filter((s) => s.actions.some((a) => a.startsWith('dynamodb:')));
+      if (access === 'none') {
+        expect(dynamo, handler).toEqual([]);
+        continue;
+      }
+      const onTable = dynamo.filter((s) => s.resource === JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }));
+      const onIndexes = dynamo.filter((s) => s.resource.includes('/index/'));
+      expect(onTable.flatMap((s) => s.actions).sort(), handler).toEqual([...tableActions[access]].sort());
+      expect(onIndexes.flatMap((s) => s.actions), handler).toEqual(['dynamodb:Query']);
+      for (const index of tableDefinition.globalSecondaryIndexes) expect(onIndexes[0]!.resource).toContain(`/index/${index.indexName}`);
+      expect(onTable.length + onIndexes.length, `${handler}: nothing else`).toBe(dynamo.length);
+      if (access === 'read') {
+        expect(dynamo.flatMap((s) => s.actions).filter((a) => /Put|Update|Delete|Write/.test(a)), handler).toEqual([]);
+      }
+    }
+  });
+
+  it('lets functions write only to their own log group', () => {
+    for (const handler of accessByHandler.keys()) {
+      const logs = statementsOf(handler).filter((s) => s.actions.some((a) => a.startsWith('logs:')));
+      expect(logs.flatMap((s) => s.actions).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
+      expect(logs[0]!.resource).toMatch(/^\{"Fn::GetAtt":\["[A-Za-z0-9]+Logs[A-Za-z0-9]+","Arn"\]\}$/);
+    }
+  });
+
+  it('uses no wildcard action or resource in any function role', () => {
+    for (const handler of accessByHandler.keys()) {
+      for (const statement of statementsOf(handler)) {
+        expect(statement.actions.join(' ')).not.toContain('*');
+        expect(statement.resource).not.toContain('*');
+      }
+    }
+  });
+
+  it('matches the route table: operations that read cannot write', () => {
+    for (const operation of operations) expect(accessByHandler.get(operation.handler)).toBe(operation.access);
+  });
+});
+
+describe('table', () => {
+  it('is built from the shared definition, on demand, with point-in-time recovery and TTL', () => {
+    dev.template.hasResourceProperties('AWS::DynamoDB::Table', {
+      BillingMode: 'PAY_PER_REQUEST',
+      KeySchema: [
+        { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+      ],
+      GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((index) =>
+        Match.objectLike({
+          IndexName: index.indexName,
+          KeySchema: [
+            { AttributeName: index.partitionKey, KeyType: 'HASH' },
+            { AttributeName: index.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        }),
+      ),
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true },
+    });
+  });
+
+  it('is retained and protected from deletion in prod, and can be destroyed in dev', () => {
+    prod.template.hasResource('AWS::DynamoDB::Table', {
+      DeletionPolicy: 'Retain',
+      UpdateReplacePolicy: 'Retain',
+      Properties: Match.objectLike({ DeletionProtectionEnabled: true }),
+    });
+    dev.template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Delete' });
+    const devTable = Object.values(resourcesOf(dev.template)).find((r) => r.Type === 'AWS::DynamoDB::Table')!;
+    expect(devTable.Properties.DeletionProtectionEnabled).toBeFalsy();
+  });
+});
+
+describe('stage', () => {
+  it('takes its name, throttling and logging from context', () => {
+    const custom = synthStack('prod', { throttlingRateLimit: '7', throttlingBurstLimit: '9' });
+    custom.template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'prod',
+      MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 })]),
+    });
+    dev.template.hasResourceProperties('AWS::ApiGateway::Stage', {
+      StageName: 'dev',
+      AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+      MethodSettings: Match.arrayWith([Match.objectLike({ LoggingLevel: 'ERROR', DataTraceEnabled: false, ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 })]),
+    });
+  });
+
+  it('refuses a stage other than dev or prod', () => {
+    expect(() => synthStack('staging' as 'dev')).toThrow(/stage/);
+  });
+});
+
+describe('gateway responses', () => {
+  const responses = Object.values(resourcesOf(dev.template)).filter((r) => r.Type === 'AWS::ApiGateway::GatewayResponse');
+
+  it('cover API Gateway\'s own errors with the status of their catalogue code', () => {
+    const expected: Record<string, string> = {
+      DEFAULT_4XX: '40004',
+      DEFAULT_5XX: '50201',
+      MISSING_AUTHENTICATION_TOKEN: '40301',
+      ACCESS_DENIED: '40301',
+      INVALID_SIGNATURE: '40301',
+      EXPIRED_TOKEN: '40301',
+      THROTTLED: '42901',
+      REQUEST_TOO_LARGE: '41301',
+      INTEGRATION_TIMEOUT: '50401',
+      INTEGRATION_FAILURE: '50201',
+      RESOURCE_NOT_FOUND: '40401',
+      UNSUPPORTED_MEDIA_TYPE: '41501',
+      BAD_REQUEST_BODY: '40001',
+    };
+    for (const [type, code] of Object.entries(expected)) {
+      const response = responses.find((r) => r.Properties.ResponseType === type);
+      expect(response, type).toBeDefined();
+      expect(response!.Properties.StatusCode).toBe(String(errorCatalogue[code as keyof typeof errorCatalogue].status));
+      const body = JSON.parse((response!.Properties.ResponseTemplates as Record<string, string>)['application/json']!) as Record<string, string>;
+      expect(body.errorCode, type).toBe(code);
+    }
+    expect(responses).toHaveLength(gatewayErrors.length);
+  });
+
+  it('render the spec\'s error object, with moreInfo from the request\'s domain and stage', () => {
+    for (const response of responses) {
+      const templates = response.Properties.ResponseTemplates as Record<string, string>;
+      const body = JSON.parse(templates['application/json']!) as Record<string, string>;
+      expect(Object.keys(body).sort()).toEqual(['developerMessage', 'errorCode', 'moreInfo', 'userMessage']);
+      expect(body.errorCode!.startsWith(String(response.Properties.StatusCode))).toBe(true);
+      expect(body.moreInfo).toBe(`https://$context.domainName/$context.stage/v1/documentation/errors/${body.errorCode}.html`);
+      expect(body.userMessage).toBe(errorCatalogue[body.errorCode as keyof typeof errorCatalogue].userMessage);
+      // The template is VTL: nothing but `$context` variables may look like template syntax.
+      expect(templates['application/json']!.replace(/\$context\.[A-Za-z.]+/g, '')).not.toMatch(/[$#]/);
+    }
+  });
+
+  it('carry Content-Type, Vary: Accept and CORS headers', () => {
+    for (const response of responses) {
+      expect(response.Properties.ResponseParameters).toMatchObject({
+        'gatewayresponse.header.Content-Type': "'application/json; charset=utf-8'",
+        'gatewayresponse.header.Vary': "'Accept'",
+        'gatewayresponse.header.Access-Control-Allow-Origin': "'*'",
+      });
+    }
+  });
+
+  it('use a configured base URL for moreInfo', () => {
+    const custom = synthStack('prod', { baseUrl: 'https://api.example.com/' });
+    const response = Object.values(resourcesOf(custom.template)).find(
+      (r) => r.Type === 'AWS::ApiGateway::GatewayResponse' && r.Properties.ResponseType === 'THROTTLED',
+    )!;
+    const body = JSON.parse((response.Properties.ResponseTemplates as Record<string, string>)['application/json']!) as Record<string, string>;
+    expect(body.moreInfo).toBe('https://api.example.com/v1/documentation/errors/42901.html');
+    const fn = resourcesOf(custom.template)[functionLogicalId('get-magazine')]!;
+    expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.BASE_URL).toBe('https://api.example.com');
+  });
+});

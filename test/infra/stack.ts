@@ -1,0 +1,22 @@
+import { App } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import { Code } from 'aws-cdk-lib/aws-lambda';
+import { MagazineApiStack } from '../../infra/magazine-api-stack';
+import { stageSettingsFrom, type StageName } from '../../infra/stage-settings';
+
+/** Template-only tests need no bundles: every function gets the same small inline code. */
+const stubCode = () => Code.fromInline('export const handler = async () => ({ statusCode: 200, body: "" });');
+
+const cache = new Map<string, { stack: MagazineApiStack; template: Template }>();
+
+/** Synthesizes the stack once per stage (and context) for a test file, with stubbed function code. */
+export const synthStack = (stage: StageName = 'dev', context: Record<string, string> = {}) => {
+  const key = JSON.stringify({ stage, context });
+  const cached = cache.get(key);
+  if (cached) return cached;
+  const app = new App({ context: { stage, ...context } });
+  const stack = new MagazineApiStack(app, `MagazineApi-${stage}`, { settings: stageSettingsFrom(app.node), functionCode: stubCode });
+  const result = { stack, template: Template.fromStack(stack) };
+  cache.set(key, result);
+  return result;
+};
