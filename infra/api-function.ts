@@ -13,19 +13,14 @@ import { bundleSettings } from './bundling';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The DynamoDB actions each level of table access allows; transactions are authorised per item action. */
+/**
+ * The DynamoDB actions each level of table access allows: exactly what `shared/db/repository.ts`
+ * calls (Get, Query; BatchWrite and TransactWrite of Put, Update, Delete). A transaction is
+ * authorised per item action, so there is no `TransactWriteItems` action to grant.
+ */
 export const tableActions = {
-  read: ['dynamodb:GetItem', 'dynamodb:BatchGetItem', 'dynamodb:Query'],
-  write: [
-    'dynamodb:GetItem',
-    'dynamodb:BatchGetItem',
-    'dynamodb:Query',
-    'dynamodb:PutItem',
-    'dynamodb:UpdateItem',
-    'dynamodb:DeleteItem',
-    'dynamodb:BatchWriteItem',
-    'dynamodb:ConditionCheckItem',
-  ],
+  read: ['dynamodb:GetItem', 'dynamodb:Query'],
+  write: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
   /** Indexes can only be queried. */
   index: ['dynamodb:Query'],
 } as const;

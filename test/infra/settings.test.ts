@@ -1,4 +1,5 @@
 import { Match } from 'aws-cdk-lib/assertions';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { functionLogicalId, tableActions } from '../../infra/api-function';
 import { gatewayErrors } from '../../infra/gateway-responses';
@@ -111,6 +112,30 @@ describe('least privilege', () => {
         expect(statement.resource).not.toContain('*');
       }
     }
+  });
+
+  it('grants what the repository calls, and nothing it does not', () => {
+    const source = readFileSync(new URL('../../shared/db/repository.ts', import.meta.url), 'utf8');
+    const commandActions: Record<string, string[]> = {
+      GetCommand: ['dynamodb:GetItem'],
+      QueryCommand: ['dynamodb:Query'],
+      BatchGetCommand: ['dynamodb:BatchGetItem'],
+      BatchWriteCommand: ['dynamodb:BatchWriteItem'],
+      PutCommand: ['dynamodb:PutItem'],
+      UpdateCommand: ['dynamodb:UpdateItem'],
+      DeleteCommand: ['dynamodb:DeleteItem'],
+      ScanCommand: ['dynamodb:Scan'],
+      TransactGetCommand: ['dynamodb:GetItem'],
+      TransactWriteCommand: [],
+    };
+    const used = new Set<string>();
+    for (const [, command] of source.matchAll(/new ([A-Za-z]+Command)\(/g)) {
+      expect(commandActions, command).toHaveProperty(command!);
+      for (const action of commandActions[command!]!) used.add(action);
+    }
+    const transactKinds: Record<string, string> = { Put: 'dynamodb:PutItem', Update: 'dynamodb:UpdateItem', Delete: 'dynamodb:DeleteItem', ConditionCheck: 'dynamodb:ConditionCheckItem' };
+    for (const [, kind] of source.matchAll(/\b(Put|Update|Delete|ConditionCheck): \{/g)) used.add(transactKinds[kind!]!);
+    expect([...used].sort()).toEqual([...tableActions.write].sort());
   });
 
   it('matches the route table: operations that read cannot write', () => {

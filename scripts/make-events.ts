@@ -1,0 +1,154 @@
+/**
+ * `npm run events`: writes events/<handler>.json, one API Gateway REST (payload 1.0) proxy event
+ * per operation, from the route table, for `sam local invoke -e` and `npm run invoke`.
+ * `--check` only compares, and fails when the files are out of date.
+ */
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { methodNotAllowedHandler, notFoundHandler, operations, type OperationId } from '../shared/routes';
+
+interface Sample {
+  readonly params?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string>>;
+  readonly body?: unknown;
+}
+
+const sampleMagazine = { id: 'sample-magazine', title: 'Sample Magazine', tags: [{ name: 'Sample' }] };
+
+/** What each operation's event asks; a new operation without a sample fails the type check. */
+export const samples = {
+  listMagazines: { query: { limit: '5' } },
+  createMagazine: { body: sampleMagazine },
+  replaceAllMagazines: { body: [sampleMagazine, { id: 'second-magazine', title: 'Second Magazine', tags: [] }] },
+  deleteAllMagazines: {},
+  getMagazine: { params: { id: 'sample-magazine' } },
+  replaceMagazine: { params: { id: 'sample-magazine' }, body: { title: 'Sample Magazine, revised', tags: [{ name: 'Sample' }] } },
+  deleteMagazine: { params: { id: 'second-magazine' } },
+  listArticles: { params: { id: 'sample-magazine' } },
+  createArticle: {
+    params: { id: 'sample-magazine' },
+    body: {
+      title: 'A sample article',
+      author_first_name: 'Ada',
+      author_last_name: 'Lovelace',
+      author_email: 'ada@example.com',
+      date: '2024-05-01',
+      text: 'The text of the article.',
+    },
+  },
+  getArticle: { params: { articleId: 'sample-article' } },
+  listTags: {},
+  getTag: { params: { tagId: 'sample' } },
+  listTagMagazines: { params: { tagId: 'sample' } },
+  getDocumentation: {},
+  listErrorPages: {},
+  getErrorPage: { params: { errorCode: '40401.html' } },
+  getOpenApi: {},
+} as const satisfies Record<OperationId, Sample>;
+
+const stage = 'dev';
+const domainName = 'abcdef1234.execute-api.us-east-1.amazonaws.com';
+/** Fixed, so that generating twice gives the same files. */
+const requestTimeEpoch = 1_714_521_600_000;
+
+const fill = (resource: string, params: Readonly<Record<string, string>> = {}) =>
+  resource.replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) => params[name] ?? '');
+
+export const makeEvent = (method: string, resource: string, sample: Sample, name: string): APIGatewayProxyEvent => {
+  const path = fill(resource, sample.params);
+  const body = sample.body === undefined ? null : JSON.stringify(sample.body);
+  const headers: Record<string, string> = {
+    Accept: 'application/json, text/javascript',
+    Host: domainName,
+    'User-Agent': 'sam-local-invoke-sample',
+    'X-Forwarded-Proto': 'https',
+    ...(body !== null && { 'Content-Type': 'application/json' }),
+  };
+  const query = sample.query && Object.keys(sample.query).length > 0 ? { ...sample.query } : null;
+  return {
+    resource,
+    path,
+    httpMethod: method,
+    headers,
+    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([key, value]) => [key, [value]])),
+    queryStringParameters: query,
+    multiValueQueryStringParameters: query && Object.fromEntries(Object.entries(query).map(([key, value]) => [key, [value]])),
+    pathParameters: sample.params && Object.keys(sample.params).length > 0 ? { ...sample.params } : null,
+    stageVariables: null,
+    requestContext: {
+      accountId: '123456789012',
+      apiId: 'abcdef1234',
+      authorizer: null,
+      domainName,
+      domainPrefix: 'abcdef1234',
+      extendedRequestId: `${name}-extended`,
+      httpMethod: method,
+      identity: {
+        accessKey: null,
+        accountId: null,
+        apiKey: null,
+        apiKeyId: null,
+        caller: null,
+        clientCert: null,
+        cognitoAuthenticationProvider: null,
+        cognitoAuthenticationType: null,
+        cognitoIdentityId: null,
+        cognitoIdentityPoolId: null,
+        principalOrgId: null,
+        sourceIp: '203.0.113.10',
+        user: null,
+        userAgent: 'sam-local-invoke-sample',
+        userArn: null,
+      },
+      path: `/${stage}${path}`,
+      protocol: 'HTTP/1.1',
+      requestId: `00000000-0000-4000-8000-${String(name.length).padStart(12, '0')}`,
+      requestTime: '01/May/2024:00:00:00 +0000',
+      requestTimeEpoch,
+      resourceId: 'abc123',
+      resourcePath: resource,
+      stage,
+    },
+    body,
+    isBase64Encoded: false,
+  };
+};
+
+/** Every event file, by handler module name. */
+export const allEvents = (): Record<string, APIGatewayProxyEvent> => {
+  const events: Record<string, APIGatewayProxyEvent> = {};
+  for (const operation of operations) events[operation.handler] = makeEvent(operation.method, operation.path, samples[operation.id], operation.handler);
+  events[notFoundHandler] = makeEvent('GET', '/{proxy+}', { params: { proxy: 'magazine' } }, notFoundHandler);
+  events[methodNotAllowedHandler] = makeEvent('PATCH', '/magazines', {}, methodNotAllowedHandler);
+  return events;
+};
+
+export const eventsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'events');
+
+const main = () => {
+  const check = process.argv.includes('--check');
+  mkdirSync(eventsDir, { recursive: true });
+  const stale: string[] = [];
+  for (const [name, event] of Object.entries(allEvents())) {
+    const file = path.join(eventsDir, `${name}.json`);
+    const text = `${JSON.stringify(event, null, 2)}\n`;
+    let current: string | undefined;
+    try {
+      current = readFileSync(file, 'utf8');
+    } catch {
+      current = undefined;
+    }
+    if (current === text) continue;
+    stale.push(name);
+    if (!check) writeFileSync(file, text);
+  }
+  if (check && stale.length) {
+    process.stderr.write(`events/ is out of date (${stale.join(', ')}); run \`npm run events\`.\n`);
+    process.exit(1);
+  }
+  process.stdout.write(check ? 'events/ is up to date.\n' : `Wrote ${stale.length} event file(s) in events/.\n`);
+};
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
