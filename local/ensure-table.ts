@@ -1,0 +1,54 @@
+import {
+  CreateTableCommand,
+  DeleteTableCommand,
+  DescribeTableCommand,
+  ResourceInUseException,
+  ResourceNotFoundException,
+  type DynamoDBClient,
+} from '@aws-sdk/client-dynamodb';
+import { createTableInput } from '../shared/db/table';
+
+const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+const tableStatus = async (client: DynamoDBClient, tableName: string): Promise<string | undefined> => {
+  try {
+    const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+    return Table?.TableStatus ?? 'UNKNOWN';
+  } catch (error) {
+    if (error instanceof ResourceNotFoundException) return undefined;
+    throw error;
+  }
+};
+
+/**
+ * Creates the API's table (from the one definition in `shared/db/table.ts`) unless it exists, and
+ * resolves once it is ACTIVE. Returns whether it had to create it.
+ */
+export const ensureTable = async (client: DynamoDBClient, tableName: string, { timeoutMs = 30_000 } = {}): Promise<'created' | 'existed'> => {
+  let outcome: 'created' | 'existed' = 'existed';
+  if ((await tableStatus(client, tableName)) === undefined) {
+    try {
+      await client.send(new CreateTableCommand(createTableInput(tableName)));
+      outcome = 'created';
+    } catch (error) {
+      // Someone else created it in the meantime: just as good.
+      if (!(error instanceof ResourceInUseException)) throw error;
+    }
+  }
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await tableStatus(client, tableName);
+    if (status === 'ACTIVE') return outcome;
+    if (Date.now() > deadline) throw new Error(`Table ${tableName} is not ACTIVE after ${Math.round(timeoutMs / 1000)} s (status ${status ?? 'missing'}).`);
+    await delay(100);
+  }
+};
+
+/** Drops a table if it exists (test clean-up). */
+export const dropTable = async (client: DynamoDBClient, tableName: string): Promise<void> => {
+  try {
+    await client.send(new DeleteTableCommand({ TableName: tableName }));
+  } catch (error) {
+    if (!(error instanceof ResourceNotFoundException)) throw error;
+  }
+};

@@ -1,0 +1,300 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { errorCatalogue } from '../shared/http/error-catalogue';
+import { expandRoutes } from '../shared/routes';
+import { toApiGatewayEvent, splitUrl } from './api-gateway-event';
+import { createRouter, type RouteMatch, type Router } from './router';
+
+export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<unknown>;
+
+/** Resolves a route's `handler` name to its function. The default imports `functions/<name>.ts`. */
+export type HandlerLoader = (name: string) => Promise<LambdaHandler>;
+
+export interface LocalServerOptions {
+  /** 0 (the default) picks a free port. */
+  readonly port?: number;
+  readonly host?: string;
+  /** No request log lines. */
+  readonly quiet?: boolean;
+  /** Print why a request ended in a 502 (a handler that threw or answered malformed). Default true. */
+  readonly logErrors?: boolean;
+  readonly stage?: string;
+  readonly loadHandler?: HandlerLoader;
+  readonly router?: Router;
+}
+
+export interface LocalServer {
+  /** `http://127.0.0.1:PORT`, without a trailing slash. */
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** API Gateway's payload limit; the API's own 1 MiB limit is the handlers' business. */
+export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
+/** Lambda's limit on a synchronous response. */
+const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
+/** API Gateway's integration timeout. */
+const INTEGRATION_TIMEOUT_MS = 29_000;
+/** The longest a deployed function may run (most have 10 s, see infra/api-function.ts); below the integration timeout. */
+const FUNCTION_TIMEOUT_MS = 28_000;
+
+const functionsDirectory = new URL('../functions/', import.meta.url);
+
+const importHandler: HandlerLoader = async (name) => {
+  const module: unknown = await import(new URL(`${name}.ts`, functionsDirectory).href);
+  const handler = typeof module === 'object' && module !== null && 'handler' in module ? module.handler : undefined;
+  if (typeof handler !== 'function') throw new Error(`functions/${name}.ts does not export a \`handler\` function.`);
+  return handler as LambdaHandler;
+};
+
+/** Like Lambda: a module is loaded once (cold start) and reused; a failed load is retried next time. */
+const cachedLoader = (load: HandlerLoader): HandlerLoader => {
+  const cache = new Map<string, Promise<LambdaHandler>>();
+  return (name) => {
+    let loading = cache.get(name);
+    if (!loading) {
+      loading = load(name);
+      cache.set(name, loading);
+      loading.catch(() => cache.delete(name));
+    }
+    return loading;
+  };
+};
+
+const lambdaContext = (functionName: string, requestId: string, deadline: number): Context => ({
+  callbackWaitsForEmptyEventLoop: true,
+  functionName,
+  functionVersion: '$LATEST',
+  invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName}`,
+  memoryLimitInMB: '512',
+  awsRequestId: requestId,
+  logGroupName: `/aws/lambda/${functionName}`,
+  logStreamName: `${new Date().toISOString().slice(0, 10).replaceAll('-', '/')}/[$LATEST]${randomBytes(16).toString('hex')}`,
+  getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+  done: () => undefined,
+  fail: () => undefined,
+  succeed: () => undefined,
+});
+
+class GatewayError extends Error {
+  constructor(
+    readonly code: '41301' | '40401' | '50201' | '50401',
+    message: string,
+    cause?: unknown,
+  ) {
+    super(message, { cause });
+  }
+}
+
+/** The error object the deployed API's customised Gateway Responses send (CONTRACT §7). */
+const gatewayError = (req: IncomingMessage, res: ServerResponse, requestId: string, error: GatewayError) => {
+  const entry = errorCatalogue[error.code];
+  const host = req.headers.host ?? 'localhost';
+  const body = JSON.stringify({
+    developerMessage: error.message,
+    userMessage: entry.userMessage,
+    errorCode: error.code,
+    moreInfo: `http://${host}/v1/documentation/errors/${error.code}.html`,
+  });
+  res.writeHead(entry.status, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    Vary: 'Accept',
+    'Access-Control-Allow-Origin': '*',
+    'x-amzn-RequestId': requestId,
+    'x-amzn-ErrorType': error.code === '41301' ? 'RequestEntityTooLargeException' : 'InternalServerErrorException',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+};
+
+/**
+ * The CORS preflight the deployed API answers itself (a mock integration) on every routed
+ * resource; mirrors `corsPreflight` in infra/magazine-api-stack.ts.
+ */
+const preflightHeaders = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET,HEAD,POST,PUT,DELETE,OPTIONS',
+  'Access-Control-Allow-Headers': 'Accept,Content-Type,Authorization,X-Amz-Date,X-Amz-Security-Token,X-Amz-Content-Sha256,If-Match,If-None-Match,If-Modified-Since',
+  'Access-Control-Max-Age': '3600',
+};
+
+/** Gateway messages as infra/gateway-responses.ts writes them. */
+const requestIdNote = (requestId: string) => ` The request id is ${requestId}; quote it if this persists.`;
+const tooLargeMessage = 'The request is larger than API Gateway accepts (10 MB); this API accepts request bodies up to 1 MiB.';
+
+const isHeaderValue = (value: unknown): value is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof value);
+
+/** What API Gateway accepts from a proxy integration; anything else is its 502. */
+const checkProxyResult = (result: unknown): APIGatewayProxyResult => {
+  if (typeof result !== 'object' || result === null) throw new GatewayError('50201', 'The function did not answer with an object.');
+  const candidate = result as Record<string, unknown>;
+  const { statusCode, headers, multiValueHeaders, body, isBase64Encoded } = candidate;
+  const statusValid = typeof statusCode === 'number' && Number.isInteger(statusCode) && statusCode >= 100 && statusCode <= 599;
+  const headersValid = headers === undefined || headers === null || (typeof headers === 'object' && Object.values(headers).every(isHeaderValue));
+  const multiValid =
+    multiValueHeaders === undefined ||
+    multiValueHeaders === null ||
+    (typeof multiValueHeaders === 'object' && Object.values(multiValueHeaders).every((values) => Array.isArray(values) && values.every(isHeaderValue)));
+  const bodyValid = body === undefined || body === null || typeof body === 'string';
+  const base64Valid = isBase64Encoded === undefined || typeof isBase64Encoded === 'boolean';
+  if (!(statusValid && headersValid && multiValid && bodyValid && base64Valid)) {
+    throw new GatewayError('50201', `The function answered with a malformed proxy result (keys: ${Object.keys(candidate).join(', ') || 'none'}).`);
+  }
+  if (JSON.stringify(result).length > MAX_RESPONSE_BYTES) throw new GatewayError('50201', 'The function answer is larger than 6 MB, the most Lambda returns.');
+  return result as APIGatewayProxyResult;
+};
+
+/** `headers` and `multiValueHeaders` merged as API Gateway does: the multi-value entry wins. */
+const responseHeaders = (result: APIGatewayProxyResult): Record<string, string[]> => {
+  const merged = new Map<string, [string, string[]]>();
+  for (const [name, value] of Object.entries(result.headers ?? {})) merged.set(name.toLowerCase(), [name, [String(value)]]);
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) merged.set(name.toLowerCase(), [name, values.map(String)]);
+  return Object.fromEntries([...merged.values()]);
+};
+
+const readBody = (req: IncomingMessage): Promise<Buffer | 'too-large'> =>
+  new Promise((resolveBody, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit, keep reading (and dropping) so the client gets to read the 413.
+      if (size <= MAX_REQUEST_BYTES) chunks.push(chunk);
+    });
+    req.once('end', () => resolveBody(size > MAX_REQUEST_BYTES ? 'too-large' : Buffer.concat(chunks)));
+    req.once('error', reject);
+  });
+
+const withTimeout = <T>(work: Promise<T>, ms: number, requestId: string): Promise<T> =>
+  new Promise((resolveWork, reject) => {
+    const timer = setTimeout(() => reject(new GatewayError('50401', `${errorCatalogue['50401'].developerMessage}${requestIdNote(requestId)}`)), ms);
+    timer.unref();
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolveWork(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+
+/**
+ * The API on a local port, as API Gateway would serve it: each request is routed with the route
+ * table, turned into a REST (v1) proxy event and handed to the function's `handler`.
+ */
+export const startLocalServer = async (options: LocalServerOptions = {}): Promise<LocalServer> => {
+  const host = options.host ?? '127.0.0.1';
+  const stage = options.stage ?? 'local';
+  const route = options.router ?? createRouter();
+  const loadHandler = cachedLoader(options.loadHandler ?? importHandler);
+  const logErrors = options.logErrors ?? true;
+  const routedResources = new Set(expandRoutes().map((r) => r.resource));
+
+  const invoke = async (match: RouteMatch, event: APIGatewayProxyEvent, requestId: string): Promise<APIGatewayProxyResult> => {
+    const name = match.route.handler;
+    let handler: LambdaHandler;
+    try {
+      handler = await loadHandler(name);
+    } catch (error) {
+      throw new GatewayError('50201', `${errorCatalogue['50201'].developerMessage}${requestIdNote(requestId)}`, error);
+    }
+    const context = lambdaContext(`magazine-api-${stage}-${name}`, requestId, Date.now() + FUNCTION_TIMEOUT_MS);
+    let result: unknown;
+    try {
+      result = await withTimeout(handler(event, context), INTEGRATION_TIMEOUT_MS, requestId);
+    } catch (error) {
+      if (error instanceof GatewayError) throw error;
+      throw new GatewayError('50201', `${errorCatalogue['50201'].developerMessage}${requestIdNote(requestId)}`, error);
+    }
+    return checkProxyResult(result);
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const requestId = randomUUID();
+    const method = (req.method ?? 'GET').toUpperCase();
+    const { path } = splitUrl(req.url ?? '/');
+    const log = () => {
+      if (!options.quiet) console.log(`${method} ${req.url ?? '/'} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+    };
+    res.once('finish', log);
+    try {
+      const body = await readBody(req);
+      if (body === 'too-large') {
+        throw new GatewayError('41301', tooLargeMessage);
+      }
+      const match = route(method, path);
+      // Only a custom router can miss: the deployed routes send every path somewhere.
+      if (!match) throw new GatewayError('40401', `No resource exists at \`${path}\`.`);
+      if (method === 'OPTIONS' && routedResources.has(match.route.resource)) {
+        res.writeHead(204, { ...preflightHeaders, 'x-amzn-RequestId': requestId });
+        res.end();
+        return;
+      }
+      const event = toApiGatewayEvent(req, body, match, { stage, requestId });
+      const result = await invoke(match, event, requestId);
+      const payload = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
+      const headers = responseHeaders(result);
+      // Like API Gateway, state the length of what is sent rather than stream it chunked.
+      if (method !== 'HEAD') {
+        for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-length') delete headers[name];
+        if (result.statusCode !== 204 && result.statusCode !== 304) headers['Content-Length'] = [String(payload.length)];
+      }
+      res.writeHead(result.statusCode, { ...headers, 'x-amzn-RequestId': requestId });
+      res.end(method === 'HEAD' || payload.length === 0 ? undefined : payload);
+    } catch (error) {
+      const gateway = error instanceof GatewayError ? error : new GatewayError('50201', `${errorCatalogue['50201'].developerMessage}${requestIdNote(requestId)}`, error);
+      if (logErrors && gateway.code !== '41301' && gateway.code !== '40401') {
+        console.error(`${method} ${req.url ?? '/'}: ${gateway.message}`, gateway.cause ?? '');
+      }
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      gatewayError(req, res, requestId, gateway);
+    }
+  };
+
+  const server = createServer((req, res) => void handle(req, res));
+  // Answer `Expect: 100-continue` with the 413 before the client sends a body that is too large.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > MAX_REQUEST_BYTES) {
+      res.shouldKeepAlive = false;
+      const requestId = randomUUID();
+      res.once('finish', () => {
+        if (!options.quiet) console.log(`${req.method ?? ''} ${req.url ?? '/'} 413 0ms`);
+      });
+      gatewayError(req, res, requestId, new GatewayError('41301', tooLargeMessage));
+      return;
+    }
+    res.writeContinue();
+    void handle(req, res);
+  });
+
+  await new Promise<void>((listening, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      listening();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((closed, reject) => {
+        server.close((error) => (error ? reject(error) : closed()));
+        server.closeAllConnections();
+      }),
+  };
+};

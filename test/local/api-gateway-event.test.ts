@@ -1,0 +1,96 @@
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { toApiGatewayEvent } from '../../local/api-gateway-event';
+import type { RouteMatch } from '../../local/router';
+
+const incoming = (method: string, url: string, rawHeaders: string[] = ['Host', '127.0.0.1:3000']) => {
+  const req = new IncomingMessage(new Socket());
+  req.method = method;
+  req.url = url;
+  req.rawHeaders = rawHeaders;
+  req.httpVersion = '1.1';
+  return req;
+};
+
+const listMatch: RouteMatch = { route: { method: 'GET', resource: '/magazines', handler: 'list-magazines' }, pathParameters: null };
+const itemMatch: RouteMatch = { route: { method: 'GET', resource: '/v1/magazines/{id}', handler: 'get-magazine' }, pathParameters: { id: 'a b' } };
+const none = Buffer.alloc(0);
+
+describe('API Gateway REST (v1) proxy event', () => {
+  it('gives null, not {}, for absent query, path parameters and body', () => {
+    const event = toApiGatewayEvent(incoming('GET', '/magazines'), none, listMatch);
+    expect(event.queryStringParameters).toBeNull();
+    expect(event.multiValueQueryStringParameters).toBeNull();
+    expect(event.pathParameters).toBeNull();
+    expect(event.stageVariables).toBeNull();
+    expect(event.body).toBeNull();
+    expect(event.isBase64Encoded).toBe(false);
+  });
+
+  it('adds X-Forwarded-Proto as API Gateway adds its own, even to a request without headers', () => {
+    const event = toApiGatewayEvent(incoming('GET', '/magazines', []), none, listMatch);
+    expect(event.headers).toEqual({ 'X-Forwarded-Proto': 'http' });
+    expect(event.multiValueHeaders).toEqual({ 'X-Forwarded-Proto': ['http'] });
+    expect(event.requestContext.domainName).toBe('localhost');
+  });
+
+  it('keeps the last of repeated query values and all of them in the multi-value map', () => {
+    const event = toApiGatewayEvent(incoming('GET', '/magazines?tag=a&tag=b&mock&q=caf%C3%A9&empty='), none, listMatch);
+    expect(event.queryStringParameters).toEqual({ tag: 'b', mock: '', q: 'café', empty: '' });
+    expect(event.multiValueQueryStringParameters).toEqual({ tag: ['a', 'b'], mock: [''], q: ['café'], empty: [''] });
+  });
+
+  it('treats a bare `?` as no query at all', () => {
+    expect(toApiGatewayEvent(incoming('GET', '/magazines?'), none, listMatch).queryStringParameters).toBeNull();
+  });
+
+  it('keeps header names as sent, the last of repeated values, and all of them in multiValueHeaders', () => {
+    const event = toApiGatewayEvent(
+      incoming('GET', '/magazines', ['Host', 'example.test:3000', 'Accept', 'application/json, text/javascript', 'X-Trace', 'one', 'X-Trace', 'two', 'user-agent', 'curl/8']),
+      none,
+      listMatch,
+    );
+    expect(event.headers).toEqual({
+      Host: 'example.test:3000',
+      Accept: 'application/json, text/javascript',
+      'X-Trace': 'two',
+      'user-agent': 'curl/8',
+      'X-Forwarded-Proto': 'http',
+    });
+    expect(event.multiValueHeaders['X-Trace']).toEqual(['one', 'two']);
+    expect(event.requestContext.identity.userAgent).toBe('curl/8');
+    expect(event.requestContext.domainName).toBe('example.test:3000');
+  });
+
+  it('does not override an X-Forwarded-Proto the client sent', () => {
+    const event = toApiGatewayEvent(incoming('GET', '/magazines', ['Host', 'h', 'x-forwarded-proto', 'https']), none, listMatch);
+    expect(event.headers).toEqual({ Host: 'h', 'x-forwarded-proto': 'https' });
+  });
+
+  it('carries the matched resource, the path as sent and the decoded parameters', () => {
+    const event = toApiGatewayEvent(incoming('GET', '/v1/magazines/a%20b?fields=title'), none, itemMatch, { requestId: 'req-1' });
+    expect(event.resource).toBe('/v1/magazines/{id}');
+    expect(event.path).toBe('/v1/magazines/a%20b');
+    expect(event.httpMethod).toBe('GET');
+    expect(event.pathParameters).toEqual({ id: 'a b' });
+    expect(event.requestContext).toMatchObject({
+      httpMethod: 'GET',
+      path: '/local/v1/magazines/a%20b',
+      resourcePath: '/v1/magazines/{id}',
+      stage: 'local',
+      requestId: 'req-1',
+      protocol: 'HTTP/1.1',
+    });
+    expect(event.requestContext.identity.sourceIp).toMatch(/\S/);
+    expect(event.requestContext.requestTime).toMatch(/^\d{2}\/[A-Z][a-z]{2}\/\d{4}:\d{2}:\d{2}:\d{2} \+0000$/);
+  });
+
+  it('hands the body over as a UTF-8 string', () => {
+    const body = Buffer.from(JSON.stringify({ title: 'Café' }), 'utf8');
+    const event = toApiGatewayEvent(incoming('POST', '/magazines'), body, { ...listMatch, route: { ...listMatch.route, method: 'POST' } });
+    expect(event.httpMethod).toBe('POST');
+    expect(event.body).toBe('{"title":"Café"}');
+    expect(event.isBase64Encoded).toBe(false);
+  });
+});
