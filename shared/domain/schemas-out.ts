@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { errorCodes } from '../http/error-catalogue';
 import { articleInput } from './article';
 import { IDENTIFIER_PATTERN } from './fields';
@@ -26,40 +26,43 @@ export interface SchemaMeta {
 /** Representations with an `id` become `components.schemas` of the OpenAPI document. */
 export const representationRegistry = z.registry<{ id: string }>();
 
-/** Metadata goes where `.describe()` puts it (zod's global registry); ids stay in ours. */
-const named = <S extends z.ZodType>(schema: S, { id, ...meta }: SchemaMeta): S => {
-  const described = schema.meta(meta);
+/** Metadata goes where `z.describe()` puts it (zod's global registry); ids stay in ours. */
+const named = <S extends z.ZodMiniType>(schema: S, { id, ...meta }: SchemaMeta): S => {
+  const described = schema.check(z.meta(meta));
   if (id) representationRegistry.add(described, { id });
   return described;
 };
 
-const identifier = z.string().regex(IDENTIFIER_PATTERN);
-const digits = z.string().regex(/^\d+$/);
-const tagFields = magazineInput.shape.tags.unwrap().element.shape;
+const described = <S extends z.ZodMiniType>(schema: S, description: string): S => schema.check(z.describe(description));
+
+const identifier = z.string().check(z.regex(IDENTIFIER_PATTERN));
+const digits = z.string().check(z.regex(/^\d+$/));
+const nonEmpty = z.string().check(z.minLength(1));
+const count = z.int().check(z.gte(0));
+const tagFields = magazineInput.shape.tags.def.innerType.def.element.shape;
 
 export const tagSchema = named(
   z.object({
     id: identifier,
     name: tagFields.name,
-    url: z.url().describe('Address of the tag resource: `{base_url}/v1/tags/{tagId}`.'),
+    url: described(z.url(), 'Address of the tag resource: `{base_url}/v1/tags/{tagId}`.'),
   }),
   { id: 'Tag', description: 'A tag of a magazine.', xml: { name: 'tag' } },
 );
 
-const tagList = named(z.array(tagSchema).max(MAX_TAGS), { xml: { wrapped: true } });
+const tagList = named(z.array(tagSchema).check(z.maxLength(MAX_TAGS)), { xml: { wrapped: true } });
 
-export const magazineSchema = named(
-  z.object({
-    id: identifier.describe('Identifier of the magazine; always a string.'),
-    type: z.literal('magazine'),
-    title: magazineInput.shape.title,
-    tags: tagList,
-    created: digits.describe('Creation time: seconds since the Unix epoch, as a string of digits.'),
-  }),
-  { id: 'Magazine', description: 'A magazine, with every field.', xml: { name: 'magazine' } },
-);
+const magazineObject = z.object({
+  id: described(identifier, 'Identifier of the magazine; always a string.'),
+  type: z.literal('magazine'),
+  title: magazineInput.shape.title,
+  tags: tagList,
+  created: described(digits, 'Creation time: seconds since the Unix epoch, as a string of digits.'),
+});
 
-export const magazineSelectionSchema = named(magazineSchema.partial().required({ id: true }), {
+export const magazineSchema = named(magazineObject, { id: 'Magazine', description: 'A magazine, with every field.', xml: { name: 'magazine' } });
+
+export const magazineSelectionSchema = named(z.required(z.partial(magazineObject), { id: true }), {
   id: 'MagazineSelection',
   description: 'A magazine as selected by the `fields` query parameter: `id` and the fields asked for.',
   xml: { name: 'magazine' },
@@ -72,11 +75,11 @@ export const magazineResultSchema = named(z.union([magazineSchema, magazineSelec
 });
 
 export const articleSchema = named(
-  articleInput.extend({
-    id: z.string().min(1).describe('Identifier of the article, made by the server.'),
+  z.extend(articleInput, {
+    id: described(nonEmpty, 'Identifier of the article, made by the server.'),
     type: z.literal('article'),
-    magazine_id: identifier.describe('Identifier of the magazine the article belongs to.'),
-    created: digits.describe('Creation time: seconds since the Unix epoch, as a string of digits.'),
+    magazine_id: described(identifier, 'Identifier of the magazine the article belongs to.'),
+    created: described(digits, 'Creation time: seconds since the Unix epoch, as a string of digits.'),
   }),
   { id: 'Article', description: 'An article of a magazine.', xml: { name: 'article' } },
 );
@@ -87,7 +90,7 @@ export const tagResourceSchema = named(
     type: z.literal('tag'),
     name: tagFields.name,
     url: z.url(),
-    magazine_count: z.int().nonnegative().describe('How many magazines carry the tag.'),
+    magazine_count: described(count, 'How many magazines carry the tag.'),
   }),
   { id: 'TagResource', description: 'A tag as a resource of its own, with the number of magazines that carry it.', xml: { name: 'tag' } },
 );
@@ -95,15 +98,15 @@ export const tagResourceSchema = named(
 export const resultsetSchema = named(
   z.object({
     resultset: z.object({
-      count: z.int().nonnegative().describe('Number of items that match the request, over all pages.'),
-      offset: z.int().nonnegative().describe('Position of the first item of this page.'),
-      limit: z.int().min(1).max(MAX_LIMIT).describe('Largest number of items this page can hold.'),
+      count: described(count, 'Number of items that match the request, over all pages.'),
+      offset: described(count, 'Position of the first item of this page.'),
+      limit: described(z.int().check(z.gte(1), z.lte(MAX_LIMIT)), 'Largest number of items this page can hold.'),
     }),
   }),
   { id: 'ListMetadata', description: 'Properties of the whole result set, never of its members.' },
 );
 
-const listOf = (id: string, item: z.ZodType, what: string) =>
+const listOf = (id: string, item: z.ZodMiniType, what: string) =>
   named(
     z.object({
       metadata: resultsetSchema,
@@ -116,7 +119,7 @@ export const magazineListSchema = listOf('MagazineList', magazineResultSchema, '
 export const articleListSchema = listOf('ArticleList', articleSchema, 'articles');
 export const tagListSchema = listOf('TagList', tagResourceSchema, 'tags');
 
-export const idReplySchema = named(z.object({ id: z.string().min(1) }), {
+export const idReplySchema = named(z.object({ id: nonEmpty }), {
   id: 'IdReply',
   description: 'The answer to a create, replace or delete: the identifier of what was written (`magazines` for the whole collection).',
   xml: { name: 'response' },
@@ -124,17 +127,17 @@ export const idReplySchema = named(z.object({ id: z.string().min(1) }), {
 
 export const errorSchema = named(
   z.object({
-    developerMessage: z.string().min(1).describe('What went wrong, naming the field, parameter or header, and how to fix it.'),
-    userMessage: z.string().min(1).describe('A message that can be shown to end users.'),
-    errorCode: z.enum(errorCodes).describe('The code of the error in the catalogue; it starts with the HTTP status.'),
-    moreInfo: z.url().describe('The documentation page of the error: `{base_url}/v1/documentation/errors/{errorCode}.html`.'),
+    developerMessage: described(nonEmpty, 'What went wrong, naming the field, parameter or header, and how to fix it.'),
+    userMessage: described(nonEmpty, 'A message that can be shown to end users.'),
+    errorCode: described(z.enum(errorCodes), 'The code of the error in the catalogue; it starts with the HTTP status.'),
+    moreInfo: described(z.url(), 'The documentation page of the error: `{base_url}/v1/documentation/errors/{errorCode}.html`.'),
   }),
   { id: 'Error', description: 'The error object every error response carries.', xml: { name: 'error' } },
 );
 
 type Mutable<T> = T extends readonly (infer Item)[] ? Mutable<Item>[] : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> } : T;
 /** Compile-time proof that the representations the code builds fit these schemas. */
-type Fits<Built, Schema extends z.ZodType> = Mutable<Built> extends z.output<Schema> ? true : never;
+type Fits<Built, Schema extends z.ZodMiniType> = Mutable<Built> extends z.output<Schema> ? true : never;
 export const representationsFit: [Fits<Magazine, typeof magazineSchema>, Fits<Tag, typeof tagSchema>, Fits<Article, typeof articleSchema>, Fits<TagResource, typeof tagResourceSchema>] = [
   true,
   true,

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import * as z from 'zod/mini';
 import { magazineListQuery, magazineQuery, pageQuery } from '../domain/list-query';
 import type { ErrorCode } from '../http/error-catalogue';
 import type { OperationId } from '../routes';
@@ -40,7 +40,7 @@ export interface OperationDoc {
   readonly group: Group;
   readonly description: string;
   /** The schema the handler validates its query with (the same object, imported from the domain). */
-  readonly query?: z.ZodObject;
+  readonly query?: z.ZodMiniObject;
   readonly body?: { readonly schema: RequestSchemaId; readonly description: string };
   readonly success: readonly Success[];
   /** Codes of this operation's own failures. */
@@ -151,7 +151,7 @@ export const operationDocs = {
   listTagMagazines: {
     group: 'Tags',
     description: 'One page of the magazines that carry the tag, with the same parameters as `GET /magazines` (but `tag`).',
-    query: magazineListQuery.omit({ tag: true }),
+    query: z.omit(magazineListQuery, { tag: true }),
     success: [magazineList('One page of magazines carrying the tag.', 'TagMagazineList')],
     errors: ['40004', '40404'],
   },

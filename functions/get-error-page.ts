@@ -1,0 +1,18 @@
+import { renderErrorPage } from '../shared/docs/error-pages';
+import { api } from '../shared/http/api';
+import { isErrorCode } from '../shared/http/error-catalogue';
+import { ApiError } from '../shared/http/errors';
+import { document } from '../shared/http/replies';
+
+/** `{errorCode}` is the whole last segment, such as `40402.html` (API Gateway does not split it). */
+export const handler = api({
+  negotiate: false,
+  run: ({ params, links }) => {
+    const segment = params.errorCode ?? '';
+    const code = /^(\d+)\.html$/.exec(segment)?.[1];
+    if (code === undefined || !isErrorCode(code)) {
+      throw new ApiError('40405', `\`${segment}\` is not the page of an error code of this API; pages are named like \`40402.html\`. See ${links.to('/documentation/errors/')} for every code.`);
+    }
+    return document('text/html; charset=utf-8', renderErrorPage(code, links));
+  },
+});

@@ -1,0 +1,8 @@
+import { api } from '../shared/http/api';
+import { document } from '../shared/http/replies';
+import { openApiJson } from '../shared/openapi/document';
+
+export const handler = api({
+  negotiate: false,
+  run: () => document('application/json; charset=utf-8', openApiJson()),
+});

@@ -1,0 +1,97 @@
+/**
+ * The frame of every HTML page the API serves: self-contained (inline CSS, no fonts, scripts or
+ * images from elsewhere), because the API may run where nothing outside is reachable.
+ */
+
+export const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** The little Markdown the document's prose uses: `code`, **bold**, paragraphs and `- ` lists. */
+export const markdown = (text: string): string =>
+  text
+    .split(/\n{2,}/)
+    .map((block) => {
+      const lines = block.split('\n');
+      if (lines.every((line) => line.startsWith('- '))) return `<ul>${lines.map((line) => `<li>${inline(line.slice(2))}</li>`).join('')}</ul>`;
+      return `<p>${inline(block)}</p>`;
+    })
+    .join('\n');
+
+const inline = (text: string) =>
+  escapeHtml(text)
+    .replace(/`([^`]+)`/g, '<code>$1</code>')
+    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>');
+
+const styles = `
+:root { --ink: #1d2330; --muted: #5a6275; --line: #dfe3ea; --soft: #f5f7fa; --accent: #0b5cad; --get: #1a7f37; --post: #9a6700; --put: #6639ba; --delete: #cf222e; --head: #57606a; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #fff; }
+a { color: var(--accent); }
+code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 13px; }
+code { background: var(--soft); padding: 1px 4px; border-radius: 4px; }
+pre { background: #0f1722; color: #e6edf3; padding: 12px 14px; border-radius: 6px; overflow-x: auto; line-height: 1.45; }
+pre code { background: none; padding: 0; color: inherit; }
+header.top { background: #0f1722; color: #fff; padding: 18px 28px; }
+header.top h1 { margin: 0; font-size: 22px; }
+header.top p { margin: 4px 0 0; color: #b6c2d1; }
+header.top a { color: #9ecbff; }
+.layout { display: grid; grid-template-columns: 270px minmax(0, 1fr); }
+nav.toc { position: sticky; top: 0; align-self: start; max-height: 100vh; overflow-y: auto; padding: 18px 14px 40px 24px; border-right: 1px solid var(--line); font-size: 14px; }
+nav.toc h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 18px 0 6px; }
+nav.toc ul { list-style: none; margin: 0; padding: 0; }
+nav.toc li { margin: 3px 0; }
+nav.toc a { text-decoration: none; color: var(--ink); }
+nav.toc a:hover { color: var(--accent); }
+main { padding: 8px 36px 60px; max-width: 1100px; }
+main.narrow { max-width: 860px; margin: 0 auto; }
+h2 { margin-top: 36px; padding-bottom: 6px; border-bottom: 1px solid var(--line); }
+h3 { margin: 0; font-size: 18px; }
+section.operation { border: 1px solid var(--line); border-radius: 8px; padding: 18px 20px; margin: 22px 0; }
+section.operation > header { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
+.method { display: inline-block; min-width: 62px; text-align: center; font: 600 12px/1 ui-monospace, Menlo, Consolas, monospace; color: #fff; padding: 5px 7px; border-radius: 4px; }
+.method.get { background: var(--get); } .method.post { background: var(--post); } .method.put { background: var(--put); } .method.delete { background: var(--delete); } .method.head { background: var(--head); }
+.path { font: 600 14px ui-monospace, Menlo, Consolas, monospace; }
+table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 14px; }
+th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-bottom: 1px solid var(--line); }
+th { background: var(--soft); font-weight: 600; }
+td p { margin: 0 0 6px; }
+td ul { margin: 4px 0; padding-left: 18px; }
+.muted { color: var(--muted); }
+.status { font-weight: 700; font-family: ui-monospace, Menlo, Consolas, monospace; }
+.status.s2 { color: var(--get); } .status.s3 { color: var(--head); } .status.s4 { color: var(--post); } .status.s5 { color: var(--delete); }
+details { margin: 6px 0; }
+details > summary { cursor: pointer; color: var(--accent); }
+details.paths table { font-size: 13px; }
+.badge { display: inline-block; font-size: 12px; padding: 1px 7px; border-radius: 10px; background: var(--soft); border: 1px solid var(--line); color: var(--muted); }
+dl.facts { display: grid; grid-template-columns: 160px 1fr; gap: 6px 16px; }
+dl.facts dt { font-weight: 600; }
+dl.facts dd { margin: 0; }
+@media (max-width: 800px) { .layout { grid-template-columns: 1fr; } nav.toc { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); } main { padding: 8px 16px 40px; } }
+`;
+
+export interface PageOptions {
+  readonly title: string;
+  readonly subtitle?: string;
+  /** Links in the page header. */
+  readonly links?: readonly { readonly href: string; readonly text: string }[];
+  readonly body: string;
+}
+
+export const page = ({ title, subtitle, links = [], body }: PageOptions): string => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${styles}</style>
+</head>
+<body>
+<header class="top">
+<h1>${escapeHtml(title)}</h1>
+${subtitle ? `<p>${inline(subtitle)}</p>` : ''}
+${links.length ? `<p>${links.map((l) => `<a href="${escapeHtml(l.href)}">${escapeHtml(l.text)}</a>`).join(' · ')}</p>` : ''}
+</header>
+${body}
+</body>
+</html>
+`;

@@ -1,0 +1,275 @@
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { openApiDocument, type JsonObject, type OpenApiDocument } from '../../shared/openapi/document';
+
+/**
+ * Checks an HTTP response against the OpenAPI document the API publishes: the method and path
+ * must be documented (or be the documented 404/405 of an unknown path or method), the status
+ * must be a documented response of that operation, documented required headers must be there,
+ * the media type must be one the response lists, and the body must fit the schema: JSON with
+ * ajv (JSON Schema 2020-12), XML by its documented shape (root element, elements named as the
+ * schema's `xml` hints, the content then validated with the same JSON schema).
+ *
+ *   expectMatchesContract({ method: 'GET', path: '/v1/magazines.xml', status: 200, headers, body })
+ */
+
+export interface ContractResponse {
+  readonly method: string;
+  /** The request path (a full URL or a path, with or without query string). */
+  readonly path: string;
+  readonly status: number;
+  /** Response headers; names in any case. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  readonly body: string;
+}
+
+export interface ContractMatch {
+  /** The operationId, or `unrouted` for the documented 404/405 of unknown paths and methods. */
+  readonly operationId: string;
+  /** The documented path template that matched, such as `/v1/magazines/{id}`. */
+  readonly template: string | undefined;
+  /** The body as JSON (XML converted by its schema); undefined when there is none. */
+  readonly value: unknown;
+}
+
+const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// ajv-formats is CommonJS with a default export; under ESM interop it may arrive wrapped once more.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+
+class Contract {
+  private readonly ajv: Ajv2020;
+  private readonly defs: JsonObject;
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(readonly document: OpenApiDocument) {
+    // `xml` and `example` are OpenAPI keywords JSON Schema does not know: not strict.
+    this.ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(this.ajv);
+    this.defs = this.rewriteRefs(document.components.schemas) as JsonObject;
+  }
+
+  /** `#/components/schemas/X` → `#/$defs/X`, so that one compiled schema carries every definition. */
+  private rewriteRefs(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map((item) => this.rewriteRefs(item));
+    if (!isObject(value)) return value;
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', '#/$defs/') : this.rewriteRefs(inner)]),
+    );
+  }
+
+  /** Follows `$ref`s inside the OpenAPI document. */
+  resolve(value: unknown): JsonObject {
+    if (!isObject(value)) return {};
+    const target = value.$ref;
+    if (typeof target !== 'string') return value;
+    const found = target
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce<unknown>((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), this.document);
+    if (found === undefined) throw new Error(`Unresolvable $ref ${target} in the OpenAPI document.`);
+    return this.resolve(found);
+  }
+
+  validate(schema: unknown, value: unknown): string[] {
+    const key = JSON.stringify(schema);
+    let validator = this.validators.get(key);
+    if (!validator) {
+      validator = this.ajv.compile({ $defs: this.defs, ...(this.rewriteRefs(schema) as JsonObject) });
+      this.validators.set(key, validator);
+    }
+    if (validator(value)) return [];
+    return (validator.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`);
+  }
+
+  /** The documented path template a concrete path matches, literal segments winning over parameters. */
+  template(path: string): string | undefined {
+    const segments = path.split('/');
+    let best: { template: string; literals: number } | undefined;
+    for (const template of Object.keys(this.document.paths)) {
+      const parts = template.split('/');
+      if (parts.length !== segments.length) continue;
+      let literals = 0;
+      const fits = parts.every((part, i) => {
+        const segment = segments[i] ?? '';
+        if (/^\{[^}]+\}$/.test(part)) return segment !== '';
+        if (part === segment) literals++;
+        return part === segment;
+      });
+      if (fits && (!best || literals > best.literals)) best = { template, literals };
+    }
+    return best?.template;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // XML
+
+  /** XML text → the JSON value it stands for, guided by the schema; shape problems are collected. */
+  xmlToValue(xml: string, schema: unknown, problems: string[]): unknown {
+    if (!xml.startsWith('<?xml')) problems.push('XML body does not start with an XML declaration');
+    const wellFormed = XMLValidator.validate(xml);
+    if (wellFormed !== true) {
+      problems.push(`XML body is not well formed: ${wellFormed.err.msg} (line ${wellFormed.err.line})`);
+      return undefined;
+    }
+    const parsed = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: false, ignoreDeclaration: true }).parse(xml) as JsonObject;
+    const roots = Object.keys(parsed);
+    const rootSchema = this.resolve(schema);
+    const expectedRoot = isObject(rootSchema.xml) ? rootSchema.xml.name : undefined;
+    if (roots.length !== 1) problems.push(`XML body has ${roots.length} root elements`);
+    const root = roots[0] ?? '';
+    if (expectedRoot !== undefined && root !== expectedRoot) problems.push(`XML root element is <${root}>, the document says <${String(expectedRoot)}>`);
+    return this.fromXml(parsed[root], schema, `/${root}`, problems);
+  }
+
+  private mergedProperties(schema: JsonObject): Record<string, unknown> {
+    if (Array.isArray(schema.anyOf)) return Object.assign({}, ...[...schema.anyOf].reverse().map((branch) => this.mergedProperties(this.resolve(branch))));
+    return isObject(schema.properties) ? schema.properties : {};
+  }
+
+  private typeOf(schema: JsonObject): string | undefined {
+    if (typeof schema.type === 'string') return schema.type;
+    if (Array.isArray(schema.anyOf)) return this.typeOf(this.resolve(schema.anyOf[0]));
+    return undefined;
+  }
+
+  private fromXml(node: unknown, schemaRef: unknown, where: string, problems: string[]): unknown {
+    const schema = this.resolve(schemaRef);
+    const type = this.typeOf(schema);
+    if (type === 'object') {
+      if (node === '') return {};
+      if (!isObject(node)) {
+        problems.push(`${where} should hold elements, has text`);
+        return node;
+      }
+      const properties = this.mergedProperties(schema);
+      return Object.fromEntries(
+        Object.entries(node).map(([name, child]) => {
+          if (Array.isArray(child)) problems.push(`${where}/${name} appears ${child.length} times`);
+          return [name, name in properties ? this.fromXml(child, properties[name], `${where}/${name}`, problems) : child];
+        }),
+      );
+    }
+    if (type === 'array') {
+      const itemSchema = this.resolve(schema.items);
+      const itemName = isObject(itemSchema.xml) && typeof itemSchema.xml.name === 'string' ? itemSchema.xml.name : undefined;
+      if (!(isObject(schema.xml) && schema.xml.wrapped === true)) problems.push(`${where}: the document gives no wrapped XML form for this array`);
+      if (node === '') return [];
+      if (!isObject(node)) {
+        problems.push(`${where} should hold <${itemName ?? 'item'}> elements, has text`);
+        return [];
+      }
+      const names = Object.keys(node);
+      for (const name of names) if (itemName !== undefined && name !== itemName) problems.push(`${where} holds <${name}>, the document says <${itemName}>`);
+      const children = names.flatMap((name) => {
+        const value = node[name];
+        return Array.isArray(value) ? value : [value];
+      });
+      return children.map((child, i) => this.fromXml(child, schema.items, `${where}/${itemName ?? 'item'}[${i}]`, problems));
+    }
+    if (isObject(node)) {
+      problems.push(`${where} should be text, holds elements`);
+      return node;
+    }
+    const text = typeof node === 'string' ? node : String(node ?? '');
+    if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(text)) return Number(text);
+    if (type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
+    return text;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  check(response: ContractResponse): { problems: string[]; match: ContractMatch } {
+    const problems: string[] = [];
+    const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const path = new URL(response.path, 'http://contract.invalid').pathname.replace(/(.)\/$/, '$1');
+    const method = response.method.toLowerCase();
+    const template = this.template(path);
+    const operation = template ? (this.document.paths[template]?.[method as 'get'] as JsonObject | undefined) : undefined;
+
+    let documented: JsonObject | undefined;
+    let operationId = 'unrouted';
+    if (operation) {
+      operationId = String(operation.operationId);
+      const responses = isObject(operation.responses) ? operation.responses : {};
+      const entry = responses[String(response.status)] ?? responses[`${String(response.status).charAt(0)}XX`] ?? responses.default;
+      if (!entry) problems.push(`${response.method} ${template} (${operationId}) documents no ${response.status} response; it documents ${Object.keys(responses).join(', ')}`);
+      else documented = this.resolve(entry);
+    } else {
+      const unrouted = this.document['x-unrouted-responses'];
+      const expected = template ? '405' : '404';
+      if (String(response.status) !== expected) {
+        problems.push(
+          template
+            ? `${response.method} ${template} is not a documented operation: expected the documented 405, got ${response.status}`
+            : `${path} matches no documented path: expected the documented 404, got ${response.status}`,
+        );
+      } else {
+        documented = unrouted[expected];
+      }
+    }
+
+    let value: unknown;
+    if (documented) {
+      for (const [name, header] of Object.entries(isObject(documented.headers) ? documented.headers : {})) {
+        const resolved = this.resolve(header);
+        const sent = headers[name.toLowerCase()];
+        if (resolved.required === true && sent === undefined) problems.push(`header ${name} is documented as required but missing`);
+        if (sent !== undefined && resolved.schema) for (const p of this.validate(resolved.schema, sent)) problems.push(`header ${name}: ${p}`);
+      }
+      const codes = Array.isArray(documented['x-error-codes']) ? documented['x-error-codes'].map(String) : undefined;
+      const content = isObject(documented.content) ? documented.content : undefined;
+      const bodyless = method === 'head' || response.status === 304 || !content;
+      if (bodyless) {
+        if (response.body !== '') problems.push(`a ${response.status} to ${response.method} documents no body, but one was sent (${response.body.length} characters)`);
+      } else {
+        const contentType = headers['content-type'] ?? '';
+        const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
+        const media = content[mediaType];
+        if (!/charset=utf-8/i.test(contentType)) problems.push(`Content-Type \`${contentType}\` does not say charset=utf-8`);
+        if (!isObject(media)) {
+          problems.push(`media type \`${mediaType}\` is not documented for this response (documented: ${Object.keys(content).join(', ')})`);
+        } else if (mediaType === 'application/xml') {
+          value = this.xmlToValue(response.body, media.schema, problems);
+          problems.push(...this.validate(media.schema, value).map((p) => `XML body: ${p}`));
+        } else if (mediaType === 'text/html') {
+          if (!/^<!doctype html>/i.test(response.body)) problems.push('HTML body does not start with <!doctype html>');
+        } else {
+          try {
+            value = JSON.parse(response.body);
+            problems.push(...this.validate(media.schema, value).map((p) => `JSON body: ${p}`));
+          } catch (error) {
+            problems.push(`body is not JSON: ${(error as Error).message}`);
+          }
+        }
+        if (codes && isObject(value) && !codes.includes(String(value.errorCode))) {
+          problems.push(`errorCode ${String(value.errorCode)} is not among the codes documented for this response (${codes.join(', ')})`);
+        }
+      }
+    }
+    return { problems, match: { operationId, template, value } };
+  }
+}
+
+let contract: Contract | undefined;
+const theContract = () => (contract ??= new Contract(openApiDocument()));
+
+/** Problems of a response against the OpenAPI document; empty when it matches. */
+export const contractProblems = (response: ContractResponse): string[] => theContract().check(response).problems;
+
+/** Throws, listing every problem, unless the response matches the OpenAPI document. */
+export const expectMatchesContract = (response: ContractResponse): ContractMatch => {
+  const { problems, match } = theContract().check(response);
+  if (problems.length > 0) {
+    throw new Error(`${response.method} ${response.path} → ${response.status} does not match the OpenAPI document:\n- ${problems.join('\n- ')}\nBody: ${response.body.slice(0, 500)}`);
+  }
+  return match;
+};
+
+/** Validates a value (or XML text, for `xml: true`) against a schema of the document, such as `{ $ref: '#/components/schemas/Magazine' }`. */
+export const schemaProblems = (schema: unknown, value: unknown, { xml = false } = {}): string[] => {
+  const problems: string[] = [];
+  const json = xml ? theContract().xmlToValue(String(value), schema, problems) : value;
+  return [...problems, ...theContract().validate(schema, json)];
+};
