@@ -45,7 +45,7 @@ export interface ApiFunctionProps {
   readonly logRetention: RetentionDays;
   readonly timeout?: Duration;
   /** Ready-made code instead of bundling `functions/<handler>.ts` (template-only tests). */
-  readonly code?: Code;
+  readonly code?: Code | undefined;
 }
 
 /**

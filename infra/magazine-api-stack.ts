@@ -27,8 +27,8 @@ import type { StageSettings } from './stage-settings';
 
 export interface MagazineApiStackProps extends StackProps {
   readonly settings: StageSettings;
-  /** Ready-made code for every function instead of bundling (tests about the template only). */
-  readonly functionCode?: (handler: string) => Code;
+  /** Ready-made code for a function instead of bundling it (tests about the template only); `undefined` bundles. */
+  readonly functionCode?: (handler: string) => Code | undefined;
 }
 
 /** Methods that change data: signed with SigV4 (IAM authorization); everything else is public. */
@@ -143,7 +143,7 @@ export class MagazineApiStack extends Stack {
         environment: environment(access),
         logRetention: settings.logRetention,
         ...(bulkHandlers.has(handler) && { timeout: bulkTimeout }),
-        ...(props.functionCode && { code: props.functionCode(handler) }),
+        code: props.functionCode?.(handler),
       });
       this.functions.set(handler, fn);
       // One permission per function for the whole API, not one per method: the function's resource
