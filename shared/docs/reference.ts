@@ -77,8 +77,9 @@ export const renderReference = (document: OpenApiDocument, links: Links): string
     return `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Schema</th><th>Description</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
   };
 
-  const examplesOf = (media: JsonObject) =>
+  const examplesOf = (media: JsonObject, shown = new Set<string>()) =>
     Object.entries(isObject(media.examples) ? media.examples : {})
+      .filter(([name]) => !shown.has(name) && Boolean(shown.add(name)))
       .map(([name, example]) => {
         const resolved = resolve(example);
         return `<details><summary>Example ${escapeHtml(name)}${resolved.summary ? `: ${escapeHtml(String(resolved.summary))}` : ''}</summary><pre><code>${escapeHtml(pretty(resolved.value))}</code></pre></details>`;
@@ -101,7 +102,10 @@ export const renderReference = (document: OpenApiDocument, links: Links): string
       const mediaTypes = Object.keys(content);
       const schema = mediaTypes[0] ? resolve(content[mediaTypes[0]]).schema : undefined;
       const headers = Object.keys(isObject(response.headers) ? response.headers : {});
-      const examples = Object.values(content).map((media) => examplesOf(resolve(media))).join('');
+      const shown = new Set<string>();
+      const examples = Object.values(content)
+        .map((media) => examplesOf(resolve(media), shown))
+        .join('');
       return `<tr><td><span class="status s${status.charAt(0)}">${escapeHtml(status)}</span></td><td>${markdown(String(response.description ?? ''))}${examples}</td><td>${headers.map((h) => `<code>${escapeHtml(h)}</code>`).join(' ')}</td><td>${mediaTypes.map((t) => `<code>${escapeHtml(t)}</code>`).join('<br>') || '<span class="muted">no body</span>'}${schema ? `<br>${typeOf(schema)}` : ''}</td></tr>`;
     });
     return `<h4>Responses</h4><table><thead><tr><th>Status</th><th>Description</th><th>Headers</th><th>Body</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;

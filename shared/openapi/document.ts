@@ -1,3 +1,4 @@
+import { STATUS_CODES } from 'node:http';
 import * as z from 'zod/mini';
 import { articleInput } from '../domain/article';
 import { IDENTIFIER_PATTERN } from '../domain/fields';
@@ -350,7 +351,7 @@ const errorResponse = (built: Built, concrete: Concrete, status: number, codes: 
   );
   const name = `${head ? 'Head' : ''}${pascal(concrete.operation.id)}${status}${concrete.label ? capitalize(concrete.label) : ''}`;
   return intern(built, name, {
-    description: `${errorCatalogue[codes[0]!].title}${codes.length > 1 ? ' and related errors' : ''}. Error codes:\n\n${describeCodes(codes)}`,
+    description: `${STATUS_CODES[status] ?? 'Error'}. Error codes:\n\n${describeCodes(codes)}`,
     headers: { Vary: ref('headers', 'Vary'), 'Content-Type': ref('headers', 'ContentType'), ...(status === 503 && { 'Retry-After': ref('headers', 'RetryAfter') }) },
     'x-error-codes': [...codes],
     ...(!head && { content }),
