@@ -20,6 +20,8 @@ export interface Operation {
   readonly handler: string;
   readonly access: TableAccess;
   readonly summary: string;
+  /** Whether `.json`/`.xml` may end the path: every GET, and the POST the spec shows with one. */
+  readonly labels?: boolean;
 }
 
 export const operations = [
@@ -31,7 +33,7 @@ export const operations = [
   { id: 'replaceMagazine', method: 'PUT', path: '/magazines/{id}', handler: 'replace-magazine', access: 'write', summary: 'Create or replace a magazine' },
   { id: 'deleteMagazine', method: 'DELETE', path: '/magazines/{id}', handler: 'delete-magazine', access: 'write', summary: 'Delete a magazine' },
   { id: 'listArticles', method: 'GET', path: '/magazines/{id}/articles', handler: 'list-articles', access: 'read', summary: 'List the articles of a magazine' },
-  { id: 'createArticle', method: 'POST', path: '/magazines/{id}/articles', handler: 'create-article', access: 'write', summary: 'Add an article to a magazine' },
+  { id: 'createArticle', method: 'POST', path: '/magazines/{id}/articles', handler: 'create-article', access: 'write', summary: 'Add an article to a magazine', labels: true },
   { id: 'getArticle', method: 'GET', path: '/articles/{articleId}', handler: 'get-article', access: 'read', summary: 'Get an article' },
   { id: 'listTags', method: 'GET', path: '/tags', handler: 'list-tags', access: 'read', summary: 'List tags' },
   { id: 'getTag', method: 'GET', path: '/tags/{tagId}', handler: 'get-tag', access: 'read', summary: 'Get a tag' },
@@ -57,6 +59,8 @@ export const formatLabels = ['json', 'xml'] as const;
 /** Resources whose representation can be chosen by a `.json`/`.xml` label on their path. */
 const hasLabels = (path: string) => !path.startsWith('/documentation') && path !== '/openapi.json';
 
+const takesLabels = (operation: Operation) => hasLabels(operation.path) && (operation.labels ?? operation.method === 'GET');
+
 export interface Route {
   readonly method: HttpMethod | 'ANY';
   /** The API Gateway resource path, as it appears in the proxy event's `resource`. */
@@ -73,10 +77,10 @@ const lastSegmentIsLiteral = (path: string) => !path.endsWith('}');
  * segment is literal. Where it is a parameter (`/magazines/{id}`) API Gateway hands the label
  * over inside the parameter (`id = "1234.json"`), and the middleware splits it off.
  */
-export const resourcePaths = (path: string): string[] =>
+export const resourcePaths = (path: string, labels = hasLabels(path)): string[] =>
   versionPrefixes.flatMap((prefix) => {
     const base = `${prefix}${path}`;
-    if (!hasLabels(path) || !lastSegmentIsLiteral(path)) return [base];
+    if (!labels || !lastSegmentIsLiteral(path)) return [base];
     return [base, ...formatLabels.map((label) => `${base}.${label}`)];
   });
 
@@ -85,7 +89,7 @@ export const expandRoutes = (): Route[] => {
   const routes: Route[] = [];
   const resources = new Set<string>();
   for (const operation of operations as readonly Operation[]) {
-    for (const resource of resourcePaths(operation.path)) {
+    for (const resource of resourcePaths(operation.path, takesLabels(operation))) {
       resources.add(resource);
       routes.push({ method: operation.method, resource, handler: operation.handler, operation });
       if (operation.method === 'GET') routes.push({ method: 'HEAD', resource, handler: operation.handler, operation });
@@ -97,21 +101,8 @@ export const expandRoutes = (): Route[] => {
 };
 
 /** The methods a resource path answers, for the `Allow` header. */
-export const allowedMethods = (resource: string): HttpMethod[] => {
-  const operationPath = stripPrefixAndLabel(resource);
-  const methods = (operations as readonly Operation[]).filter((o) => o.path === operationPath).map((o) => o.method);
-  const allowed: HttpMethod[] = methods.includes('GET') ? ['GET', 'HEAD', ...methods.filter((m) => m !== 'GET')] : [...methods];
-  return allowed;
-};
-
-/** `/api/v1/magazines.json` → `/magazines`. */
-export const stripPrefixAndLabel = (resource: string): string => {
-  const prefix = [...versionPrefixes].reverse().find((p) => p !== '' && (resource === p || resource.startsWith(`${p}/`))) ?? '';
-  const path = resource.slice(prefix.length);
-  if ((operations as readonly Operation[]).some((o) => o.path === path)) return path;
-  const label = formatLabels.find((l) => path.endsWith(`.${l}`));
-  return label ? path.slice(0, -label.length - 1) : path;
-};
+export const allowedMethods = (resource: string): HttpMethod[] =>
+  expandRoutes().flatMap((route) => (route.resource === resource && route.method !== 'ANY' ? [route.method] : []));
 
 /** The version prefix a request path carries (`''`, `/v1` or `/api/v1`). */
 export const versionPrefixOf = (path: string): (typeof versionPrefixes)[number] =>
