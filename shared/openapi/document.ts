@@ -55,8 +55,11 @@ const JSON_TYPES = ['text/javascript', 'application/json'] as const;
 const XML_TYPE = 'application/xml';
 type Label = (typeof formatLabels)[number];
 
-/** Errors API Gateway itself answers with (gateway responses): always JSON, whatever the label. */
-const GATEWAY_CODES: readonly ErrorCode[] = ['40301', '42901', '50201', '50401'];
+/**
+ * Codes API Gateway itself can answer with (its gateway responses, infra/gateway-responses.ts):
+ * those are always `application/json`, whatever the label asked for.
+ */
+const GATEWAY_CODES: readonly ErrorCode[] = ['40001', '40004', '40301', '40401', '41301', '41501', '42901', '50001', '50201', '50401'];
 
 // ---------------------------------------------------------------------------------------------
 // Schemas
@@ -259,7 +262,8 @@ const successMediaTypes = (label: Label | undefined): string[] =>
   label === 'json' ? [...JSON_TYPES] : label === 'xml' ? [XML_TYPE] : [...JSON_TYPES, XML_TYPE];
 
 const errorMediaTypes = (concrete: Concrete, codes: readonly ErrorCode[], status: number): string[] => {
-  const types = new Set<string>(status === 406 || !negotiates(concrete.doc) ? ['application/json'] : successMediaTypes(concrete.label));
+  // Errors raised before or outside negotiation (406, documents) are JSON, typed by `Accept` as any JSON.
+  const types = new Set<string>(status === 406 || !negotiates(concrete.doc) ? JSON_TYPES : successMediaTypes(concrete.label));
   if (codes.some((code) => GATEWAY_CODES.includes(code))) types.add('application/json');
   return [...types];
 };

@@ -73,7 +73,8 @@ describe('responses of the local API match the OpenAPI document', () => {
     expect((await checked('GET', '/magazines.xml?year=24')).status).toBe(400);
     expect((await checked('GET', '/magazines', { headers: { Accept: 'image/png' } })).status).toBe(406);
     expect((await checked('POST', '/magazines', { json: { title: 'Contract Monthly', id: 'contract-mag' } })).status).toBe(405);
-    expect((await checked('POST', '/magazines.xml', { json: { title: '' } })).status).toBe(400);
+    expect((await checked('POST', '/magazines?format=xml', { json: { title: '' } })).status).toBe(400);
+    expect((await checked('POST', '/v1/magazines/contract-mag/articles.xml', { json: { title: 'No author' } })).status).toBe(400);
     expect((await checked('POST', '/magazines', { body: 'not json', headers: { 'Content-Type': 'application/json' } })).status).toBe(400);
     expect((await checked('POST', '/magazines', { body: '<magazine/>', headers: { 'Content-Type': 'application/xml' } })).status).toBe(415);
     expect((await checked('PUT', '/magazines/contract-mag', { json: { title: 'X' }, headers: { 'If-Match': '"stale"' } })).status).toBe(412);
