@@ -1,15 +1,12 @@
 import { repository } from '../shared/db/repository';
-import { magazineListQuery } from '../shared/domain/list-query';
+import { tagMagazineListQuery } from '../shared/domain/list-query';
 import { mockData } from '../shared/domain/mock-data';
 import { magazineListReply } from '../shared/domain/representation';
 import { api } from '../shared/http/api';
-import * as z from 'zod/mini';
 import { tagNotFound } from '../shared/http/errors';
 
-const tagMagazineQuery = z.omit(magazineListQuery, { tag: true });
-
 export const handler = api({
-  query: tagMagazineQuery,
+  query: tagMagazineListQuery,
   run: async (request) => {
     const tag = request.params.tagId;
     const page = await repository.listMagazines({ ...request.query, tag });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { errorGuide } from '../shared/docs/error-guide';
 import { errorCatalogue } from '../shared/http/error-catalogue';
 
 describe('the README', () => {
@@ -7,7 +8,7 @@ describe('the README', () => {
 
   it('lists every error code of the catalogue with its status and title', () => {
     for (const [code, entry] of Object.entries(errorCatalogue)) {
-      expect(readme).toContain(`| \`${code}\` | ${entry.status} | ${entry.title} |`);
+      expect(readme).toContain(`| \`${code}\` | ${entry.status} | ${errorGuide[code as keyof typeof errorGuide].title} |`);
     }
   });
 

@@ -1,4 +1,5 @@
 import { errorCatalogue, errorCodes, type ErrorCode } from '../http/error-catalogue';
+import { errorGuide } from './error-guide';
 import type { Links } from '../http/links';
 import { toXml } from '../http/xml';
 import { escapeHtml, markdown, page } from './html';
@@ -20,7 +21,7 @@ const headerLinks = (links: Links) => [
 ];
 
 export const renderErrorPage = (code: ErrorCode, links: Links): string => {
-  const entry = errorCatalogue[code];
+  const entry = { ...errorCatalogue[code], ...errorGuide[code] };
   const body = exampleBody(code, links);
   const json = JSON.stringify(body, null, 2);
   const xml = toXml('error', body);
@@ -56,7 +57,7 @@ ${escapeHtml(json)}</code></pre>
 export const renderErrorIndex = (links: Links): string => {
   const rows = errorCodes
     .map((code) => {
-      const entry = errorCatalogue[code];
+      const entry = { ...errorCatalogue[code], ...errorGuide[code] };
       return `<tr id="e${code}"><td><a href="${escapeHtml(links.to(errorPagePath(code)))}"><code>${code}</code></a></td><td><span class="status s${String(entry.status).charAt(0)}">${entry.status}</span></td><td>${escapeHtml(entry.title)}</td><td>${markdown(entry.cause)}</td></tr>`;
     })
     .join('\n');

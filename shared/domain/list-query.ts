@@ -36,6 +36,9 @@ export const magazineListQuery = z.extend(pageQuery, {
   fields: fieldList,
 });
 
+/** `/tags/{tagId}/magazines`: the tag is in the path. */
+export const tagMagazineListQuery = z.omit(magazineListQuery, { tag: true });
+
 export const magazineQuery = z.object({ fields: fieldList });
 
 export type PageQuery = z.output<typeof pageQuery>;

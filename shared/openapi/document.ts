@@ -5,6 +5,8 @@ import { IDENTIFIER_PATTERN } from '../domain/fields';
 import { magazineInput, magazineListInput } from '../domain/magazine';
 import { representationRegistry } from '../domain/schemas-out';
 import { errorCatalogue, errorCodes, type ErrorCode } from '../http/error-catalogue';
+import { errorGuide } from '../docs/error-guide';
+import { gatewayErrorCodes } from '../http/gateway-errors';
 import { expandRoutes, formatLabels, versionPrefixOf, type HttpMethod, type Operation, type Route } from '../routes';
 import { EXAMPLE_BASE_URL, errorExample, errorXml, replyExamples, requestExamples, xmlOf } from './examples';
 import { groupDescriptions, operationDocs, queryParameterDescriptions, type OperationDoc, type Success } from './operation-docs';
@@ -59,7 +61,7 @@ type Label = (typeof formatLabels)[number];
  * Codes API Gateway itself can answer with (its gateway responses, infra/gateway-responses.ts):
  * those are always `application/json`, whatever the label asked for.
  */
-const GATEWAY_CODES: readonly ErrorCode[] = ['40001', '40004', '40301', '40401', '41301', '41501', '42901', '50001', '50201', '50401'];
+const GATEWAY_CODES = gatewayErrorCodes;
 
 // ---------------------------------------------------------------------------------------------
 // Schemas
@@ -251,6 +253,8 @@ const commonErrors = ({ operation, doc, method, label }: Concrete): ErrorCode[] 
   ...(method === 'GET' || method === 'HEAD' ? [] : (['40301'] as const)),
   '40005',
   '40006',
+  // The gateway's catch-all refusal can meet any request.
+  '40012',
   '42901',
   '50001',
   '50201',
@@ -341,14 +345,14 @@ const notModifiedResponse = (built: Built, concrete: Concrete) =>
   });
 
 const describeCodes = (codes: readonly ErrorCode[]) =>
-  codes.map((code) => `- \`${code}\` ${errorCatalogue[code].title}: ${errorCatalogue[code].cause}`).join('\n');
+  codes.map((code) => `- \`${code}\` ${errorGuide[code].title}: ${errorGuide[code].cause}`).join('\n');
 
 const errorResponse = (built: Built, concrete: Concrete, status: number, codes: readonly ErrorCode[]) => {
   const head = concrete.method === 'HEAD';
   const types = errorMediaTypes(concrete, codes, status);
   for (const code of codes) {
-    if (types.some((type) => type !== XML_TYPE)) built.examples[`Error${code}`] = { summary: errorCatalogue[code].title, value: errorExample(code) };
-    if (types.includes(XML_TYPE)) built.examples[`Error${code}Xml`] = { summary: errorCatalogue[code].title, value: errorXml(code) };
+    if (types.some((type) => type !== XML_TYPE)) built.examples[`Error${code}`] = { summary: errorGuide[code].title, value: errorExample(code) };
+    if (types.includes(XML_TYPE)) built.examples[`Error${code}Xml`] = { summary: errorGuide[code].title, value: errorXml(code) };
   }
   const content = Object.fromEntries(
     types.map((type) => [type, { schema: ref('schemas', 'Error'), examples: examplesOf(codes.map((code) => (type === XML_TYPE ? `Error${code}Xml` : `Error${code}`))) }]),

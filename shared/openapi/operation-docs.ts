@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { magazineListQuery, magazineQuery, pageQuery } from '../domain/list-query';
+import { magazineListQuery, magazineQuery, pageQuery, tagMagazineListQuery } from '../domain/list-query';
 import type { ErrorCode } from '../http/error-catalogue';
 import type { OperationId } from '../routes';
 import type { ReplyExample } from './examples';
@@ -151,7 +151,7 @@ export const operationDocs = {
   listTagMagazines: {
     group: 'Tags',
     description: 'One page of the magazines that carry the tag, with the same parameters as `GET /magazines` (but `tag`).',
-    query: z.omit(magazineListQuery, { tag: true }),
+    query: tagMagazineListQuery,
     success: [magazineList('One page of magazines carrying the tag.', 'TagMagazineList')],
     errors: ['40004', '40404'],
   },

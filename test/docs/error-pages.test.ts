@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { handler as getErrorPage } from '../../functions/get-error-page';
 import { handler as listErrorPages } from '../../functions/list-error-pages';
 import { errorCatalogue, errorCodes } from '../../shared/http/error-catalogue';
+import { errorGuide } from '../../shared/docs/error-guide';
 import { escapeHtml } from '../../shared/docs/html';
 import { invoke } from '../support/proxy-event';
 
@@ -13,7 +14,7 @@ describe('error documentation', () => {
     expect(response.status).toBe(200);
     expect(response.headers['Content-Type']).toBe('text/html; charset=utf-8');
     expect(response.headers.Vary).toBe('Accept');
-    const entry = errorCatalogue[code];
+    const entry = { ...errorCatalogue[code], ...errorGuide[code] };
     expect(response.body).toMatch(/^<!doctype html>/);
     expect(response.body).toContain(`<title>Error ${code}: ${escapeHtml(entry.title)}</title>`);
     expect(response.body).toContain(html(entry.cause));

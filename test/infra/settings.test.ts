@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { functionLogicalId, tableActions } from '../../infra/api-function';
-import { gatewayErrors } from '../../infra/gateway-responses';
+import { gatewayErrors } from '../../shared/http/gateway-errors';
 import { tableDefinition } from '../../shared/db/table';
 import { errorCatalogue } from '../../shared/http/error-catalogue';
 import { expandRoutes, operations, type TableAccess } from '../../shared/routes';
@@ -202,7 +202,7 @@ describe('gateway responses', () => {
 
   it('cover API Gateway\'s own errors with the status of their catalogue code', () => {
     const expected: Record<string, string> = {
-      DEFAULT_4XX: '40004',
+      DEFAULT_4XX: '40012',
       DEFAULT_5XX: '50201',
       MISSING_AUTHENTICATION_TOKEN: '40301',
       ACCESS_DENIED: '40301',

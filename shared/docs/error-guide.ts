@@ -1,0 +1,168 @@
+import type { ErrorCode } from '../http/error-catalogue';
+
+/** The documentation of each error code: the pages at /v1/documentation/errors and the OpenAPI text. */
+export interface ErrorGuideEntry {
+  readonly title: string;
+  /** Why this happens. */
+  readonly cause: string;
+  /** How to fix it. */
+  readonly fix: string;
+}
+
+export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
+  '40001': {
+    title: 'Invalid field in the request body',
+    cause: 'A field of the JSON body is missing, has the wrong type, or is out of its allowed range or form.',
+    fix: 'Read `developerMessage`: it names the field and what it accepts. Correct that field and send the request again.',
+  },
+  '40002': {
+    title: 'Unknown field in the request body',
+    cause: 'The body carries a field that is not part of the resource. The API refuses it rather than ignore it, so that a misspelt field is never silently dropped.',
+    fix: 'Remove the field named in `developerMessage`, or correct its spelling.',
+  },
+  '40003': {
+    title: 'Malformed JSON',
+    cause: 'The body could not be parsed as JSON.',
+    fix: 'Send a well-formed JSON document (check quotes, commas and brackets).',
+  },
+  '40004': {
+    title: 'Invalid query parameter',
+    cause: 'A query parameter such as `offset`, `limit`, `year`, `sort` or `tag` has a value of the wrong form or out of range.',
+    fix: 'Read `developerMessage`: it names the parameter and the values it accepts.',
+  },
+  '40005': {
+    title: 'Invalid mock parameter',
+    cause: 'The `mock` parameter has a value other than true/1/empty or false/0.',
+    fix: 'Send `mock=True` (or `mock`, `mock=1`) for simulated data, or leave the parameter out.',
+  },
+  '40006': {
+    title: 'Mock data is not available here',
+    cause: 'The request asked for simulated data on a deployment where mock mode is turned off (production stages).',
+    fix: 'Leave out the `mock` parameter, or send the request to the testing server.',
+  },
+  '40007': {
+    title: 'Identifier does not match the path',
+    cause: 'PUT /magazines/{id} was sent a body whose `id` names another magazine.',
+    fix: 'Leave `id` out of the body, or make it equal to the identifier in the path.',
+  },
+  '40008': {
+    title: 'Duplicate magazine identifier',
+    cause: 'PUT /magazines was sent an array in which two magazines share one identifier.',
+    fix: 'Give every magazine of the array its own `id`.',
+  },
+  '40009': {
+    title: 'Duplicate tag',
+    cause: 'Two tags have the same identifier, given explicitly or derived from their names.',
+    fix: 'Remove the duplicate tag, or give the tags different identifiers.',
+  },
+  '40010': {
+    title: 'Tag identifier cannot be derived',
+    cause: 'A tag identifier is derived from the name by removing accents, lower-casing and keeping `a-z` and `0-9`; this name has none of those characters.',
+    fix: 'Give the tag an explicit `id` (letters, digits, `_` and `-`).',
+  },
+  '40011': {
+    title: 'Request body is missing',
+    cause: 'The request had no body, or an empty one.',
+    fix: 'Send the JSON body described in the API reference.',
+  },
+  '40012': {
+    title: 'Request refused by the gateway',
+    cause: 'API Gateway refused the request before any function saw it, for a reason no more specific code covers (for example a malformed header).',
+    fix: 'Check the request line and headers against the API reference; `developerMessage` says what the gateway objected to where it can.',
+  },
+  '40301': {
+    title: 'Request not authorised',
+    cause: 'The request had no valid AWS SigV4 signature, or the signing principal is not allowed to invoke this method.',
+    fix: 'Sign the request with credentials that have the publisher policy this stack outputs (for example `curl --aws-sigv4 "aws:amz:REGION:execute-api"`).',
+  },
+  '40401': {
+    title: 'No such resource',
+    cause: 'The path names no resource of this API.',
+    fix: 'Check the path against the API reference; resources are plural nouns such as `/magazines`.',
+  },
+  '40402': {
+    title: 'Magazine not found',
+    cause: 'The `{id}` in the path names no magazine; it may have been deleted.',
+    fix: 'List the magazines with GET /magazines to find the right identifier.',
+  },
+  '40403': {
+    title: 'Article not found',
+    cause: 'The `{articleId}` in the path names no article; it may have been deleted with its magazine.',
+    fix: 'List the articles of a magazine with GET /magazines/{id}/articles to find the right identifier.',
+  },
+  '40404': {
+    title: 'Tag not found',
+    cause: 'The `{tagId}` in the path names no tag in use.',
+    fix: 'List the tags with GET /tags to find the right identifier.',
+  },
+  '40405': {
+    title: 'Error code not documented',
+    cause: 'The documentation page asked for names no error code of the catalogue.',
+    fix: 'See /v1/documentation/errors/ for the list of every error code.',
+  },
+  '40406': {
+    title: 'Unknown API version',
+    cause: 'The path carries a version segment such as `/v2` or `/api/v7` that this API does not serve.',
+    fix: 'Use `/v1`, `/api/v1`, or no version segment for the latest version.',
+  },
+  '40501': {
+    title: 'Method not allowed',
+    cause: 'The path exists, but not with this method.',
+    fix: 'Use one of the methods listed in the `Allow` response header.',
+  },
+  '40502': {
+    title: 'Magazine already exists',
+    cause: 'POST /magazines was sent an `id` that another magazine has.',
+    fix: 'Leave out `id` to let the server choose one, pick another identifier, or replace the magazine with PUT /magazines/{id}.',
+  },
+  '40601': {
+    title: 'Format not available',
+    cause: 'The path label, the `format` parameter or the `Accept` header asked for a format other than JSON or XML.',
+    fix: 'Use the label `.json` or `.xml`, `format=json` or `format=xml`, or an `Accept` header that admits `application/json`, `text/javascript` or `application/xml`.',
+  },
+  '40901': {
+    title: 'Concurrent change',
+    cause: 'Another request changed the same magazines while this one was running, more often than it could retry.',
+    fix: 'Send the request again; read the current state first if it depends on it.',
+  },
+  '41201': {
+    title: 'Precondition failed',
+    cause: 'The resource changed (or was deleted) since the client read the `ETag` it sent in `If-Match`.',
+    fix: 'GET the resource again, reapply your change to the new version and send it with the new `ETag`.',
+  },
+  '41301': {
+    title: 'Request body too large',
+    cause: 'The body exceeds the 1 MiB limit of this API.',
+    fix: 'Send a smaller body; replace large collections in several requests with PUT /magazines/{id}.',
+  },
+  '41501': {
+    title: 'Unsupported media type',
+    cause: 'The `Content-Type` of the request is not a JSON media type.',
+    fix: 'Send the body as JSON with `Content-Type: application/json` (or `text/javascript`, or `application/*+json`).',
+  },
+  '42901': {
+    title: 'Too many requests',
+    cause: 'The client, or all clients together, sent more requests than the stage allows.',
+    fix: 'Retry later with exponential backoff.',
+  },
+  '50001': {
+    title: 'Internal error',
+    cause: 'An unexpected failure in the service.',
+    fix: 'Retry later. If it persists, report the request id given in `developerMessage`.',
+  },
+  '50201': {
+    title: 'Bad gateway',
+    cause: 'The function behind this operation failed or answered in an unexpected form.',
+    fix: 'Retry later. If it persists, report the time and path of the request.',
+  },
+  '50301': {
+    title: 'Service unavailable',
+    cause: 'The database throttled the request, even after retries.',
+    fix: 'Retry after the number of seconds in the `Retry-After` header.',
+  },
+  '50401': {
+    title: 'Gateway timeout',
+    cause: 'The operation took longer than the gateway allows (29 seconds).',
+    fix: 'Retry later; split large bulk operations into smaller requests.',
+  },
+};

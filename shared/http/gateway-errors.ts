@@ -1,0 +1,46 @@
+import { errorCatalogue, type ErrorCode } from './error-catalogue';
+
+/**
+ * The answers API Gateway gives by itself (no signature, throttled, too large, the function
+ * failed or timed out), as plain data: the CDK stack turns each into a gateway response that
+ * renders the spec's error object, and the OpenAPI document lists the codes they can carry.
+ */
+export interface GatewayError {
+  /** API Gateway's response type, such as `THROTTLED`. */
+  readonly responseType: string;
+  /** Also sets the status: the code's, whatever status API Gateway would have used. */
+  readonly code: ErrorCode;
+  /** Replaces the catalogue's message where API Gateway's cause is narrower or wider. */
+  readonly developerMessage?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+const requestIdNote = ' The request id is $context.requestId; quote it if this persists.';
+
+/**
+ * The API has no API keys, usage plans, authorizers or WAF, so their responses (INVALID_API_KEY,
+ * QUOTA_EXCEEDED, UNAUTHORIZED, AUTHORIZER_*, WAF_FILTERED) cannot occur; were one added, the
+ * DEFAULT_4XX/5XX entries would still render the error object.
+ */
+export const gatewayErrors: readonly GatewayError[] = [
+  // Every path has a route (a `/{proxy+}` catches the rest), so API Gateway's "missing
+  // authentication token" only ever means an unsigned request to a write method.
+  { responseType: 'MISSING_AUTHENTICATION_TOKEN', code: '40301' },
+  { responseType: 'ACCESS_DENIED', code: '40301' },
+  { responseType: 'INVALID_SIGNATURE', code: '40301', developerMessage: 'The AWS Signature Version 4 of the request does not match; sign the exact method, path, query and body sent, with the current time.' },
+  { responseType: 'EXPIRED_TOKEN', code: '40301', developerMessage: 'The credentials or signature of the request have expired; sign it again with fresh credentials.' },
+  { responseType: 'RESOURCE_NOT_FOUND', code: '40401' },
+  { responseType: 'THROTTLED', code: '42901', headers: { 'Retry-After': '1' } },
+  { responseType: 'REQUEST_TOO_LARGE', code: '41301', developerMessage: 'The request is larger than API Gateway accepts (10 MB); this API accepts request bodies up to 1 MiB.' },
+  { responseType: 'UNSUPPORTED_MEDIA_TYPE', code: '41501' },
+  { responseType: 'BAD_REQUEST_BODY', code: '40001', developerMessage: 'The request body could not be accepted.' },
+  { responseType: 'BAD_REQUEST_PARAMETERS', code: '40004', developerMessage: 'A required parameter or header of the request is missing or not valid.' },
+  { responseType: 'DEFAULT_4XX', code: '40012' },
+  { responseType: 'INTEGRATION_TIMEOUT', code: '50401', developerMessage: `${errorCatalogue['50401'].developerMessage}${requestIdNote}` },
+  { responseType: 'INTEGRATION_FAILURE', code: '50201', developerMessage: `${errorCatalogue['50201'].developerMessage}${requestIdNote}` },
+  { responseType: 'API_CONFIGURATION_ERROR', code: '50001', developerMessage: `${errorCatalogue['50001'].developerMessage}${requestIdNote}` },
+  // A function that crashed or answered in the wrong form: API Gateway's 502.
+  { responseType: 'DEFAULT_5XX', code: '50201', developerMessage: `${errorCatalogue['50201'].developerMessage}${requestIdNote}` },
+];
+
+export const gatewayErrorCodes: readonly ErrorCode[] = [...new Set(gatewayErrors.map((error) => error.code))];
