@@ -1,0 +1,187 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { clientFor, type Client } from '../support/http';
+import { startLocalApi } from '../support/local-api';
+import { articleBody, magazineBody, expectEveryResponseConforms } from './expect-api';
+
+/**
+ * The DynamoDB calls the API makes, counted from outside: the handlers are pointed at a small
+ * proxy in front of DynamoDB Local, which notes each call's `X-Amz-Target` (the operation name)
+ * and passes it on. The test's own reads go straight to DynamoDB Local and are not counted.
+ */
+let api: Awaited<ReturnType<typeof startLocalApi>>;
+let client: Client;
+let proxy: Server;
+let calls: string[] = [];
+let articleId: string;
+
+const startCountingProxy = async (target: string): Promise<string> => {
+  const upstream = new URL(target);
+  proxy = createServer((req, res) => {
+    const operation = String(req.headers['x-amz-target'] ?? 'unknown').replace(/^DynamoDB_\d+\./, '');
+    calls.push(operation);
+    const forward = httpRequest(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on('error', () => res.destroy());
+    req.pipe(forward);
+  });
+  await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+};
+
+/** The calls `action` makes, in order. */
+const callsOf = async (action: () => Promise<{ status: number }>, status?: number) => {
+  calls = [];
+  const response = await action();
+  if (status !== undefined) expect(response.status).toBe(status);
+  return [...calls];
+};
+
+const figures: [string, string[]][] = [];
+const measure = async (name: string, action: () => Promise<{ status: number }>, status?: number) => {
+  const made = await callsOf(action, status);
+  figures.push([name, made]);
+  return made;
+};
+
+beforeAll(async () => {
+  const endpoint = await startCountingProxy(inject('dynamoDbEndpoint'));
+  api = await startLocalApi({ env: { DYNAMODB_ENDPOINT: endpoint } });
+  client = clientFor(api.baseUrl);
+  expect((await client.post('/magazines', magazineBody({ id: 'd1', tags: [{ name: 'Science' }] }))).status).toBe(201);
+  const article = await client.post('/magazines/d1/articles', articleBody());
+  articleId = article.json<{ id: string }>().id;
+});
+
+afterEach(() => {
+  calls = [];
+  expectEveryResponseConforms(api?.tableName);
+});
+
+afterAll(async () => {
+  await api?.close();
+  await new Promise<void>((closed) => (proxy ? proxy.close(() => closed()) : closed()));
+  // The figures for the README (issue 2 asks for DynamoDB calls per operation).
+  console.info(`DynamoDB calls per operation:\n${figures.map(([name, made]) => `  ${name}: ${made.length} (${made.join(', ') || 'none'})`).join('\n')}`);
+});
+
+describe('DynamoDB calls per operation', () => {
+  it('the proxy sees the API calls (the counting works)', async () => {
+    expect(await callsOf(() => client.get('/magazines/d1'))).not.toEqual([]);
+  });
+
+  it('GET and HEAD /magazines/{id}: one GetItem', async () => {
+    expect(await measure('GET /magazines/{id}', () => client.get('/magazines/d1'), 200)).toEqual(['GetItem']);
+    expect(await measure('HEAD /magazines/{id}', () => client.head('/magazines/d1'), 200)).toEqual(['GetItem']);
+    expect(await measure('GET /magazines/{id} (unknown)', () => client.get('/magazines/nope'), 404)).toEqual(['GetItem']);
+  });
+
+  it('GET /articles/{id}: one GetItem', async () => {
+    expect(await measure('GET /articles/{id}', () => client.get(`/articles/${articleId}`), 200)).toEqual(['GetItem']);
+  });
+
+  it('POST /magazines and POST an article: one transaction each', async () => {
+    expect(await measure('POST /magazines', () => client.post('/magazines', magazineBody({ id: 'd2' })), 201)).toEqual(['TransactWriteItems']);
+    expect(await measure('POST /magazines (duplicate)', () => client.post('/magazines', magazineBody({ id: 'd2' })), 405)).toEqual(['TransactWriteItems']);
+    expect(await measure('POST /magazines/{id}/articles', () => client.post('/magazines/d2/articles', articleBody()), 201)).toEqual(['TransactWriteItems']);
+  });
+
+  it('PUT and DELETE /magazines/{id}: a read of the revision and one transaction (plus the article deletes)', async () => {
+    const put = await measure('PUT /magazines/{id}', () => client.put('/magazines/d2', { title: 'Replaced' }), 200);
+    expect(put).toEqual(['GetItem', 'TransactWriteItems']);
+    const del = await measure('DELETE /magazines/{id} (1 article)', () => client.delete('/magazines/d2'), 200);
+    expect(del[0]).toBe('GetItem');
+    expect(del.at(-1)).toBe('TransactWriteItems');
+    expect(del.length).toBeLessThanOrEqual(4);
+  });
+
+  it('lists, tags: a bounded number of calls', async () => {
+    for (const [name, path] of [
+      ['GET /magazines', '/magazines'],
+      ['GET /magazines?year&tag', '/magazines?year=2026&tag=science'],
+      ['GET /magazines/{id}/articles', '/magazines/d1/articles'],
+      ['GET /tags', '/tags'],
+      ['GET /tags/{tagId}', '/tags/science'],
+      ['GET /tags/{tagId}/magazines', '/tags/science/magazines'],
+    ] as const) {
+      const made = await measure(name, () => client.get(path), 200);
+      expect(made.length, name).toBeGreaterThan(0);
+      expect(made.length, `${name}: ${made.join(', ')}`).toBeLessThanOrEqual(3);
+    }
+  });
+
+  it('the first page of GET /magazines costs the same with 9 or 161 magazines', async () => {
+    expect((await client.put('/magazines', [{ id: 'd1', title: 'D1', tags: [{ name: 'Science' }] }, ...Array.from({ length: 8 }, (_, i) => ({ id: `s${i}`, title: `S${i}` }))])).status).toBe(200);
+    const small = await callsOf(() => client.get('/magazines?limit=5'), 200);
+    expect((await client.put('/magazines', [{ id: 'd1', title: 'D1', tags: [{ name: 'Science' }] }, ...Array.from({ length: 160 }, (_, i) => ({ id: `s${i}`, title: `S${i}` }))])).status).toBe(200);
+    const large = await callsOf(() => client.get('/magazines?limit=5'), 200);
+    expect(large).toEqual(small);
+    const full = await measure('GET /magazines?limit=100 (160 stored)', () => client.get('/magazines?limit=100'), 200);
+    expect(full.length).toBeLessThanOrEqual(3);
+    const deep = await measure('GET /magazines?offset=150&limit=10 (161 stored)', () => client.get('/magazines?offset=150&limit=10'), 200);
+    expect(deep).not.toContain('Scan');
+  });
+
+  it('no request path ever scans the table', async () => {
+    calls = [];
+    const requests = [
+      client.get('/magazines?offset=50&limit=10'),
+      client.get('/magazines?tag=science&sort=desc'),
+      client.get('/magazines?year=2026'),
+      client.get('/magazines/d1/articles?offset=1'),
+      client.get('/tags'),
+      client.get('/tags/science/magazines'),
+      client.head('/magazines'),
+    ];
+    for (const response of await Promise.all(requests)) expect(response.status).toBe(200);
+    const bulk = await measure('PUT /magazines (160 → 3)', () => client.put('/magazines', [{ id: 's1', title: 'S1' }, { id: 's2', title: 'S2' }, { id: 'd1', title: 'D1' }]), 200);
+    expect(bulk).not.toContain('Scan');
+    const all = await measure('DELETE /magazines (3)', () => client.delete('/magazines'), 200);
+    expect(all).not.toContain('Scan');
+    expect(calls.filter((call) => call === 'Scan')).toEqual([]);
+  });
+
+  it('mock requests touch the database not at all: not read, not written', async () => {
+    for (const [method, path, body] of [
+      ['GET', '/magazines?mock=True', undefined],
+      ['GET', '/magazines/d1?mock', undefined],
+      ['GET', '/magazines/d1/articles?mock=1', undefined],
+      ['GET', '/articles/x?mock=True', undefined],
+      ['GET', '/tags?mock=True', undefined],
+      ['GET', '/tags/science?mock=True', undefined],
+      ['GET', '/tags/science/magazines?mock=True', undefined],
+      ['HEAD', '/magazines?mock=True', undefined],
+      ['POST', '/magazines?mock=True', magazineBody({ id: 'm1' })],
+      ['PUT', '/magazines/d1?mock=True', magazineBody()],
+      ['PUT', '/magazines?mock=True', [magazineBody({ id: 'm1' })]],
+      ['DELETE', '/magazines/d1?mock=True', undefined],
+      ['DELETE', '/magazines?mock=True', undefined],
+      ['POST', '/magazines/d1/articles?mock=True', articleBody()],
+    ] as const) {
+      const made = await callsOf(() => client.request(method, path, body === undefined ? {} : { json: body }));
+      expect(made, `${method} ${path}`).toEqual([]);
+    }
+  });
+
+  it('refused requests make no call', async () => {
+    for (const [method, path, body] of [
+      ['GET', '/magazines?limit=0', undefined],
+      ['GET', '/magazines/d1.yaml', undefined],
+      ['POST', '/magazines', { title: '' }],
+      ['PUT', '/magazines/d1', { title: 'x', subtitle: 'y' }],
+      ['PUT', '/magazines', [{ id: 'a', title: 'A' }, { id: 'a', title: 'B' }]],
+      ['POST', '/magazines/d1/articles', articleBody({ date: '2023-02-30' })],
+      ['PATCH', '/magazines', undefined],
+      ['GET', '/magazine', undefined],
+    ] as const) {
+      const made = await callsOf(() => client.request(method, path, body === undefined ? {} : { json: body }));
+      expect(made, `${method} ${path}`).toEqual([]);
+    }
+  });
+});

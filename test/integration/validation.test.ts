@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it, afterEach } from 'vitest';
+import { clientFor, type Client } from '../support/http';
+import { startLocalApi } from '../support/local-api';
+import { articleBody, expectError, expectTableUnchanged, magazineBody, nowSeconds, uniqueId, type MagazineView, expectEveryResponseConforms } from './expect-api';
+
+let api: Awaited<ReturnType<typeof startLocalApi>>;
+let client: Client;
+let magazineId: string;
+
+beforeAll(async () => {
+  api = await startLocalApi();
+  client = clientFor(api.baseUrl);
+  magazineId = uniqueId('host');
+  expect((await client.post('/magazines', magazineBody({ id: magazineId }))).status).toBe(201);
+});
+
+afterEach(() => {
+  expectEveryResponseConforms(api?.tableName);
+});
+
+afterAll(async () => {
+  await api?.close();
+});
+
+const refused = async (method: 'POST' | 'PUT', path: string, body: unknown, mentions: string[]) => {
+  const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.request(method, path, { json: body }));
+  expectError(response, { status: 400, baseUrl: api.baseUrl, mentions });
+};
+
+const tags = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `t${i}`, name: `Tag ${i}` }));
+
+/** For each field of a magazine, values it must refuse; `mentions` is what developerMessage must name. */
+const badMagazines: [string, Record<string, unknown>, string[]][] = [
+  ['id with a space', { id: 'bad id' }, ['id']],
+  ['id starting with -', { id: '-dash' }, ['id']],
+  ['id of 65 characters', { id: 'a'.repeat(65) }, ['id']],
+  ['id as a number', { id: 42 }, ['id']],
+  ['type other than magazine', { type: 'article' }, ['type']],
+  ['title missing', { title: undefined }, ['title']],
+  ['title empty', { title: '' }, ['title']],
+  ['title only white space', { title: '   ' }, ['title']],
+  ['title of 257 characters', { title: 't'.repeat(257) }, ['title']],
+  ['title as a number', { title: 7 }, ['title']],
+  ['tags not an array', { tags: 'science' }, ['tags']],
+  ['33 tags', { tags: tags(33) }, ['tags']],
+  ['tags[].id invalid', { tags: [{ id: 'no spaces', name: 'Fine' }] }, ['tags[0].id']],
+  ['tags[].name missing', { tags: [{ id: 'fine' }] }, ['tags[0].name']],
+  ['tags[].name empty', { tags: [{ name: 'Ok' }, { id: 'x', name: '' }] }, ['tags[1].name']],
+  ['tags[].name of 65 characters', { tags: [{ name: 'n'.repeat(65) }] }, ['tags[0].name']],
+  ['tags[] with an unknown field', { tags: [{ name: 'Ok', colour: 'red' }] }, ['colour']],
+  ['tag name that leaves no id', { tags: [{ name: '!!!' }] }, ['tags[0].name']],
+  ['two tags with one id', { tags: [{ name: 'Sci Fi' }, { name: 'sci-fi' }] }, ['sci-fi']],
+  ['two tags with one explicit id', { tags: [{ id: 'same', name: 'A' }, { id: 'same', name: 'B' }] }, ['same']],
+  ['created not digits', { created: 'yesterday' }, ['created']],
+  ['created negative', { created: -1 }, ['created']],
+  ['created fractional', { created: 1.5 }, ['created']],
+  ['created two days ahead', { created: nowSeconds() + 2 * 86_400 }, ['created']],
+  ['an unknown field', { subtitle: 'Nope' }, ['subtitle']],
+];
+
+describe('magazine bodies: every field has values that are refused with 400 naming it, and nothing is stored', () => {
+  it.each(badMagazines)('POST /magazines: %s', async (_, overrides, mentions) => {
+    await refused('POST', '/magazines', magazineBody({ id: uniqueId(), ...overrides }), mentions);
+  });
+
+  it.each(badMagazines.filter(([name]) => !name.startsWith('id')))('PUT /magazines/{id} of an existing magazine: %s', async (_, overrides, mentions) => {
+    await refused('PUT', `/magazines/${magazineId}`, magazineBody(overrides), mentions);
+  });
+
+  it.each(badMagazines.filter(([name]) => !name.startsWith('id')).slice(0, 6))('PUT /magazines/{id} of a new magazine: %s', async (_, overrides, mentions) => {
+    await refused('PUT', `/magazines/${uniqueId()}`, magazineBody(overrides), mentions);
+  });
+
+  it('a body that is not an object', async () => {
+    await refused('POST', '/magazines', ['not', 'an', 'object'], []);
+    await refused('POST', '/magazines', 'just a string', []);
+  });
+
+  it('32 tags and a title of 256 characters are accepted', async () => {
+    const id = uniqueId();
+    expect((await client.post('/magazines', { id, title: 'x'.repeat(256), tags: tags(32) })).status).toBe(201);
+    expect((await client.get(`/magazines/${id}`)).json<MagazineView>().tags).toHaveLength(32);
+  });
+
+  it('an id of 64 characters and a created time up to a day ahead are accepted', async () => {
+    const id = `a${'b'.repeat(63)}`;
+    expect((await client.post('/magazines', { id, title: 'Long id', created: nowSeconds() + 3600 })).status).toBe(201);
+    expect((await client.get(`/magazines/${id}`)).status).toBe(200);
+  });
+});
+
+describe('tag ids derived from names', () => {
+  it.each([
+    ['Science', 'science'],
+    ['Café Société', 'cafe-societe'],
+    ['  Ångström -- Review!  ', 'angstrom-review'],
+    ['Sci-Fi & Fantasy', 'sci-fi-fantasy'],
+    ['Ünïcödé 2024', 'unicode-2024'],
+    ['__Hello__World__', 'hello-world'],
+  ])('%j → %s', async (name, id) => {
+    const magazine = uniqueId();
+    expect((await client.post('/magazines', { id: magazine, title: 'Tagged', tags: [{ name }] })).status).toBe(201);
+    const tag = (await client.get(`/magazines/${magazine}`)).json<MagazineView>().tags[0];
+    expect(tag).toEqual({ id, name, url: `${api.baseUrl}/v1/tags/${id}` });
+  });
+
+  it('a name that leaves no id is accepted with an explicit id', async () => {
+    const magazine = uniqueId();
+    expect((await client.post('/magazines', { id: magazine, title: 'Tagged', tags: [{ id: 'punct', name: '!!!' }] })).status).toBe(201);
+    expect((await client.get(`/magazines/${magazine}`)).json<MagazineView>().tags[0]).toMatchObject({ id: 'punct', name: '!!!' });
+  });
+});
+
+const longText = 'x'.repeat(100_001);
+
+const badArticles: [string, Record<string, unknown>, string[]][] = [
+  ['title missing', { title: undefined }, ['title']],
+  ['title empty', { title: '' }, ['title']],
+  ['title of 257 characters', { title: 't'.repeat(257) }, ['title']],
+  ['author_first_name empty', { author_first_name: '' }, ['author_first_name']],
+  ['author_first_name of 129 characters', { author_first_name: 'a'.repeat(129) }, ['author_first_name']],
+  ['author_last_name missing', { author_last_name: undefined }, ['author_last_name']],
+  ['author_last_name a number', { author_last_name: 12 }, ['author_last_name']],
+  ['author_email not an address', { author_email: 'not-an-email' }, ['author_email']],
+  ['author_email without a domain dot', { author_email: 'ada@localhost' }, ['author_email']],
+  ['author_email of 255 characters', { author_email: `${'a'.repeat(243)}@example.com` }, ['author_email']],
+  ['date not a real day', { date: '2023-02-30' }, ['date']],
+  ['date in another form', { date: '2023/01/01' }, ['date']],
+  ['date month 13', { date: '2023-13-01' }, ['date']],
+  ['text empty', { text: '' }, ['text']],
+  ['text of 100,001 characters', { text: longText }, ['text']],
+  ['an unknown field', { summary: 'Nope' }, ['summary']],
+];
+
+describe('article bodies: every field has values that are refused with 400 naming it, and nothing is stored', () => {
+  it.each(badArticles)('POST /magazines/{id}/articles: %s', async (_, overrides, mentions) => {
+    await refused('POST', `/magazines/${magazineId}/articles`, articleBody(overrides), mentions);
+  });
+
+  it('a leap day and a text of 100,000 characters are accepted', async () => {
+    const response = await client.post(`/magazines/${magazineId}/articles`, articleBody({ date: '2024-02-29', text: 'y'.repeat(100_000) }));
+    expect(response.status).toBe(201);
+  });
+});
+
+describe('request bodies: media type, syntax and size', () => {
+  it.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])('Content-Type %s: 415, nothing stored', async (type) => {
+    const response = await expectTableUnchanged(api.documentClient, api.tableName, () =>
+      client.post('/magazines', undefined, { body: JSON.stringify(magazineBody({ id: uniqueId() })), headers: { 'Content-Type': type } }),
+    );
+    expectError(response, { status: 415, baseUrl: api.baseUrl, mentions: ['Content-Type'] });
+  });
+
+  it('415 on PUT and on articles too', async () => {
+    const put = await expectTableUnchanged(api.documentClient, api.tableName, () =>
+      client.put(`/magazines/${magazineId}`, undefined, { body: JSON.stringify({ title: 'Changed' }), headers: { 'Content-Type': 'text/plain' } }),
+    );
+    expectError(put, { status: 415, baseUrl: api.baseUrl });
+    const article = await expectTableUnchanged(api.documentClient, api.tableName, () =>
+      client.post(`/magazines/${magazineId}/articles`, undefined, { body: JSON.stringify(articleBody()), headers: { 'Content-Type': 'text/plain' } }),
+    );
+    expectError(article, { status: 415, baseUrl: api.baseUrl });
+  });
+
+  it.each(['application/json; charset=utf-8', 'text/javascript', 'application/vnd.magazine+json', null])('Content-Type %s is accepted as JSON', async (type) => {
+    const id = uniqueId();
+    const response = await client.post('/magazines', undefined, { body: JSON.stringify(magazineBody({ id })), headers: { 'Content-Type': type } });
+    expect(response.status, response.text).toBe(201);
+  });
+
+  it.each(['{"title": "Broken"', '{title: "x"}', "{'title': 'x'}", '[1, 2,]'])('malformed JSON %s: 400, nothing stored', async (text) => {
+    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.post('/magazines', undefined, { body: text, headers: { 'Content-Type': 'application/json' } }));
+    expectError(response, { status: 400, baseUrl: api.baseUrl, mentions: ['JSON'] });
+  });
+
+  it('a missing body: 400, nothing stored', async () => {
+    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.post('/magazines', undefined, { headers: { 'Content-Type': 'application/json' } }));
+    expectError(response, { status: 400, baseUrl: api.baseUrl });
+  });
+
+  it('a body larger than 1 MiB: 413, nothing stored', async () => {
+    const big = JSON.stringify(magazineBody({ id: uniqueId(), title: 'Big', padding: 'p'.repeat(1024 * 1024) }));
+    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.post('/magazines', undefined, { body: big, headers: { 'Content-Type': 'application/json' } }));
+    expectError(response, { status: 413, baseUrl: api.baseUrl });
+  });
+
+  it('a PUT /magazines body larger than 1 MiB: 413, nothing changed', async () => {
+    const many = Array.from({ length: 4000 }, (_, i) => ({ id: `big-${i}`, title: 'T'.repeat(250) }));
+    const text = JSON.stringify(many);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(1024 * 1024);
+    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.put('/magazines', undefined, { body: text, headers: { 'Content-Type': 'application/json' } }));
+    expectError(response, { status: 413, baseUrl: api.baseUrl });
+  });
+});
