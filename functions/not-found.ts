@@ -1,12 +1,13 @@
 import { api } from '../shared/http/api';
 import { ApiError } from '../shared/http/errors';
 import { suggestPath } from '../shared/http/suggest-path';
+import { currentVersion } from '../shared/routes';
 
 /** API Gateway's `/{proxy+}`: every path no resource matches. */
 export const handler = api({
   run: ({ requestPath }) => {
     const unknownVersion = /^(?:\/api)?\/(v\d+)(?:\/|$)/.exec(requestPath);
-    if (unknownVersion) {
+    if (unknownVersion && unknownVersion[1] !== currentVersion) {
       throw new ApiError('40406', `Version \`${unknownVersion[1]}\` of this API does not exist. The versions that exist are: v1 (paths \`/v1/...\` or \`/api/v1/...\`), and the latest version without a version segment.`);
     }
     const suggestion = suggestPath(requestPath);

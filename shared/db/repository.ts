@@ -199,14 +199,14 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
   };
 
   /**
-   * One page of a key range. DynamoDB has no offset: the first `offset` items are stepped over
-   * reading keys only (ProjectionExpression), page by page, then the page itself is read from
-   * the item after them. The cost of a deep offset is documented in the README.
+   * `take` items of a key range after the first `skip`. DynamoDB has no offset: the skipped items
+   * are stepped over reading keys only (ProjectionExpression), page by page, then the items are
+   * read from the one after them.
    */
-  const queryPage = async (input: QueryCommandInput, keyAttributes: string[], { offset, limit }: PageQuery) => {
+  const skipAndRead = async (input: QueryCommandInput, keyAttributes: readonly string[], skip: number, take: number) => {
     let startKey: Key | undefined;
     let skipped = 0;
-    while (skipped < offset) {
+    while (skipped < skip) {
       const names = Object.fromEntries(keyAttributes.map((a, i) => [`#k${i}`, a]));
       const result = await send(() =>
         client.send(
@@ -214,7 +214,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
             ...input,
             ProjectionExpression: Object.keys(names).join(', '),
             ExpressionAttributeNames: { ...input.ExpressionAttributeNames, ...names },
-            Limit: offset - skipped,
+            Limit: skip - skipped,
             ExclusiveStartKey: startKey,
           }),
         ),
@@ -225,11 +225,38 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     }
     const items: Record<string, unknown>[] = [];
     do {
-      const result = await send(() => client.send(new QueryCommand({ ...input, Limit: limit - items.length, ExclusiveStartKey: startKey })));
+      const result = await send(() => client.send(new QueryCommand({ ...input, Limit: take - items.length, ExclusiveStartKey: startKey })));
       items.push(...(result.Items ?? []));
       startKey = result.LastEvaluatedKey;
-    } while (startKey && items.length < limit);
+    } while (startKey && items.length < take);
     return items;
+  };
+
+  /**
+   * A page past the first of a range holding `total` items: an offset beyond the end reads
+   * nothing, and the items before the page are stepped over from whichever end is nearer, so a
+   * deep offset costs at most half the list in key reads.
+   */
+  const laterPage = async (input: QueryCommandInput, keyAttributes: readonly string[], { offset, limit }: PageQuery, total: number) => {
+    if (offset >= total) return [];
+    const end = Math.min(offset + limit, total);
+    const afterPage = total - end;
+    if (afterPage >= offset) return skipAndRead(input, keyAttributes, offset, limit);
+    const backwards = await skipAndRead({ ...input, ScanIndexForward: input.ScanIndexForward === false }, keyAttributes, afterPage, end - offset);
+    return backwards.reverse();
+  };
+
+  /** The first page is read beside its count; a later one needs the count to choose its way in. */
+  const pageWithCount = async <T>(
+    input: QueryCommandInput,
+    keyAttributes: readonly string[],
+    page: PageQuery,
+    counted: Promise<T>,
+    totalOf: (counted: T) => number,
+  ): Promise<[T, Record<string, unknown>[]]> => {
+    if (page.offset === 0) return Promise.all([counted, skipAndRead(input, keyAttributes, 0, page.limit)]);
+    const result = await counted;
+    return [result, await laterPage(input, keyAttributes, page, totalOf(result))];
   };
 
   /** Every item of a key range (for bulk operations), following LastEvaluatedKey. */
@@ -264,6 +291,10 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     );
     return result.Item ?? {};
   };
+
+  /** A collection never written to has not changed since the epoch. */
+  const lastModifiedOf = (catalogue: Record<string, unknown>) => (catalogue[counter.lastModified] as number | undefined) ?? 0;
+  const readLastModified = async () => lastModifiedOf(await readCatalogue([counter.lastModified]));
 
   const membershipItems = (magazine: StoredMagazine) =>
     magazine.tags.map((tag) => ({ ...membershipKey(tag.id, magazine.created, magazine.id), entity: ENTITY.membership, ...magazineData(magazine) }));
@@ -367,8 +398,10 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     /** The catalogue item (exact count, last change) and one page, read side by side. */
     async listMagazines(filter: MagazineListFilter): Promise<Page<StoredMagazine>> {
       const { year, tag } = filter;
-      const countAttribute = tag ? (year ? counter.tagYear(tag, year) : counter.tag(tag)) : year ? counter.year(year) : counter.all;
-      const range = year ? yearBounds(year) : undefined;
+      const countAttribute = tag ? (year !== undefined ? counter.tagYear(tag, year) : counter.tag(tag)) : year !== undefined ? counter.year(year) : counter.all;
+      const range = year !== undefined ? yearBounds(year) : undefined;
+      // No magazine is created before 1970.
+      if (range && range[1] < 0) return { items: [], count: 0, lastModified: await readLastModified() };
       const query: QueryCommandInput = tag
         ? {
             TableName: tableName,
@@ -390,12 +423,9 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
             ScanIndexForward: filter.sort === 'asc',
           };
       const keyAttributes = tag ? ['PK', 'SK'] : ['PK', 'SK', 'GSI1PK', 'GSI1SK'];
-      const [catalogue, items] = await Promise.all([readCatalogue([countAttribute, counter.lastModified]), queryPage(query, keyAttributes, filter)]);
-      return {
-        items: items.map(toStoredMagazine),
-        count: (catalogue[countAttribute] as number | undefined) ?? 0,
-        lastModified: catalogue[counter.lastModified] as number | undefined,
-      };
+      const countOf = (catalogue: Record<string, unknown>) => (catalogue[countAttribute] as number | undefined) ?? 0;
+      const [catalogue, items] = await pageWithCount(query, keyAttributes, filter, readCatalogue([countAttribute, counter.lastModified]), countOf);
+      return { items: items.map(toStoredMagazine), count: countOf(catalogue), lastModified: lastModifiedOf(catalogue) };
     },
 
     /** One transaction: the magazine (only if its id is free), its tag memberships, the counters. */
@@ -515,7 +545,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         ExpressionAttributeValues: { ':pk': articleListPartition(magazineId) },
         ScanIndexForward: page.sort === 'asc',
       };
-      const [magazine, items] = await Promise.all([readMagazine(magazineId), isIdentifier(magazineId) ? queryPage(query, ['PK', 'SK', 'GSI1PK', 'GSI1SK'], page) : []]);
+      if (!isIdentifier(magazineId)) throw magazineNotFound(magazineId);
+      const [magazine, items] = await pageWithCount(query, ['PK', 'SK', 'GSI1PK', 'GSI1SK'], page, readMagazine(magazineId), (m) => m?.articleCount ?? 0);
       if (!magazine) throw magazineNotFound(magazineId);
       return { items: items.map(toStoredArticle), count: magazine.articleCount ?? 0, lastModified: magazine.articlesModified ?? magazine.updated };
     },
@@ -571,16 +602,17 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         .filter((tag) => tag.magazineCount > 0)
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       if (page.sort === 'desc') tags.reverse();
-      return { items: tags.slice(page.offset, page.offset + page.limit), count: tags.length, lastModified: catalogue?.[counter.lastModified] as number | undefined };
+      return { items: tags.slice(page.offset, page.offset + page.limit), count: tags.length, lastModified: lastModifiedOf(catalogue ?? {}) };
     },
 
-    /** One GetItem (two attributes of the catalogue item). */
+    /** One GetItem (three attributes of the catalogue item). */
     async getTag(id: string): Promise<TagSummary | undefined> {
       if (!isIdentifier(id)) return undefined;
-      const catalogue = await readCatalogue([counter.tagName(id), counter.tag(id)]);
+      const catalogue = await readCatalogue([counter.tagName(id), counter.tag(id), counter.lastModified]);
       const magazineCount = (catalogue[counter.tag(id)] as number | undefined) ?? 0;
       const name = catalogue[counter.tagName(id)] as string | undefined;
-      return name !== undefined && magazineCount > 0 ? { id, name, magazineCount } : undefined;
+      // A tag changes only with the magazines that carry it: the collection's last change bounds it.
+      return name !== undefined && magazineCount > 0 ? { id, name, magazineCount, lastModified: lastModifiedOf(catalogue) } : undefined;
     },
   };
 };

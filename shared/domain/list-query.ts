@@ -3,11 +3,13 @@ import { IDENTIFIER_PATTERN } from './fields';
 
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
-const MAX_OFFSET = 1_000_000;
 
-const integer = (min: number, max: number) => {
-  const rule = { error: `must be an integer from ${min} to ${max}` };
-  return z.pipe(z.string().check(z.regex(/^\d{1,7}$/, rule)), z.transform(Number)).check(z.refine((n: number) => n >= min && n <= max, rule));
+
+const integer = (min: number, max: number | undefined) => {
+  const rule = { error: max === undefined ? `must be an integer of ${min} or more` : `must be an integer from ${min} to ${max}` };
+  return z
+    .pipe(z.string().check(z.regex(/^\d{1,15}$/, rule)), z.transform(Number))
+    .check(z.refine((n: number) => n >= min && (max === undefined || n <= max), rule));
 };
 
 /** `fields=title,tags`: a comma-separated list of field names. */
@@ -25,7 +27,7 @@ const fieldList = z.optional(
 
 /** Paging and sorting, shared by every list (CONTRACT §4). Unknown parameters are ignored. */
 export const pageQuery = z.object({
-  offset: z._default(integer(0, MAX_OFFSET), 0),
+  offset: z._default(integer(0, undefined), 0),
   limit: z._default(integer(1, MAX_LIMIT), DEFAULT_LIMIT),
   sort: z._default(z.enum(['asc', 'desc'], { error: 'must be `asc` or `desc`' }), 'asc'),
 });
@@ -53,5 +55,9 @@ export interface Page<T> {
   readonly lastModified?: number;
 }
 
-/** The UTC seconds that bound a calendar year: [start, end]. */
-export const yearBounds = (year: number): [number, number] => [Date.UTC(year, 0, 1) / 1000, Date.UTC(year + 1, 0, 1) / 1000 - 1];
+/** The UTC seconds that bound a calendar year: [start, end] (before 1970, negative). */
+export const yearBounds = (year: number): [number, number] => {
+  // Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes them as given.
+  const startOf = (y: number) => new Date(0).setUTCFullYear(y, 0, 1) / 1000;
+  return [startOf(year), startOf(year + 1) - 1];
+};

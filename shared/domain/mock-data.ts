@@ -103,5 +103,5 @@ export const mockData = {
     return { items: paged(items, query), count: asc.length, lastModified };
   },
 
-  tag: (id: string): TagSummary => tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: 1 + (hash(id) % 9) },
+  tag: (id: string): TagSummary => ({ ...(tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: 1 + (hash(id) % 9) }), lastModified }),
 };

@@ -32,9 +32,12 @@ export const articleListReply = (request: ListContext, page: Page<StoredArticle>
 
 export interface TagSummary extends TagRef {
   readonly magazineCount: number;
+  /** Unix seconds; an upper bound of the tag's last change. */
+  readonly lastModified?: number;
 }
 
-export const tagReply = (links: Links, tag: TagSummary): RepresentationReply => ok(toTagResource(links, tag, tag.magazineCount), tagXml);
+export const tagReply = (links: Links, tag: TagSummary): RepresentationReply =>
+  ok(toTagResource(links, tag, tag.magazineCount), tagXml, tag.lastModified === undefined ? {} : { lastModified: tag.lastModified });
 
 export const tagListReply = (request: ListContext, page: Page<TagSummary>): RepresentationReply =>
   listReply(request, { ...page, items: page.items.map((tag) => toTagResource(request.links, tag, tag.magazineCount)) }, 'tag');

@@ -9,7 +9,7 @@ import { etagOf, isNotModified, lastModifiedHeader, parseIfMatch, type IfMatch }
 import { errorCatalogue } from './error-catalogue';
 import { ApiError } from './errors';
 import { linksFor, type Links } from './links';
-import { defaultJson, negotiate, type Negotiated } from './negotiation';
+import { defaultJson, jsonFor, negotiate, type Negotiated } from './negotiation';
 import type { Reply, RepresentationReply } from './replies';
 import { readJsonBody } from './request-body';
 import { parseWith } from './validation';
@@ -112,9 +112,9 @@ const parseMock = (query: Record<string, string | undefined>): boolean => {
 const negotiation = (negotiates: boolean): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> => ({
   before: (request) => {
     const links = linksFor(request.event, config.baseUrl);
-    request.context.api = { negotiated: defaultJson, mock: false, links };
-    if (!negotiates) return;
     const headers = request.event.headers ?? {};
+    request.context.api = { negotiated: jsonFor(headers.accept), mock: false, links };
+    if (!negotiates) return;
     request.context.api.negotiated = negotiate({
       label: splitLabel(request.event).label,
       formatParameter: request.event.queryStringParameters?.format ?? undefined,

@@ -90,5 +90,8 @@ export const negotiate = ({ label, formatParameter, accept }: FormatRequest): Ne
   return describe(xml > json ? 'xml' : 'json', ranges);
 };
 
-/** The representation errors fall back to when negotiation itself failed. */
+/** JSON as this `Accept` header wants it: what errors use until (or when) negotiation succeeds. */
+export const jsonFor = (accept: string | undefined): Negotiated => describe('json', accept?.trim() ? parseAccept(accept) : undefined);
+
+/** Only when not even the request's headers could be read. */
 export const defaultJson: Negotiated = { format: 'json', contentType: 'application/json; charset=utf-8' };

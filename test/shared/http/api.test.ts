@@ -1,5 +1,5 @@
 import { XMLValidator } from 'fast-xml-parser';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod/mini';
 import { api } from '../../../shared/http/api';
 import { ApiError } from '../../../shared/http/errors';
@@ -42,7 +42,9 @@ describe('the shared middleware stack', () => {
   it('refuses an unknown label with 406 in JSON', async () => {
     const res = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1.yaml' } });
     expect(res.status).toBe(406);
-    expect(res.headers['Content-Type']).toMatch(/json/);
+    expect(res.headers['Content-Type']).toBe('text/javascript; charset=utf-8');
+    const strict = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1.yaml' }, headers: { Accept: 'application/json' } });
+    expect(strict.headers['Content-Type']).toBe('application/json; charset=utf-8');
     expect(res.json).toMatchObject({ errorCode: '40601', developerMessage: expect.stringContaining('.yaml') });
   });
 
@@ -55,8 +57,11 @@ describe('the shared middleware stack', () => {
     expect(res.body).toContain('<moreInfo>https://api.example.com/api/v1/documentation/errors/40402.html</moreInfo>');
   });
 
-  it('hides unexpected failures behind a 500 that names only the request id', async () => {
+  it('hides unexpected failures behind a 500 that names only the request id, and logs the cause', async () => {
+    const log = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
     const res = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'boom' } });
+    expect(String(log.mock.calls[0]?.[0])).toContain('MAG#boom exploded');
+    log.mockRestore();
     expect(res.status).toBe(500);
     expect(res.json).toMatchObject({ errorCode: '50001', developerMessage: expect.stringContaining('request-1') });
     expect(res.body).not.toMatch(/DynamoDB|PK|MAG#|magazines-prod|stack/);
