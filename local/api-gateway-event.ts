@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { APIGatewayProxyEvent, APIGatewayProxyEventHeaders, APIGatewayProxyEventMultiValueHeaders } from 'aws-lambda';
 import type { RouteMatch } from './router';
@@ -87,41 +87,59 @@ export const splitUrl = (url: string): { path: string; search: string } => {
   return { path: (absolute ? path.slice(absolute[0].length) : path) || '/', search };
 };
 
-/**
- * The Lambda proxy event (payload format 1.0) an API Gateway REST API would deliver for this
- * request, so that handlers run locally exactly as they run deployed.
- */
-export const toApiGatewayEvent = (req: IncomingMessage, body: Buffer, match: RouteMatch, options: EventOptions = {}): APIGatewayProxyEvent => {
-  const stage = options.stage ?? 'local';
-  const now = options.now ?? new Date();
-  const requestId = options.requestId ?? randomUUID();
-  const { path, search } = splitUrl(req.url ?? '/');
-  const query = parseQuery(search);
-  // API Gateway sets X-Forwarded-Proto (https); links.ts reads it to write absolute links.
-  const headers = collectHeaders(req.rawHeaders, { 'X-Forwarded-Proto': 'http' });
-  const method = (req.method ?? 'GET').toUpperCase();
-  const host = headerValue(headers.single, 'host') ?? 'localhost';
-  const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+/** What a proxy event is made of, before API Gateway spells it out. */
+export interface ProxyRequest {
+  readonly method: string;
+  /** The API Gateway resource that matched, such as `/magazines/{id}`. */
+  readonly resource: string;
+  /** The request path, still percent-encoded, without the stage. */
+  readonly path: string;
+  readonly pathParameters: Record<string, string> | null;
+  /** Every value of each header, names as sent. */
+  readonly headers: Record<string, string[]> | null;
+  /** Every value of each query parameter, decoded. */
+  readonly query: Record<string, string[]> | null;
+  readonly body: string | null;
+  readonly stage: string;
+  readonly requestId: string;
+  readonly now: Date;
+  readonly sourceIp?: string;
+  readonly protocol?: string;
+  readonly apiId?: string;
+}
 
+/** The single-value map of a multi-value one holds the last value, as API Gateway does. */
+const lastValues = (multi: Record<string, string[]> | null) =>
+  multi && Object.keys(multi).length > 0 ? Object.fromEntries(Object.entries(multi).map(([key, values]) => [key, values.at(-1) ?? ''])) : null;
+
+/**
+ * The Lambda proxy event (payload format 1.0) an API Gateway REST API delivers: one builder for
+ * the local server, the `sam local invoke` event files and the tests, so they cannot differ.
+ */
+export const buildProxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => {
+  const headers = lastValues(request.headers);
+  const query = lastValues(request.query);
+  const host = headerValue(headers, 'host') ?? 'localhost';
+  const id = request.apiId ?? apiId;
   return {
-    resource: match.route.resource,
-    path,
-    httpMethod: method,
+    resource: request.resource,
+    path: request.path,
+    httpMethod: request.method,
     // The aws-lambda types say never null, but a REST (v1) event without headers carries null.
-    headers: headers.single as APIGatewayProxyEventHeaders,
-    multiValueHeaders: headers.multi as APIGatewayProxyEventMultiValueHeaders,
-    queryStringParameters: query.single,
-    multiValueQueryStringParameters: query.multi,
-    pathParameters: match.pathParameters,
+    headers: headers as APIGatewayProxyEventHeaders,
+    multiValueHeaders: (headers && request.headers) as APIGatewayProxyEventMultiValueHeaders,
+    queryStringParameters: query,
+    multiValueQueryStringParameters: query && request.query,
+    pathParameters: request.pathParameters && Object.keys(request.pathParameters).length > 0 ? request.pathParameters : null,
     stageVariables: null,
     requestContext: {
       accountId,
-      apiId,
+      apiId: id,
       authorizer: null,
       domainName: host,
       domainPrefix: host.split('.')[0] ?? host,
-      extendedRequestId: randomBytes(12).toString('base64url').slice(0, 16),
-      httpMethod: method,
+      extendedRequestId: createHash('sha256').update(request.requestId).digest('base64url').slice(0, 16),
+      httpMethod: request.method,
       identity: {
         accessKey: null,
         accountId: null,
@@ -134,21 +152,41 @@ export const toApiGatewayEvent = (req: IncomingMessage, body: Buffer, match: Rou
         cognitoIdentityId: null,
         cognitoIdentityPoolId: null,
         principalOrgId: null,
-        sourceIp,
+        sourceIp: request.sourceIp ?? '127.0.0.1',
         user: null,
-        userAgent: headerValue(headers.single, 'user-agent') ?? null,
+        userAgent: headerValue(headers, 'user-agent') ?? null,
         userArn: null,
       },
-      path: `/${stage}${path}`,
-      protocol: `HTTP/${req.httpVersion}`,
-      requestId,
-      requestTime: requestTime(now),
-      requestTimeEpoch: now.getTime(),
+      path: `/${request.stage}${request.path}`,
+      protocol: request.protocol ?? 'HTTP/1.1',
+      requestId: request.requestId,
+      requestTime: requestTime(request.now),
+      requestTimeEpoch: request.now.getTime(),
       resourceId,
-      resourcePath: match.route.resource,
-      stage,
+      resourcePath: request.resource,
+      stage: request.stage,
     },
-    body: body.length > 0 ? body.toString('utf8') : null,
+    body: request.body,
     isBase64Encoded: false,
   };
+};
+
+/** The event API Gateway would deliver for this HTTP request to the local server. */
+export const toApiGatewayEvent = (req: IncomingMessage, body: Buffer, match: RouteMatch, options: EventOptions = {}): APIGatewayProxyEvent => {
+  const { path, search } = splitUrl(req.url ?? '/');
+  return buildProxyEvent({
+    method: (req.method ?? 'GET').toUpperCase(),
+    resource: match.route.resource,
+    path,
+    pathParameters: match.pathParameters,
+    // API Gateway sets X-Forwarded-Proto (https); links.ts reads it to write absolute links.
+    headers: collectHeaders(req.rawHeaders, { 'X-Forwarded-Proto': 'http' }).multi,
+    query: parseQuery(search).multi,
+    body: body.length > 0 ? body.toString('utf8') : null,
+    stage: options.stage ?? 'local',
+    requestId: options.requestId ?? randomUUID(),
+    now: options.now ?? new Date(),
+    sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+    protocol: `HTTP/${req.httpVersion}`,
+  });
 };

@@ -7,6 +7,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildProxyEvent } from '../local/api-gateway-event';
 import { methodNotAllowedHandler, notFoundHandler, operations, type OperationId } from '../shared/routes';
 
 interface Sample {
@@ -56,64 +57,30 @@ const requestTimeEpoch = 1_714_521_600_000;
 const fill = (resource: string, params: Readonly<Record<string, string>> = {}) =>
   resource.replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) => params[name] ?? '');
 
+const multi = (values: Readonly<Record<string, string>> | undefined) => (values ? Object.fromEntries(Object.entries(values).map(([key, value]) => [key, [value]])) : null);
+
 export const makeEvent = (method: string, resource: string, sample: Sample, name: string): APIGatewayProxyEvent => {
-  const path = fill(resource, sample.params);
   const body = sample.body === undefined ? null : JSON.stringify(sample.body);
-  const headers: Record<string, string> = {
-    Accept: 'application/json, text/javascript',
-    Host: domainName,
-    'User-Agent': 'sam-local-invoke-sample',
-    'X-Forwarded-Proto': 'https',
-    ...(body !== null && { 'Content-Type': 'application/json' }),
-  };
-  const query = sample.query && Object.keys(sample.query).length > 0 ? { ...sample.query } : null;
-  return {
+  return buildProxyEvent({
+    method,
     resource,
-    path,
-    httpMethod: method,
-    headers,
-    multiValueHeaders: Object.fromEntries(Object.entries(headers).map(([key, value]) => [key, [value]])),
-    queryStringParameters: query,
-    multiValueQueryStringParameters: query && Object.fromEntries(Object.entries(query).map(([key, value]) => [key, [value]])),
-    pathParameters: sample.params && Object.keys(sample.params).length > 0 ? { ...sample.params } : null,
-    stageVariables: null,
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'abcdef1234',
-      authorizer: null,
-      domainName,
-      domainPrefix: 'abcdef1234',
-      extendedRequestId: `${name}-extended`,
-      httpMethod: method,
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp: '203.0.113.10',
-        user: null,
-        userAgent: 'sam-local-invoke-sample',
-        userArn: null,
-      },
-      path: `/${stage}${path}`,
-      protocol: 'HTTP/1.1',
-      requestId: `00000000-0000-4000-8000-${String(name.length).padStart(12, '0')}`,
-      requestTime: '01/May/2024:00:00:00 +0000',
-      requestTimeEpoch,
-      resourceId: 'abc123',
-      resourcePath: resource,
-      stage,
-    },
+    path: fill(resource, sample.params),
+    pathParameters: sample.params ? { ...sample.params } : null,
+    headers: multi({
+      Accept: 'application/json, text/javascript',
+      Host: domainName,
+      'User-Agent': 'sam-local-invoke-sample',
+      'X-Forwarded-Proto': 'https',
+      ...(body !== null && { 'Content-Type': 'application/json' }),
+    }),
+    query: multi(sample.query),
     body,
-    isBase64Encoded: false,
-  };
+    stage,
+    requestId: `00000000-0000-4000-8000-${String(name.length).padStart(12, '0')}`,
+    now: new Date(requestTimeEpoch),
+    sourceIp: '203.0.113.10',
+    apiId: domainName.split('.')[0],
+  });
 };
 
 /** Every event file, by handler module name. */

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, afterEach } from 'vitest';
-import { clientFor, parseLinkHeader, type Client } from '../support/http';
-import { startLocalApi } from '../support/local-api';
+import { describe, expect, it } from 'vitest';
+import { parseLinkHeader } from '../support/http';
 import {
   articleBody,
   expectArticleShape,
@@ -17,28 +16,14 @@ import {
   XML_TYPE,
   type ArticleView,
   type Envelope,
-  expectEveryResponseConforms,
+  useLocalApi,
 } from './expect-api';
 
-let api: Awaited<ReturnType<typeof startLocalApi>>;
-let client: Client;
-
-beforeAll(async () => {
-  api = await startLocalApi();
-  client = clientFor(api.baseUrl);
-});
-
-afterEach(() => {
-  expectEveryResponseConforms(api?.tableName);
-});
-
-afterAll(async () => {
-  await api?.close();
-});
+const local = useLocalApi();
 
 const newMagazine = async () => {
   const id = uniqueId();
-  expect((await client.post('/magazines', magazineBody({ id }))).status).toBe(201);
+  expect((await local.client.post('/magazines', magazineBody({ id }))).status).toBe(201);
   return id;
 };
 
@@ -47,16 +32,16 @@ describe('POST /magazines/{id}/articles', () => {
     const magazineId = await newMagazine();
     const sent = articleBody({ title: 'Notes on <Comets> & "Tails"' });
     const before = nowSeconds();
-    const response = await client.post(`/magazines/${magazineId}/articles`, sent);
+    const response = await local.client.post(`/magazines/${magazineId}/articles`, sent);
     expect(response.status).toBe(201);
     expect(response.headers['content-type']).toBe(JSON_TYPE);
     expectVaryAccept(response);
     const { id } = response.json<{ id: string }>();
     expect(response.json()).toEqual({ id });
     expect(typeof id).toBe('string');
-    expect(response.headers.location).toBe(`${api.baseUrl}/v1/articles/${id}`);
+    expect(response.headers.location).toBe(`${local.api.baseUrl}/v1/articles/${id}`);
 
-    const read = await client.get(new URL(response.headers.location!).pathname);
+    const read = await local.client.get(new URL(response.headers.location!).pathname);
     expect(read.status).toBe(200);
     expect(read.headers['content-type']).toBe(JSON_TYPE);
     const article = read.json<ArticleView>();
@@ -65,27 +50,27 @@ describe('POST /magazines/{id}/articles', () => {
     expect(Number(article.created)).toBeGreaterThanOrEqual(before - 1);
     expect(Number(article.created)).toBeLessThanOrEqual(nowSeconds() + 1);
 
-    const stored = (await scanTable(api.documentClient, api.tableName)).filter((item) => item.id === id);
+    const stored = (await scanTable(local.api.documentClient, local.api.tableName)).filter((item) => item.id === id);
     expect(stored.length, 'the article is in the table').toBeGreaterThan(0);
   });
 
   it('accepts the label form /articles.json', async () => {
     const magazineId = await newMagazine();
-    const response = await client.post(`/api/v1/magazines/${magazineId}/articles.json`, articleBody());
+    const response = await local.client.post(`/api/v1/magazines/${magazineId}/articles.json`, articleBody());
     expect(response.status).toBe(201);
     const { id } = response.json<{ id: string }>();
-    expect(response.headers.location).toBe(`${api.baseUrl}/api/v1/articles/${id}`);
-    expect((await client.get(`/api/v1/articles/${id}`)).status).toBe(200);
+    expect(response.headers.location).toBe(`${local.api.baseUrl}/api/v1/articles/${id}`);
+    expect((await local.client.get(`/api/v1/articles/${id}`)).status).toBe(200);
   });
 
   it('answers 404 for a magazine that does not exist, and stores nothing', async () => {
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.post('/magazines/no-such-magazine/articles', articleBody()));
-    expectError(response, { status: 404, baseUrl: api.baseUrl, mentions: ['no-such-magazine'] });
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.post('/magazines/no-such-magazine/articles', articleBody()));
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl, mentions: ['no-such-magazine'] });
   });
 
   it('checks the body before the magazine: a bad body on an unknown magazine is a 400', async () => {
-    const response = await client.post('/magazines/no-such-magazine/articles', articleBody({ date: 'yesterday' }));
-    expectError(response, { status: 400, baseUrl: api.baseUrl, mentions: ['date'] });
+    const response = await local.client.post('/magazines/no-such-magazine/articles', articleBody({ date: 'yesterday' }));
+    expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['date'] });
   });
 });
 
@@ -95,12 +80,12 @@ describe('GET /magazines/{id}/articles', () => {
     const other = await newMagazine();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const response = await client.post(`/magazines/${magazineId}/articles`, articleBody({ title: `Part ${i}` }));
+      const response = await local.client.post(`/magazines/${magazineId}/articles`, articleBody({ title: `Part ${i}` }));
       ids.push(response.json<{ id: string }>().id);
     }
-    expect((await client.post(`/magazines/${other}/articles`, articleBody({ title: 'Elsewhere' }))).status).toBe(201);
+    expect((await local.client.post(`/magazines/${other}/articles`, articleBody({ title: 'Elsewhere' }))).status).toBe(201);
 
-    const response = await client.get(`/magazines/${magazineId}/articles`);
+    const response = await local.client.get(`/magazines/${magazineId}/articles`);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(JSON_TYPE);
     const envelope = response.json<Envelope<ArticleView>>();
@@ -112,13 +97,13 @@ describe('GET /magazines/{id}/articles', () => {
       expect(article.magazine_id).toBe(magazineId);
     }
 
-    const page = await client.get(`/magazines/${magazineId}/articles?limit=2&offset=1`);
+    const page = await local.client.get(`/magazines/${magazineId}/articles?limit=2&offset=1`);
     const paged = page.json<Envelope<ArticleView>>();
     expect(paged.metadata.resultset).toEqual({ count: 3, offset: 1, limit: 2 });
     expect(paged.results).toHaveLength(2);
     const links = parseLinkHeader(page.headers.link);
     const first = new URL(links.first!);
-    expect(`${first.origin}${first.pathname}`).toBe(`${api.baseUrl}/v1/magazines/${magazineId}/articles`);
+    expect(`${first.origin}${first.pathname}`).toBe(`${local.api.baseUrl}/v1/magazines/${magazineId}/articles`);
     expect(first.searchParams.get('offset')).toBe('0');
     expect(first.searchParams.get('limit')).toBe('2');
     expect(links.prev).toBeDefined();
@@ -126,24 +111,24 @@ describe('GET /magazines/{id}/articles', () => {
     expect(links.last).toBeDefined();
 
     const asc = envelope.results.map((a) => a.id);
-    const desc = (await client.get(`/magazines/${magazineId}/articles?sort=desc`)).json<Envelope<ArticleView>>().results.map((a) => a.id);
+    const desc = (await local.client.get(`/magazines/${magazineId}/articles?sort=desc`)).json<Envelope<ArticleView>>().results.map((a) => a.id);
     expect(desc).toEqual([...asc].reverse());
   });
 
   it('answers an empty list for a magazine without articles', async () => {
     const magazineId = await newMagazine();
-    const envelope = (await client.get(`/magazines/${magazineId}/articles`)).json<Envelope<ArticleView>>();
+    const envelope = (await local.client.get(`/magazines/${magazineId}/articles`)).json<Envelope<ArticleView>>();
     expect(envelope).toEqual({ metadata: { resultset: { count: 0, offset: 0, limit: 25 } }, results: [] });
   });
 
   it('answers 404 for a magazine that does not exist', async () => {
-    expectError(await client.get('/magazines/nobody/articles'), { status: 404, baseUrl: api.baseUrl, mentions: ['nobody'] });
+    expectError(await local.client.get('/magazines/nobody/articles'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['nobody'] });
   });
 
   it('gives the articles as XML with .xml: <response><results><article>', async () => {
     const magazineId = await newMagazine();
-    expect((await client.post(`/magazines/${magazineId}/articles`, articleBody({ text: 'a < b & c > d' }))).status).toBe(201);
-    const response = await client.get(`/api/v1/magazines/${magazineId}/articles.xml`);
+    expect((await local.client.post(`/magazines/${magazineId}/articles`, articleBody({ text: 'a < b & c > d' }))).status).toBe(201);
+    const response = await local.client.get(`/api/v1/magazines/${magazineId}/articles.xml`);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(XML_TYPE);
     const doc = parseXml(response.text) as { response: { metadata: { resultset: { count: string } }; results: { article: Record<string, string>[] } } };
@@ -159,19 +144,19 @@ describe('GET /magazines/{id}/articles', () => {
     ['sort', 'up'],
   ])('refuses %s=%s with 400 naming the parameter', async (name, value) => {
     const magazineId = await newMagazine();
-    expectError(await client.get(`/magazines/${magazineId}/articles?${name}=${value}`), { status: 400, baseUrl: api.baseUrl, mentions: [name] });
+    expectError(await local.client.get(`/magazines/${magazineId}/articles?${name}=${value}`), { status: 400, baseUrl: local.api.baseUrl, mentions: [name] });
   });
 });
 
 describe('GET /articles/{articleId}', () => {
   it('answers 404 with the error object for an unknown article', async () => {
-    expectError(await client.get('/articles/no-such-article'), { status: 404, baseUrl: api.baseUrl, mentions: ['no-such-article'] });
+    expectError(await local.client.get('/articles/no-such-article'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['no-such-article'] });
   });
 
   it('gives an article as XML with <article> at the root', async () => {
     const magazineId = await newMagazine();
-    const { id } = (await client.post(`/magazines/${magazineId}/articles`, articleBody())).json<{ id: string }>();
-    const response = await client.get(`/articles/${id}.xml`);
+    const { id } = (await local.client.post(`/magazines/${magazineId}/articles`, articleBody())).json<{ id: string }>();
+    const response = await local.client.get(`/articles/${id}.xml`);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(XML_TYPE);
     const doc = parseXml(response.text) as { article: Record<string, string> };

@@ -1,32 +1,18 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it, afterEach } from 'vitest';
-import { clientFor, type Client } from '../support/http';
-import { startLocalApi } from '../support/local-api';
-import { articleBody, expectError, expectTableUnchanged, expectVaryAccept, magazineBody, pickHeaders, uniqueId, type MagazineView, expectEveryResponseConforms } from './expect-api';
+import { describe, expect, it } from 'vitest';
+import { articleBody, expectError, expectTableUnchanged, expectVaryAccept, magazineBody, pickHeaders, uniqueId, type MagazineView, useLocalApi } from './expect-api';
 
-let api: Awaited<ReturnType<typeof startLocalApi>>;
-let client: Client;
 let articleId: string;
 
-beforeAll(async () => {
-  api = await startLocalApi();
-  client = clientFor(api.baseUrl);
-  expect((await client.post('/magazines', magazineBody({ id: 'c1', tags: [{ name: 'Science' }] }))).status).toBe(201);
-  const article = await client.post('/magazines/c1/articles', articleBody());
+const local = useLocalApi(undefined, async () => {
+  expect((await local.client.post('/magazines', magazineBody({ id: 'c1', tags: [{ name: 'Science' }] }))).status).toBe(201);
+  const article = await local.client.post('/magazines/c1/articles', articleBody());
   articleId = article.json<{ id: string }>().id;
-});
-
-afterEach(() => {
-  expectEveryResponseConforms(api?.tableName);
-});
-
-afterAll(async () => {
-  await api?.close();
 });
 
 const newMagazine = async (title = 'Original') => {
   const id = uniqueId();
-  expect((await client.post('/magazines', magazineBody({ id, title }))).status).toBe(201);
+  expect((await local.client.post('/magazines', magazineBody({ id, title }))).status).toBe(201);
   return id;
 };
 
@@ -38,7 +24,7 @@ const READ_PATHS = ['/magazines', '/magazines?limit=1&sort=desc', '/magazines/c1
 describe('validators on GET and HEAD', () => {
   it.each(READ_PATHS)('GET and HEAD %s send ETag and Last-Modified', async (template) => {
     const path = template.replace('ART', articleId);
-    for (const response of [await client.get(path), await client.head(path)]) {
+    for (const response of [await local.client.get(path), await local.client.head(path)]) {
       expect(response.status).toBe(200);
       expect(response.headers.etag, 'ETag').toMatch(/^(W\/)?"[^"]+"$/);
       expect(Number.isNaN(Date.parse(response.headers['last-modified'] ?? 'missing')), `Last-Modified: ${response.headers['last-modified']}`).toBe(false);
@@ -47,8 +33,8 @@ describe('validators on GET and HEAD', () => {
 
   it.each(READ_PATHS)('HEAD %s: the same status and headers as GET, no body', async (template) => {
     const path = template.replace('ART', articleId);
-    const get = await client.get(path);
-    const head = await client.head(path);
+    const get = await local.client.get(path);
+    const head = await local.client.head(path);
     expect(head.status).toBe(get.status);
     expect(head.text).toBe('');
     expect(pickHeaders(head)).toEqual(pickHeaders(get));
@@ -56,44 +42,44 @@ describe('validators on GET and HEAD', () => {
 
   it.each(READ_PATHS)('If-None-Match with the ETag of %s: 304, no body', async (template) => {
     const path = template.replace('ART', articleId);
-    const { headers } = await client.get(path);
-    const response = await client.get(path, { headers: { 'If-None-Match': headers.etag! } });
+    const { headers } = await local.client.get(path);
+    const response = await local.client.get(path, { headers: { 'If-None-Match': headers.etag! } });
     expect(response.status).toBe(304);
     expect(response.text).toBe('');
     expect(response.headers.etag).toBe(headers.etag);
     expectVaryAccept(response);
-    expect((await client.head(path, { headers: { 'If-None-Match': headers.etag! } })).status).toBe(304);
+    expect((await local.client.head(path, { headers: { 'If-None-Match': headers.etag! } })).status).toBe(304);
   });
 
   it.each(READ_PATHS)('If-Modified-Since the Last-Modified of %s: 304', async (template) => {
     const path = template.replace('ART', articleId);
-    const { headers } = await client.get(path);
+    const { headers } = await local.client.get(path);
     expect(headers['last-modified'], 'Last-Modified').toBeDefined();
-    const response = await client.get(path, { headers: { 'If-Modified-Since': headers['last-modified'] ?? '' } });
+    const response = await local.client.get(path, { headers: { 'If-Modified-Since': headers['last-modified'] ?? '' } });
     expect(response.status).toBe(304);
     expect(response.text).toBe('');
   });
 
   it('another ETag or an older date: 200 with the body', async () => {
-    const other = await client.get('/magazines/c1', { headers: { 'If-None-Match': '"something-else"' } });
+    const other = await local.client.get('/magazines/c1', { headers: { 'If-None-Match': '"something-else"' } });
     expect(other.status).toBe(200);
     expect(other.json<MagazineView>().id).toBe('c1');
-    const old = await client.get('/magazines/c1', { headers: { 'If-Modified-Since': 'Thu, 01 Jan 2015 00:00:00 GMT' } });
+    const old = await local.client.get('/magazines/c1', { headers: { 'If-Modified-Since': 'Thu, 01 Jan 2015 00:00:00 GMT' } });
     expect(old.status).toBe(200);
   });
 
   it('JSON and XML of one magazine have different ETags', async () => {
-    const json = await client.get('/magazines/c1');
-    const xml = await client.get('/magazines/c1.xml');
+    const json = await local.client.get('/magazines/c1');
+    const xml = await local.client.get('/magazines/c1.xml');
     expect(json.headers.etag).not.toBe(xml.headers.etag);
-    expect((await client.get('/magazines/c1.xml', { headers: { 'If-None-Match': json.headers.etag! } })).status).toBe(200);
+    expect((await local.client.get('/magazines/c1.xml', { headers: { 'If-None-Match': json.headers.etag! } })).status).toBe(200);
   });
 
   it('a magazine ETag changes when the magazine changes, and the old one no longer gives 304', async () => {
     const id = await newMagazine();
-    const before = await client.get(`/magazines/${id}`);
-    expect((await client.put(`/magazines/${id}`, { title: 'Changed' })).status).toBe(200);
-    const after = await client.get(`/magazines/${id}`, { headers: { 'If-None-Match': before.headers.etag! } });
+    const before = await local.client.get(`/magazines/${id}`);
+    expect((await local.client.put(`/magazines/${id}`, { title: 'Changed' })).status).toBe(200);
+    const after = await local.client.get(`/magazines/${id}`, { headers: { 'If-None-Match': before.headers.etag! } });
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
   });
@@ -101,31 +87,31 @@ describe('validators on GET and HEAD', () => {
 
 describe('HEAD /magazines reports the last change to the collection', () => {
   it('Last-Modified and ETag move on after a write', async () => {
-    const before = await client.head('/magazines');
+    const before = await local.client.head('/magazines');
     await nextSecond();
     await newMagazine('Later');
-    const after = await client.head('/magazines');
+    const after = await local.client.head('/magazines');
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect(Date.parse(after.headers['last-modified']!)).toBeGreaterThan(Date.parse(before.headers['last-modified']!));
-    expect((await client.get('/magazines', { headers: { 'If-Modified-Since': before.headers['last-modified']! } })).status).toBe(200);
+    expect((await local.client.get('/magazines', { headers: { 'If-Modified-Since': before.headers['last-modified']! } })).status).toBe(200);
   });
 
   it('a change to one magazine (not a create) moves it too', async () => {
     const id = await newMagazine();
-    const before = await client.head('/magazines');
+    const before = await local.client.head('/magazines');
     await nextSecond();
-    expect((await client.put(`/magazines/${id}`, { title: 'Edited' })).status).toBe(200);
-    const after = await client.head('/magazines');
+    expect((await local.client.put(`/magazines/${id}`, { title: 'Edited' })).status).toBe(200);
+    const after = await local.client.head('/magazines');
     expect(Date.parse(after.headers['last-modified']!)).toBeGreaterThan(Date.parse(before.headers['last-modified']!));
   });
 
   it('a delete moves it too', async () => {
     const id = await newMagazine();
-    const before = await client.head('/magazines');
+    const before = await local.client.head('/magazines');
     await nextSecond();
-    expect((await client.delete(`/magazines/${id}`)).status).toBe(200);
-    const after = await client.head('/magazines');
+    expect((await local.client.delete(`/magazines/${id}`)).status).toBe(200);
+    const after = await local.client.head('/magazines');
     expect(Date.parse(after.headers['last-modified']!)).toBeGreaterThan(Date.parse(before.headers['last-modified']!));
   });
 });
@@ -133,72 +119,72 @@ describe('HEAD /magazines reports the last change to the collection', () => {
 describe('If-Match on PUT and DELETE', () => {
   it('PUT with a stale If-Match: 412, nothing changed', async () => {
     const id = await newMagazine();
-    const stale = (await client.get(`/magazines/${id}`)).headers.etag!;
-    expect((await client.put(`/magazines/${id}`, { title: 'Someone else' })).status).toBe(200);
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.put(`/magazines/${id}`, { title: 'Mine' }, { headers: { 'If-Match': stale } }));
-    expectError(response, { status: 412, baseUrl: api.baseUrl });
-    expect((await client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Someone else');
+    const stale = (await local.client.get(`/magazines/${id}`)).headers.etag!;
+    expect((await local.client.put(`/magazines/${id}`, { title: 'Someone else' })).status).toBe(200);
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put(`/magazines/${id}`, { title: 'Mine' }, { headers: { 'If-Match': stale } }));
+    expectError(response, { status: 412, baseUrl: local.api.baseUrl });
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Someone else');
   });
 
   it('PUT with the current ETag as If-Match (JSON or XML): success', async () => {
     const id = await newMagazine();
-    const json = (await client.get(`/magazines/${id}`)).headers.etag!;
-    expect((await client.put(`/magazines/${id}`, { title: 'First' }, { headers: { 'If-Match': json } })).status).toBe(200);
-    const xml = (await client.get(`/magazines/${id}.xml`)).headers.etag!;
-    expect((await client.put(`/magazines/${id}`, { title: 'Second' }, { headers: { 'If-Match': xml } })).status).toBe(200);
-    expect((await client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Second');
-    expect((await client.put(`/magazines/${id}`, { title: 'Third' }, { headers: { 'If-Match': '*' } })).status).toBe(200);
+    const json = (await local.client.get(`/magazines/${id}`)).headers.etag!;
+    expect((await local.client.put(`/magazines/${id}`, { title: 'First' }, { headers: { 'If-Match': json } })).status).toBe(200);
+    const xml = (await local.client.get(`/magazines/${id}.xml`)).headers.etag!;
+    expect((await local.client.put(`/magazines/${id}`, { title: 'Second' }, { headers: { 'If-Match': xml } })).status).toBe(200);
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Second');
+    expect((await local.client.put(`/magazines/${id}`, { title: 'Third' }, { headers: { 'If-Match': '*' } })).status).toBe(200);
   });
 
   it('PUT with an If-Match that matches nothing: 412', async () => {
     const id = await newMagazine();
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.put(`/magazines/${id}`, { title: 'Nope' }, { headers: { 'If-Match': '"made-up"' } }));
-    expectError(response, { status: 412, baseUrl: api.baseUrl });
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put(`/magazines/${id}`, { title: 'Nope' }, { headers: { 'If-Match': '"made-up"' } }));
+    expectError(response, { status: 412, baseUrl: local.api.baseUrl });
   });
 
   it('DELETE with a stale If-Match: 412, the magazine and its articles stay', async () => {
     const id = await newMagazine();
-    const article = await client.post(`/magazines/${id}/articles`, articleBody());
-    const stale = (await client.get(`/magazines/${id}`)).headers.etag!;
-    expect((await client.put(`/magazines/${id}`, { title: 'Moved on' })).status).toBe(200);
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.delete(`/magazines/${id}`, { headers: { 'If-Match': stale } }));
-    expectError(response, { status: 412, baseUrl: api.baseUrl });
-    expect((await client.get(`/magazines/${id}`)).status).toBe(200);
-    expect((await client.get(`/articles/${article.json<{ id: string }>().id}`)).status).toBe(200);
+    const article = await local.client.post(`/magazines/${id}/articles`, articleBody());
+    const stale = (await local.client.get(`/magazines/${id}`)).headers.etag!;
+    expect((await local.client.put(`/magazines/${id}`, { title: 'Moved on' })).status).toBe(200);
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.delete(`/magazines/${id}`, { headers: { 'If-Match': stale } }));
+    expectError(response, { status: 412, baseUrl: local.api.baseUrl });
+    expect((await local.client.get(`/magazines/${id}`)).status).toBe(200);
+    expect((await local.client.get(`/articles/${article.json<{ id: string }>().id}`)).status).toBe(200);
   });
 
   it('DELETE with the current ETag: 200, gone', async () => {
     const id = await newMagazine();
-    const etag = (await client.get(`/magazines/${id}`)).headers.etag!;
-    expect((await client.delete(`/magazines/${id}`, { headers: { 'If-Match': etag } })).status).toBe(200);
-    expect((await client.get(`/magazines/${id}`)).status).toBe(404);
+    const etag = (await local.client.get(`/magazines/${id}`)).headers.etag!;
+    expect((await local.client.delete(`/magazines/${id}`, { headers: { 'If-Match': etag } })).status).toBe(200);
+    expect((await local.client.get(`/magazines/${id}`)).status).toBe(404);
   });
 });
 
 describe('concurrent writes', () => {
   it('two POSTs of one id at once: exactly one 201, the other 405, one magazine stored', async () => {
     const id = uniqueId();
-    const responses = await Promise.all([client.post('/magazines', magazineBody({ id, title: 'A' })), client.post('/magazines', magazineBody({ id, title: 'B' }))]);
+    const responses = await Promise.all([local.client.post('/magazines', magazineBody({ id, title: 'A' })), local.client.post('/magazines', magazineBody({ id, title: 'B' }))]);
     expect(responses.map((r) => r.status).sort()).toEqual([201, 405]);
     const winner = responses.find((r) => r.status === 201)!;
-    const title = (await client.get(`/magazines/${id}`)).json<MagazineView>().title;
+    const title = (await local.client.get(`/magazines/${id}`)).json<MagazineView>().title;
     expect(title).toBe(winner === responses[0] ? 'A' : 'B');
   });
 
   it('two PUTs creating one id at once: one 201, one 200, the magazine counted once', async () => {
     const id = uniqueId();
-    const before = (await client.get('/magazines?limit=1')).json<{ metadata: { resultset: { count: number } } }>().metadata.resultset.count;
-    const responses = await Promise.all([client.put(`/magazines/${id}`, { title: 'A' }), client.put(`/magazines/${id}`, { title: 'B' })]);
+    const before = (await local.client.get('/magazines?limit=1')).json<{ metadata: { resultset: { count: number } } }>().metadata.resultset.count;
+    const responses = await Promise.all([local.client.put(`/magazines/${id}`, { title: 'A' }), local.client.put(`/magazines/${id}`, { title: 'B' })]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 201]);
-    const after = (await client.get('/magazines?limit=1')).json<{ metadata: { resultset: { count: number } } }>().metadata.resultset.count;
+    const after = (await local.client.get('/magazines?limit=1')).json<{ metadata: { resultset: { count: number } } }>().metadata.resultset.count;
     expect(after).toBe(before + 1);
   });
 
   it('ten articles added at once are all counted', async () => {
     const id = await newMagazine();
-    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => client.post(`/magazines/${id}/articles`, articleBody({ title: `Parallel ${i}` }))));
+    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => local.client.post(`/magazines/${id}/articles`, articleBody({ title: `Parallel ${i}` }))));
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
-    const list = (await client.get(`/magazines/${id}/articles`)).json<{ metadata: { resultset: { count: number } }; results: unknown[] }>();
+    const list = (await local.client.get(`/magazines/${id}/articles`)).json<{ metadata: { resultset: { count: number } }; results: unknown[] }>();
     expect(list.metadata.resultset.count).toBe(10);
     expect(list.results).toHaveLength(10);
   });

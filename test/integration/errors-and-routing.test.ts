@@ -1,55 +1,41 @@
-import { afterAll, beforeAll, describe, expect, it, afterEach } from 'vitest';
-import { clientFor, type Client } from '../support/http';
-import { startLocalApi } from '../support/local-api';
-import { articleBody, expectError, expectNoInternalNames, expectTableUnchanged, magazineBody, expectEveryResponseConforms } from './expect-api';
+import { describe, expect, it } from 'vitest';
+import { articleBody, expectError, expectNoInternalNames, expectTableUnchanged, magazineBody, useLocalApi } from './expect-api';
 
-let api: Awaited<ReturnType<typeof startLocalApi>>;
-let client: Client;
 let articleId: string;
 
-beforeAll(async () => {
-  api = await startLocalApi();
-  client = clientFor(api.baseUrl);
-  expect((await client.post('/magazines', magazineBody({ id: 'e1', tags: [{ name: 'Science' }] }))).status).toBe(201);
-  const article = await client.post('/magazines/e1/articles', articleBody());
+const local = useLocalApi(undefined, async () => {
+  expect((await local.client.post('/magazines', magazineBody({ id: 'e1', tags: [{ name: 'Science' }] }))).status).toBe(201);
+  const article = await local.client.post('/magazines/e1/articles', articleBody());
   expect(article.status).toBe(201);
   articleId = article.json<{ id: string }>().id;
-});
-
-afterEach(() => {
-  expectEveryResponseConforms(api?.tableName);
-});
-
-afterAll(async () => {
-  await api?.close();
 });
 
 const allowOf = (header: string | undefined) => (header ?? '').split(',').map((m) => m.trim()).filter(Boolean).sort();
 
 describe('unknown paths: 404 with the error object', () => {
   it('/magazine suggests /magazines', async () => {
-    expectError(await client.get('/magazine'), { status: 404, baseUrl: api.baseUrl, mentions: ['/magazines'] });
+    expectError(await local.client.get('/magazine'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['/magazines'] });
   });
 
   it.each([
     ['/v1/magazine', '/v1'],
     ['/api/v1/magazine', '/api/v1'],
   ])('%s (an existing version) suggests the path under that version, and moreInfo keeps it', async (path, prefix) => {
-    const error = expectError(await client.get(path), { status: 404, baseUrl: api.baseUrl, versionPrefix: prefix, mentions: [`${prefix}/magazines`] });
+    const error = expectError(await local.client.get(path), { status: 404, baseUrl: local.api.baseUrl, versionPrefix: prefix, mentions: [`${prefix}/magazines`] });
     expect(error?.developerMessage).not.toMatch(/does not exist.*v1|v1.*does not exist/);
   });
 
   it.each(['/nothing-here', '/magazines/e1/articles/extra/deep', '/articles', '/v1'])('%s', async (path) => {
-    expectError(await client.get(path), { status: 404, baseUrl: api.baseUrl });
+    expectError(await local.client.get(path), { status: 404, baseUrl: local.api.baseUrl });
   });
 
   it.each(['/v2/magazines', '/api/v7/magazines', '/v0/magazines/e1'])('%s names the versions that exist', async (path) => {
-    expectError(await client.get(path), { status: 404, baseUrl: api.baseUrl, mentions: ['v1'] });
+    expectError(await local.client.get(path), { status: 404, baseUrl: local.api.baseUrl, mentions: ['v1'] });
   });
 
   it('a POST to an unknown path writes nothing', async () => {
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.post('/magazine', magazineBody({ id: 'never' })));
-    expectError(response, { status: 404, baseUrl: api.baseUrl });
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.post('/magazine', magazineBody({ id: 'never' })));
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl });
   });
 });
 
@@ -68,38 +54,38 @@ describe('known paths with a method they do not support: 405 with Allow', () => 
     ['POST', '/v1/tags/science/magazines', ['GET', 'HEAD']],
   ])('%s %s', async (method, path, allow) => {
     const target = path.replace('ART', articleId);
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.request(method, target, { json: { title: 'x' } }));
-    expectError(response, { status: 405, baseUrl: api.baseUrl, versionPrefix: target.startsWith('/api/v1') ? '/api/v1' : '/v1', mentions: [method] });
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.request(method, target, { json: { title: 'x' } }));
+    expectError(response, { status: 405, baseUrl: local.api.baseUrl, versionPrefix: target.startsWith('/api/v1') ? '/api/v1' : '/v1', mentions: [method] });
     expect(allowOf(response.headers.allow)).toEqual(allow);
   });
 
   it('the magazine a refused POST /magazines/{id} named is unchanged', async () => {
-    expect((await client.get('/magazines/e1')).status).toBe(200);
-    expect((await client.get(`/articles/${articleId}`)).status).toBe(200);
+    expect((await local.client.get('/magazines/e1')).status).toBe(200);
+    expect((await local.client.get(`/articles/${articleId}`)).status).toBe(200);
   });
 });
 
 describe('error documentation', () => {
   it('moreInfo of an error resolves to an HTML page about that error', async () => {
-    const error = (await client.get('/magazines?limit=0')).json<{ moreInfo: string; errorCode: string }>();
+    const error = (await local.client.get('/magazines?limit=0')).json<{ moreInfo: string; errorCode: string }>();
     const url = new URL(error.moreInfo);
-    const page = await client.get(url.pathname, { headers: { Accept: 'text/html' } });
+    const page = await local.client.get(url.pathname, { headers: { Accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.text).toContain(error.errorCode);
   });
 
   it('the error index lists the codes', async () => {
-    const page = await client.get('/documentation/errors/', { headers: { Accept: 'text/html' } });
+    const page = await local.client.get('/documentation/errors/', { headers: { Accept: 'text/html' } });
     expect(page.status).toBe(200);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.text).toContain('40401');
   });
 
   it('an undocumented code answers 404 with the error object', async () => {
-    const response = await client.get('/documentation/errors/99999.html', { headers: { Accept: 'text/html' } });
+    const response = await local.client.get('/documentation/errors/99999.html', { headers: { Accept: 'text/html' } });
     expect(response.headers['content-type']).toMatch(/^(text\/javascript|application\/json); charset=utf-8$/);
-    expectError(response, { status: 404, baseUrl: api.baseUrl, mentions: ['99999'], contentType: response.headers['content-type'] });
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl, mentions: ['99999'], contentType: response.headers['content-type'] });
   });
 });
 
@@ -125,8 +111,8 @@ describe('no internal names in any answer', () => {
     ['PUT', '/magazines/e1'],
   ])('%s %s', async (method, path) => {
     const body = method === 'POST' ? { id: 'e1', title: 'dup' } : method === 'PUT' ? { title: 'x', tags: [{ name: '' }] } : undefined;
-    const response = await client.request(method, path, body === undefined ? {} : { json: body });
+    const response = await local.client.request(method, path, body === undefined ? {} : { json: body });
     expect(response.status).toBeLessThan(500);
-    expectNoInternalNames(response, api.tableName);
+    expectNoInternalNames(response, local.api.tableName);
   });
 });

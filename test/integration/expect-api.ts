@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { contractProblems } from '../support/contract';
-import { takeResponses, type HttpResponse } from '../support/http';
+import { clientFor, takeResponses, type Client, type HttpResponse } from '../support/http';
+import { startLocalApi, type LocalApi, type LocalApiOptions } from '../support/local-api';
 
 /** Assertions the integration tests share: what a client of the API must always see. */
 
@@ -227,4 +228,24 @@ export const expectEveryResponseConforms = (tableName?: string) => {
     return problems.length > 0 ? [`${response.method} ${response.path} → ${response.status}:\n  - ${problems.join('\n  - ')}`] : [];
   });
   expect(mismatches, 'responses that break a rule every response must keep').toEqual([]);
+};
+
+/**
+ * The API of one test file: started before its tests (then `seed` runs), every response of each
+ * test checked against the contract after it, closed at the end.
+ */
+export const useLocalApi = (options?: LocalApiOptions, seed?: () => Promise<void>) => {
+  const local = {} as { api: LocalApi; client: Client };
+  beforeAll(async () => {
+    local.api = await startLocalApi(options);
+    local.client = clientFor(local.api.baseUrl);
+    await seed?.();
+  });
+  afterEach(() => {
+    expectEveryResponseConforms(local.api?.tableName);
+  });
+  afterAll(async () => {
+    await local.api?.close();
+  });
+  return local;
 };

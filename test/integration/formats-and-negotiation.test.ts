@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, afterEach } from 'vitest';
-import { clientFor, type Client } from '../support/http';
-import { startLocalApi } from '../support/local-api';
+import { describe, expect, it } from 'vitest';
 import {
   APPLICATION_JSON_TYPE,
   expectError,
@@ -12,33 +10,20 @@ import {
   XML_TYPE,
   type Envelope,
   type MagazineView,
-  expectEveryResponseConforms,
+  useLocalApi,
 } from './expect-api';
-
-let api: Awaited<ReturnType<typeof startLocalApi>>;
-let client: Client;
 
 const TRICKY_TITLE = `Signal & Noise <Quarterly> "quoted" 'apos'`;
 
-beforeAll(async () => {
-  api = await startLocalApi();
-  client = clientFor(api.baseUrl);
-  const response = await client.put('/magazines', [
+const local = useLocalApi(undefined, async () => {
+  const response = await local.client.put('/magazines', [
     { id: 'f1', title: TRICKY_TITLE, created: '1600000000', tags: [{ name: 'R&D' }, { id: 'lt', name: '<less>' }] },
     { id: 'f2', title: 'Plain', created: '1600000001', tags: [] },
   ]);
   expect(response.status).toBe(200);
 });
 
-afterEach(() => {
-  expectEveryResponseConforms(api?.tableName);
-});
-
-afterAll(async () => {
-  await api?.close();
-});
-
-const withAccept = (path: string, accept: string | null) => client.get(path, { headers: { Accept: accept } });
+const withAccept = (path: string, accept: string | null) => local.client.get(path, { headers: { Accept: accept } });
 
 describe('which format: label, then format=, then Accept, then JSON', () => {
   it('no Accept header: JSON as text/javascript', async () => {
@@ -95,7 +80,7 @@ describe('which format: label, then format=, then Accept, then JSON', () => {
 
   it('every answer carries Vary: Accept', async () => {
     for (const path of ['/magazines', '/magazines/f2.xml', '/magazines/f2?format=xml', '/magazines/nope', '/magazines/f2.yaml']) {
-      expectVaryAccept(await client.get(path));
+      expectVaryAccept(await local.client.get(path));
     }
   });
 });
@@ -104,26 +89,26 @@ describe('406 for a format the API does not have', () => {
   const JSON_ERROR = /^(text\/javascript|application\/json); charset=utf-8$/;
 
   it('an unknown label on /magazines/{id}: /magazines/f2.yaml', async () => {
-    const response = await client.get('/magazines/f2.yaml');
+    const response = await local.client.get('/magazines/f2.yaml');
     expect(response.headers['content-type']).toMatch(JSON_ERROR);
-    expectError(response, { status: 406, baseUrl: api.baseUrl, mentions: ['yaml'], contentType: response.headers['content-type'] });
+    expectError(response, { status: 406, baseUrl: local.api.baseUrl, mentions: ['yaml'], contentType: response.headers['content-type'] });
   });
 
   it('an unknown label on a list path: /magazines/f2/articles.yaml is no format of the API either', async () => {
-    const response = await client.get('/magazines/f2/articles.yaml');
+    const response = await local.client.get('/magazines/f2/articles.yaml');
     expect([404, 406]).toContain(response.status);
-    expectError(response, { status: response.status, baseUrl: api.baseUrl, contentType: response.headers['content-type'] });
+    expectError(response, { status: response.status, baseUrl: local.api.baseUrl, contentType: response.headers['content-type'] });
   });
 
   it('format=yaml', async () => {
-    const response = await client.get('/magazines?format=yaml');
+    const response = await local.client.get('/magazines?format=yaml');
     expect(response.headers['content-type']).toMatch(JSON_ERROR);
-    expectError(response, { status: 406, baseUrl: api.baseUrl, mentions: ['format'], contentType: response.headers['content-type'] });
+    expectError(response, { status: 406, baseUrl: local.api.baseUrl, mentions: ['format'], contentType: response.headers['content-type'] });
   });
 
   it('Accept: image/png', async () => {
     const response = await withAccept('/magazines', 'image/png');
-    expectError(response, { status: 406, baseUrl: api.baseUrl, mentions: ['Accept'], contentType: response.headers['content-type'] });
+    expectError(response, { status: 406, baseUrl: local.api.baseUrl, mentions: ['Accept'], contentType: response.headers['content-type'] });
     expect(response.headers['content-type']).toMatch(/^(text\/javascript|application\/json); charset=utf-8$/);
   });
 
@@ -144,7 +129,7 @@ describe('406 for a format the API does not have', () => {
 
 describe('XML documents', () => {
   it('a magazine: <magazine> root, <tags><tag>, text escaped and round-tripping', async () => {
-    const response = await client.get('/magazines/f1.xml');
+    const response = await local.client.get('/magazines/f1.xml');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(XML_TYPE);
     const doc = parseXml(response.text) as { magazine: { id: string; type: string; title: string; created: string; tags: { tag: { id: string; name: string; url: string }[] } } };
@@ -152,13 +137,13 @@ describe('XML documents', () => {
     expect(sortedKeys(doc.magazine)).toEqual(['created', 'id', 'tags', 'title', 'type']);
     expect(doc.magazine).toMatchObject({ id: 'f1', type: 'magazine', title: TRICKY_TITLE, created: '1600000000' });
     expect(doc.magazine.tags.tag).toEqual([
-      { id: 'r-d', name: 'R&D', url: `${api.baseUrl}/v1/tags/r-d` },
-      { id: 'lt', name: '<less>', url: `${api.baseUrl}/v1/tags/lt` },
+      { id: 'r-d', name: 'R&D', url: `${local.api.baseUrl}/v1/tags/r-d` },
+      { id: 'lt', name: '<less>', url: `${local.api.baseUrl}/v1/tags/lt` },
     ]);
   });
 
   it('a list: <response> root with <metadata><resultset> and <results><magazine>', async () => {
-    const response = await client.get('/magazines.xml?limit=1');
+    const response = await local.client.get('/magazines.xml?limit=1');
     expect(response.status).toBe(200);
     const doc = parseXml(response.text) as {
       response: { metadata: { resultset: { count: string; offset: string; limit: string } }; results: { magazine: { id: string; tags: unknown }[] } };
@@ -169,40 +154,40 @@ describe('XML documents', () => {
   });
 
   it('an empty list is still well formed', async () => {
-    const response = await client.get('/magazines.xml?year=1990');
+    const response = await local.client.get('/magazines.xml?year=1990');
     expect(response.status).toBe(200);
     const doc = parseXml(response.text) as { response: { metadata: { resultset: { count: string } } } };
     expect(doc.response.metadata.resultset.count).toBe('0');
   });
 
   it('XML and JSON carry the same data', async () => {
-    const json = (await client.get('/magazines?sort=desc')).json<Envelope<MagazineView>>();
-    const xml = parseXml((await client.get('/magazines?sort=desc&format=xml')).text) as { response: { results: { magazine: { id: string; title: string }[] } } };
+    const json = (await local.client.get('/magazines?sort=desc')).json<Envelope<MagazineView>>();
+    const xml = parseXml((await local.client.get('/magazines?sort=desc&format=xml')).text) as { response: { results: { magazine: { id: string; title: string }[] } } };
     expect(xml.response.results.magazine.map((m) => [m.id, m.title])).toEqual(json.results.map((m) => [m.id, m.title]));
   });
 
   it('an error in XML: <error> with the four fields', async () => {
-    const response = await client.get('/magazines/nope.xml');
-    expectError(response, { status: 404, baseUrl: api.baseUrl, format: 'xml', mentions: ['nope'] });
+    const response = await local.client.get('/magazines/nope.xml');
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl, format: 'xml', mentions: ['nope'] });
     expect(Object.keys(parseXml(response.text))).toEqual(['error']);
   });
 
   it('a 400 in XML when XML was asked for', async () => {
-    expectError(await client.get('/magazines.xml?limit=0'), { status: 400, baseUrl: api.baseUrl, format: 'xml', mentions: ['limit'] });
-    expectError(await withAccept('/magazines?sort=sideways', 'application/xml'), { status: 400, baseUrl: api.baseUrl, format: 'xml', mentions: ['sort'] });
+    expectError(await local.client.get('/magazines.xml?limit=0'), { status: 400, baseUrl: local.api.baseUrl, format: 'xml', mentions: ['limit'] });
+    expectError(await withAccept('/magazines?sort=sideways', 'application/xml'), { status: 400, baseUrl: local.api.baseUrl, format: 'xml', mentions: ['sort'] });
   });
 
   it('text XML cannot carry (control characters) still gives a well-formed document', async () => {
-    expect((await client.put('/magazines/fctl', { title: 'Bell\u0007 and form\u000c feed', tags: [{ id: 'ctl', name: 'Tab\there' }] })).status).toBe(201);
-    const response = await client.get('/magazines/fctl.xml');
+    expect((await local.client.put('/magazines/fctl', { title: 'Bell\u0007 and form\u000c feed', tags: [{ id: 'ctl', name: 'Tab\there' }] })).status).toBe(201);
+    const response = await local.client.get('/magazines/fctl.xml');
     expect(response.status).toBe(200);
     const doc = parseXml(response.text) as { magazine: { title: string } };
     expect(doc.magazine.title).toContain('Bell');
-    expect((await client.delete('/magazines/fctl')).status).toBe(200);
+    expect((await local.client.delete('/magazines/fctl')).status).toBe(200);
   });
 
   it('the answer to a create, asked for in XML, is well formed XML carrying the id', async () => {
-    const response = await client.post('/magazines?format=xml', { id: 'fx', title: 'X' });
+    const response = await local.client.post('/magazines?format=xml', { id: 'fx', title: 'X' });
     expect(response.status).toBe(201);
     expect(response.headers['content-type']).toBe(XML_TYPE);
     expect(JSON.stringify(parseXml(response.text))).toContain('"id":"fx"');

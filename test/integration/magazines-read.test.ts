@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, afterEach } from 'vitest';
-import { clientFor, parseLinkHeader, type Client } from '../support/http';
-import { startLocalApi } from '../support/local-api';
+import { describe, expect, it } from 'vitest';
+import { parseLinkHeader } from '../support/http';
 import {
   expectEnvelopeShape,
   expectError,
@@ -12,11 +11,8 @@ import {
   sortedKeys,
   type Envelope,
   type MagazineView,
-  expectEveryResponseConforms,
+  useLocalApi,
 } from './expect-api';
-
-let api: Awaited<ReturnType<typeof startLocalApi>>;
-let client: Client;
 
 /** Seeded once; this file only reads. Listed in ascending order (created, then id). */
 const SEED = [
@@ -31,25 +27,15 @@ const SEED = [
 ];
 const ASC = SEED.map((m) => m.id);
 
-beforeAll(async () => {
-  api = await startLocalApi();
-  client = clientFor(api.baseUrl);
+const local = useLocalApi(undefined, async () => {
   // Shuffled, so that the order of the answers is the server's doing.
   const body = [SEED[5], SEED[2], SEED[7], SEED[0], SEED[6], SEED[3], SEED[1], SEED[4]];
-  const response = await client.put('/magazines', body);
+  const response = await local.client.put('/magazines', body);
   expect(response.status).toBe(200);
 });
 
-afterEach(() => {
-  expectEveryResponseConforms(api?.tableName);
-});
-
-afterAll(async () => {
-  await api?.close();
-});
-
 const list = async (query: string) => {
-  const response = await client.get(`/magazines${query}`);
+  const response = await local.client.get(`/magazines${query}`);
   expect(response.status, response.text).toBe(200);
   const envelope = response.json<Envelope<MagazineView>>();
   expectEnvelopeShape(envelope);
@@ -71,8 +57,8 @@ describe('GET /magazines', () => {
       title: 'Two',
       created: '1577836800',
       tags: [
-        { id: 'science', name: 'Science', url: `${api.baseUrl}/v1/tags/science` },
-        { id: 'travel', name: 'Travel', url: `${api.baseUrl}/v1/tags/travel` },
+        { id: 'science', name: 'Science', url: `${local.api.baseUrl}/v1/tags/science` },
+        { id: 'travel', name: 'Travel', url: `${local.api.baseUrl}/v1/tags/travel` },
       ],
     });
   });
@@ -114,7 +100,7 @@ describe('GET /magazines', () => {
     expect(Object.keys(links).sort()).toEqual(['first', 'last', 'next', 'prev']);
     const at = (rel: string) => {
       const url = new URL(links[rel]!);
-      expect(`${url.origin}${url.pathname}`).toBe(`${api.baseUrl}/v1/magazines`);
+      expect(`${url.origin}${url.pathname}`).toBe(`${local.api.baseUrl}/v1/magazines`);
       expect(url.searchParams.get('limit')).toBe('3');
       expect(url.searchParams.get('sort')).toBe('asc');
       return Number(url.searchParams.get('offset'));
@@ -137,7 +123,7 @@ describe('GET /magazines', () => {
   it('the Link next page resolves to the following items', async () => {
     const { response } = await list('?limit=4');
     const next = new URL(parseLinkHeader(response.headers.link).next!);
-    const followed = await client.get(`${next.pathname}${next.search}`);
+    const followed = await local.client.get(`${next.pathname}${next.search}`);
     expect(followed.status).toBe(200);
     expect(followed.json<Envelope<MagazineView>>().results.map((m) => m.id)).toEqual(ASC.slice(4));
   });
@@ -166,7 +152,7 @@ describe('GET /magazines', () => {
     expect(unknown.ids).toEqual([]);
     expect(unknown.envelope.metadata.resultset.count).toBe(0);
     // A magazine seen through a tag is the whole magazine.
-    expect(science.envelope.results.find((m) => m.id === 'r2')).toEqual((await client.get('/magazines/r2')).json());
+    expect(science.envelope.results.find((m) => m.id === 'r2')).toEqual((await local.client.get('/magazines/r2')).json());
   });
 
   it('returns only the fields asked for, plus id, and ignores names that are not fields', async () => {
@@ -194,19 +180,19 @@ describe('GET /magazines', () => {
     ['sort', 'DESCENDING'],
     ['tag', 'bad!'],
   ])('refuses %s=%s with 400 naming the parameter', async (name, value) => {
-    const response = await client.get(`/magazines?${name}=${encodeURIComponent(value)}`);
-    expectError(response, { status: 400, baseUrl: api.baseUrl, mentions: [name] });
+    const response = await local.client.get(`/magazines?${name}=${encodeURIComponent(value)}`);
+    expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: [name] });
   });
 
   it('a refused list read changes nothing', async () => {
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.get('/magazines?limit=0'));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.get('/magazines?limit=0'));
     expect(response.status).toBe(400);
   });
 });
 
 describe('GET /magazines/{id}', () => {
   it('answers the magazine with exactly the spec fields', async () => {
-    const response = await client.get('/magazines/r3');
+    const response = await local.client.get('/magazines/r3');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(JSON_TYPE);
     expectVaryAccept(response);
@@ -217,30 +203,30 @@ describe('GET /magazines/{id}', () => {
       type: 'magazine',
       title: 'Three',
       created: '1592179200',
-      tags: [{ id: 'travel', name: 'Travel', url: `${api.baseUrl}/v1/tags/travel` }],
+      tags: [{ id: 'travel', name: 'Travel', url: `${local.api.baseUrl}/v1/tags/travel` }],
     });
   });
 
   it('fields=title,tags gives those plus id; unknown names are ignored', async () => {
-    expect((await client.get('/magazines/r2?fields=title,tags')).json()).toEqual({
+    expect((await local.client.get('/magazines/r2?fields=title,tags')).json()).toEqual({
       id: 'r2',
       title: 'Two',
       tags: [
-        { id: 'science', name: 'Science', url: `${api.baseUrl}/v1/tags/science` },
-        { id: 'travel', name: 'Travel', url: `${api.baseUrl}/v1/tags/travel` },
+        { id: 'science', name: 'Science', url: `${local.api.baseUrl}/v1/tags/science` },
+        { id: 'travel', name: 'Travel', url: `${local.api.baseUrl}/v1/tags/travel` },
       ],
     });
-    expect((await client.get('/magazines/r2?fields=title,subtitle,date')).json()).toEqual({ id: 'r2', title: 'Two' });
-    expect((await client.get('/magazines/r2?fields=created')).json()).toEqual({ id: 'r2', created: '1577836800' });
+    expect((await local.client.get('/magazines/r2?fields=title,subtitle,date')).json()).toEqual({ id: 'r2', title: 'Two' });
+    expect((await local.client.get('/magazines/r2?fields=created')).json()).toEqual({ id: 'r2', created: '1577836800' });
   });
 
   it('answers 404 with the error object for an unknown id', async () => {
-    expectError(await client.get('/magazines/not-here'), { status: 404, baseUrl: api.baseUrl, mentions: ['not-here'] });
+    expectError(await local.client.get('/magazines/not-here'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['not-here'] });
   });
 
   it('answers 404 (not 500) for an id no magazine could have', async () => {
-    expectError(await client.get('/magazines/bad%20id!'), { status: 404, baseUrl: api.baseUrl });
-    expectError(await client.get(`/magazines/${'x'.repeat(200)}`), { status: 404, baseUrl: api.baseUrl });
+    expectError(await local.client.get('/magazines/bad%20id!'), { status: 404, baseUrl: local.api.baseUrl });
+    expectError(await local.client.get(`/magazines/${'x'.repeat(200)}`), { status: 404, baseUrl: local.api.baseUrl });
   });
 });
 
@@ -248,8 +234,8 @@ describe('HEAD on GET paths', () => {
   it.each(['/magazines', '/magazines?limit=2&offset=2', '/magazines/r1', '/magazines/r1?fields=title', '/magazines/r1.xml', '/magazines/nope', '/magazines?limit=0'])(
     'HEAD %s: the same status and headers as GET, no body',
     async (path) => {
-      const get = await client.get(path);
-      const head = await client.head(path);
+      const get = await local.client.get(path);
+      const head = await local.client.head(path);
       expect(head.status).toBe(get.status);
       expect(head.text).toBe('');
       expect(pickHeaders(head)).toEqual(pickHeaders(get));
@@ -258,7 +244,7 @@ describe('HEAD on GET paths', () => {
   );
 
   it('HEAD /magazines carries Last-Modified and ETag', async () => {
-    const head = await client.head('/magazines');
+    const head = await local.client.head('/magazines');
     expect(head.status).toBe(200);
     expect(Number.isNaN(Date.parse(head.headers['last-modified'] ?? ''))).toBe(false);
     expect(head.headers.etag).toMatch(/^(W\/)?".+"$/);

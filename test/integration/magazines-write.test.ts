@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, afterEach } from 'vitest';
-import { clientFor, type Client } from '../support/http';
-import { startLocalApi } from '../support/local-api';
+import { describe, expect, it } from 'vitest';
 import {
   articleBody,
   expectError,
@@ -16,29 +14,15 @@ import {
   type ArticleView,
   type Envelope,
   type MagazineView,
-  expectEveryResponseConforms,
+  useLocalApi,
 } from './expect-api';
 
-let api: Awaited<ReturnType<typeof startLocalApi>>;
-let client: Client;
+const local = useLocalApi();
 
-beforeAll(async () => {
-  api = await startLocalApi();
-  client = clientFor(api.baseUrl);
-});
-
-afterEach(() => {
-  expectEveryResponseConforms(api?.tableName);
-});
-
-afterAll(async () => {
-  await api?.close();
-});
-
-const itemsAbout = async (id: string) => (await scanTable(api.documentClient, api.tableName)).filter((item) => item.id === id || item.magazineId === id);
+const itemsAbout = async (id: string) => (await scanTable(local.api.documentClient, local.api.tableName)).filter((item) => item.id === id || item.magazineId === id);
 
 const addArticle = async (magazineId: string) => {
-  const response = await client.post(`/magazines/${magazineId}/articles`, articleBody());
+  const response = await local.client.post(`/magazines/${magazineId}/articles`, articleBody());
   expect(response.status).toBe(201);
   return response.json<{ id: string }>().id;
 };
@@ -47,14 +31,14 @@ describe('POST /magazines', () => {
   it('creates a magazine with the id sent: 201, {id}, Location that resolves to it', async () => {
     const id = uniqueId();
     const before = nowSeconds();
-    const response = await client.post('/magazines', magazineBody({ id, title: 'Coastal Living', tags: [{ name: 'Travel' }, { id: 'sea', name: 'The Sea' }] }));
+    const response = await local.client.post('/magazines', magazineBody({ id, title: 'Coastal Living', tags: [{ name: 'Travel' }, { id: 'sea', name: 'The Sea' }] }));
     expect(response.status).toBe(201);
     expect(response.headers['content-type']).toBe(JSON_TYPE);
     expectVaryAccept(response);
     expect(response.json()).toEqual({ id });
-    expect(response.headers.location).toBe(`${api.baseUrl}/v1/magazines/${id}`);
+    expect(response.headers.location).toBe(`${local.api.baseUrl}/v1/magazines/${id}`);
 
-    const read = await client.get(new URL(response.headers.location!).pathname);
+    const read = await local.client.get(new URL(response.headers.location!).pathname);
     expect(read.status).toBe(200);
     const magazine = read.json<MagazineView>();
     expectMagazineShape(magazine);
@@ -63,8 +47,8 @@ describe('POST /magazines', () => {
       type: 'magazine',
       title: 'Coastal Living',
       tags: [
-        { id: 'travel', name: 'Travel', url: `${api.baseUrl}/v1/tags/travel` },
-        { id: 'sea', name: 'The Sea', url: `${api.baseUrl}/v1/tags/sea` },
+        { id: 'travel', name: 'Travel', url: `${local.api.baseUrl}/v1/tags/travel` },
+        { id: 'sea', name: 'The Sea', url: `${local.api.baseUrl}/v1/tags/sea` },
       ],
     });
     expect(Number(magazine.created)).toBeGreaterThanOrEqual(before - 1);
@@ -75,13 +59,13 @@ describe('POST /magazines', () => {
   });
 
   it('makes an id when none is sent', async () => {
-    const response = await client.post('/magazines', magazineBody({ title: 'No Id Given' }));
+    const response = await local.client.post('/magazines', magazineBody({ title: 'No Id Given' }));
     expect(response.status).toBe(201);
     const { id } = response.json<{ id: string }>();
     expect(typeof id).toBe('string');
     expect(id).toMatch(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/);
-    expect(response.headers.location).toBe(`${api.baseUrl}/v1/magazines/${id}`);
-    const read = await client.get(`/magazines/${id}`);
+    expect(response.headers.location).toBe(`${local.api.baseUrl}/v1/magazines/${id}`);
+    const read = await local.client.get(`/magazines/${id}`);
     expect(read.status).toBe(200);
     expect(read.json<MagazineView>().title).toBe('No Id Given');
   });
@@ -89,157 +73,157 @@ describe('POST /magazines', () => {
   it('keeps a created time sent as a number or as a string of digits, and answers it as a string', async () => {
     const a = uniqueId();
     const b = uniqueId();
-    expect((await client.post('/magazines', magazineBody({ id: a, created: 1_600_000_000 }))).status).toBe(201);
-    expect((await client.post('/magazines', magazineBody({ id: b, created: '1500000000' }))).status).toBe(201);
-    expect((await client.get(`/magazines/${a}`)).json<MagazineView>().created).toBe('1600000000');
-    expect((await client.get(`/magazines/${b}`)).json<MagazineView>().created).toBe('1500000000');
+    expect((await local.client.post('/magazines', magazineBody({ id: a, created: 1_600_000_000 }))).status).toBe(201);
+    expect((await local.client.post('/magazines', magazineBody({ id: b, created: '1500000000' }))).status).toBe(201);
+    expect((await local.client.get(`/magazines/${a}`)).json<MagazineView>().created).toBe('1600000000');
+    expect((await local.client.get(`/magazines/${b}`)).json<MagazineView>().created).toBe('1500000000');
   });
 
   it('defaults tags to an empty list', async () => {
     const id = uniqueId();
-    expect((await client.post('/magazines', { id, title: 'Bare' })).status).toBe(201);
-    expect((await client.get(`/magazines/${id}`)).json<MagazineView>().tags).toEqual([]);
+    expect((await local.client.post('/magazines', { id, title: 'Bare' })).status).toBe(201);
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().tags).toEqual([]);
   });
 
   it('ignores a tag url sent in and writes its own', async () => {
     const id = uniqueId();
     const sent = { id, title: 'Urls', tags: [{ id: 'x1', name: 'X', url: 'http://evil.example/tags/x1' }] };
-    expect((await client.post('/magazines', sent)).status).toBe(201);
-    expect((await client.get(`/magazines/${id}`)).json<MagazineView>().tags).toEqual([{ id: 'x1', name: 'X', url: `${api.baseUrl}/v1/tags/x1` }]);
+    expect((await local.client.post('/magazines', sent)).status).toBe(201);
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().tags).toEqual([{ id: 'x1', name: 'X', url: `${local.api.baseUrl}/v1/tags/x1` }]);
   });
 
   it('refuses a duplicate id with 405 and the error object, writing nothing', async () => {
     const id = uniqueId();
-    expect((await client.post('/magazines', magazineBody({ id, title: 'Original' }))).status).toBe(201);
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () =>
-      client.post('/magazines', magazineBody({ id, title: 'Impostor', tags: [{ name: 'Other Tag' }] })),
+    expect((await local.client.post('/magazines', magazineBody({ id, title: 'Original' }))).status).toBe(201);
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post('/magazines', magazineBody({ id, title: 'Impostor', tags: [{ name: 'Other Tag' }] })),
     );
-    expectError(response, { status: 405, baseUrl: api.baseUrl, mentions: [id] });
+    expectError(response, { status: 405, baseUrl: local.api.baseUrl, mentions: [id] });
     expect(response.headers.location).toBeUndefined();
-    expect((await client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Original');
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Original');
   });
 });
 
 describe('PUT /magazines/{id}', () => {
   it('creates a magazine that does not exist: 201 with Location', async () => {
     const id = uniqueId();
-    const response = await client.put(`/magazines/${id}`, magazineBody({ title: 'Made by PUT' }));
+    const response = await local.client.put(`/magazines/${id}`, magazineBody({ title: 'Made by PUT' }));
     expect(response.status).toBe(201);
     expect(response.json()).toEqual({ id });
-    expect(response.headers.location).toBe(`${api.baseUrl}/v1/magazines/${id}`);
+    expect(response.headers.location).toBe(`${local.api.baseUrl}/v1/magazines/${id}`);
     expectVaryAccept(response);
-    expect((await client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Made by PUT');
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Made by PUT');
   });
 
   it('replaces an existing magazine: 200 {id}, new fields stored, articles kept', async () => {
     const id = uniqueId();
-    expect((await client.post('/magazines', magazineBody({ id, title: 'Before', tags: [{ name: 'Old Tag' }] }))).status).toBe(201);
+    expect((await local.client.post('/magazines', magazineBody({ id, title: 'Before', tags: [{ name: 'Old Tag' }] }))).status).toBe(201);
     const articleId = await addArticle(id);
 
-    const response = await client.put(`/magazines/${id}`, { id, title: 'After', tags: [{ name: 'New Tag' }] });
+    const response = await local.client.put(`/magazines/${id}`, { id, title: 'After', tags: [{ name: 'New Tag' }] });
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ id });
     expect(response.headers['content-type']).toBe(JSON_TYPE);
 
-    const magazine = (await client.get(`/magazines/${id}`)).json<MagazineView>();
+    const magazine = (await local.client.get(`/magazines/${id}`)).json<MagazineView>();
     expect(magazine.title).toBe('After');
     expect(magazine.tags.map((t) => t.id)).toEqual(['new-tag']);
 
-    const articles = await client.get(`/magazines/${id}/articles`);
+    const articles = await local.client.get(`/magazines/${id}/articles`);
     expect(articles.status).toBe(200);
     const envelope = articles.json<Envelope<ArticleView>>();
     expect(envelope.metadata.resultset.count).toBe(1);
     expect(envelope.results.map((a) => a.id)).toEqual([articleId]);
-    expect((await client.get(`/articles/${articleId}`)).status).toBe(200);
+    expect((await local.client.get(`/articles/${articleId}`)).status).toBe(200);
   });
 
   it('keeps the stored created time when the body leaves it out, and takes a new one when given', async () => {
     const id = uniqueId();
-    expect((await client.post('/magazines', magazineBody({ id, created: 1_234_567_890 }))).status).toBe(201);
-    expect((await client.put(`/magazines/${id}`, { title: 'Renamed' })).status).toBe(200);
-    expect((await client.get(`/magazines/${id}`)).json<MagazineView>().created).toBe('1234567890');
-    expect((await client.put(`/magazines/${id}`, { title: 'Renamed', created: '1300000000' })).status).toBe(200);
-    expect((await client.get(`/magazines/${id}`)).json<MagazineView>().created).toBe('1300000000');
+    expect((await local.client.post('/magazines', magazineBody({ id, created: 1_234_567_890 }))).status).toBe(201);
+    expect((await local.client.put(`/magazines/${id}`, { title: 'Renamed' })).status).toBe(200);
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().created).toBe('1234567890');
+    expect((await local.client.put(`/magazines/${id}`, { title: 'Renamed', created: '1300000000' })).status).toBe(200);
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().created).toBe('1300000000');
   });
 
   it('accepts back, unchanged, the representation GET gave: nothing changes', async () => {
     const id = uniqueId();
-    expect((await client.post('/magazines', magazineBody({ id, title: 'Round Trip', tags: [{ name: 'Café Société' }, { id: 'x_1', name: 'X' }] }))).status).toBe(201);
-    const first = await client.get(`/magazines/${id}`);
-    const response = await client.put(`/magazines/${id}`, first.json());
+    expect((await local.client.post('/magazines', magazineBody({ id, title: 'Round Trip', tags: [{ name: 'Café Société' }, { id: 'x_1', name: 'X' }] }))).status).toBe(201);
+    const first = await local.client.get(`/magazines/${id}`);
+    const response = await local.client.put(`/magazines/${id}`, first.json());
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ id });
-    const second = await client.get(`/magazines/${id}`);
+    const second = await local.client.get(`/magazines/${id}`);
     expect(second.json()).toEqual(first.json());
   });
 
   it('refuses a body id that differs from the path, writing nothing', async () => {
     const id = uniqueId();
-    expect((await client.post('/magazines', magazineBody({ id, title: 'Stays' }))).status).toBe(201);
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.put(`/magazines/${id}`, { id: 'someone-else', title: 'Changed' }));
-    expectError(response, { status: 400, baseUrl: api.baseUrl, mentions: ['id'] });
-    expect((await client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Stays');
+    expect((await local.client.post('/magazines', magazineBody({ id, title: 'Stays' }))).status).toBe(201);
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put(`/magazines/${id}`, { id: 'someone-else', title: 'Changed' }));
+    expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['id'] });
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Stays');
   });
 
   it('refuses a path id that is not a valid identifier, writing nothing', async () => {
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.put('/magazines/bad%20id!', { title: 'Nope' }));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put('/magazines/bad%20id!', { title: 'Nope' }));
     expect(response.status).toBe(400);
-    expectError(response, { status: 400, baseUrl: api.baseUrl, mentions: ['id'] });
+    expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['id'] });
   });
 });
 
 describe('DELETE /magazines/{id}', () => {
   it('deletes the magazine and its articles: 200 {id}, then 404 for both', async () => {
     const id = uniqueId();
-    expect((await client.post('/magazines', magazineBody({ id, tags: [{ name: 'Gone Soon' }] }))).status).toBe(201);
+    expect((await local.client.post('/magazines', magazineBody({ id, tags: [{ name: 'Gone Soon' }] }))).status).toBe(201);
     const first = await addArticle(id);
     const second = await addArticle(id);
 
-    const response = await client.delete(`/magazines/${id}`);
+    const response = await local.client.delete(`/magazines/${id}`);
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ id });
     expectVaryAccept(response);
 
-    expectError(await client.get(`/magazines/${id}`), { status: 404, baseUrl: api.baseUrl, mentions: [id] });
-    expectError(await client.get(`/articles/${first}`), { status: 404, baseUrl: api.baseUrl, mentions: [first] });
-    expectError(await client.get(`/articles/${second}`), { status: 404, baseUrl: api.baseUrl });
-    expectError(await client.get(`/magazines/${id}/articles`), { status: 404, baseUrl: api.baseUrl, mentions: [id] });
+    expectError(await local.client.get(`/magazines/${id}`), { status: 404, baseUrl: local.api.baseUrl, mentions: [id] });
+    expectError(await local.client.get(`/articles/${first}`), { status: 404, baseUrl: local.api.baseUrl, mentions: [first] });
+    expectError(await local.client.get(`/articles/${second}`), { status: 404, baseUrl: local.api.baseUrl });
+    expectError(await local.client.get(`/magazines/${id}/articles`), { status: 404, baseUrl: local.api.baseUrl, mentions: [id] });
     expect(await itemsAbout(id), 'no item of the magazine or its articles is left in the table').toEqual([]);
-    expect((await client.get('/tags/gone-soon')).status).toBe(404);
+    expect((await local.client.get('/tags/gone-soon')).status).toBe(404);
   });
 
   it('answers 404 with the error object for an id that does not exist, changing nothing', async () => {
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.delete('/magazines/never-was-here'));
-    expectError(response, { status: 404, baseUrl: api.baseUrl, mentions: ['never-was-here'] });
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.delete('/magazines/never-was-here'));
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl, mentions: ['never-was-here'] });
   });
 
   it('leaves the other magazines alone', async () => {
     const keep = uniqueId();
     const drop = uniqueId();
-    expect((await client.post('/magazines', magazineBody({ id: keep }))).status).toBe(201);
-    expect((await client.post('/magazines', magazineBody({ id: drop }))).status).toBe(201);
+    expect((await local.client.post('/magazines', magazineBody({ id: keep }))).status).toBe(201);
+    expect((await local.client.post('/magazines', magazineBody({ id: drop }))).status).toBe(201);
     const kept = await addArticle(keep);
-    expect((await client.delete(`/magazines/${drop}`)).status).toBe(200);
-    expect((await client.get(`/magazines/${keep}`)).status).toBe(200);
-    expect((await client.get(`/articles/${kept}`)).status).toBe(200);
+    expect((await local.client.delete(`/magazines/${drop}`)).status).toBe(200);
+    expect((await local.client.get(`/magazines/${keep}`)).status).toBe(200);
+    expect((await local.client.get(`/articles/${kept}`)).status).toBe(200);
   });
 });
 
 describe('the collection count follows single writes', () => {
   it('counts a created magazine and uncounts a deleted one', async () => {
-    const count = async () => (await client.get('/magazines?limit=1')).json<Envelope<MagazineView>>().metadata.resultset.count;
+    const count = async () => (await local.client.get('/magazines?limit=1')).json<Envelope<MagazineView>>().metadata.resultset.count;
     const start = await count();
     const id = uniqueId();
-    expect((await client.post('/magazines', magazineBody({ id }))).status).toBe(201);
+    expect((await local.client.post('/magazines', magazineBody({ id }))).status).toBe(201);
     expect(await count()).toBe(start + 1);
-    expect((await client.put(`/magazines/${id}`, magazineBody({ title: 'Replaced' }))).status).toBe(200);
+    expect((await local.client.put(`/magazines/${id}`, magazineBody({ title: 'Replaced' }))).status).toBe(200);
     expect(await count()).toBe(start + 1);
-    expect((await client.delete(`/magazines/${id}`)).status).toBe(200);
+    expect((await local.client.delete(`/magazines/${id}`)).status).toBe(200);
     expect(await count()).toBe(start);
   });
 
   it('answers a create with exactly {id}', async () => {
-    const response = await client.post('/magazines', magazineBody());
+    const response = await local.client.post('/magazines', magazineBody());
     expect(sortedKeys(response.json())).toEqual(['id']);
   });
 });
@@ -247,13 +231,13 @@ describe('the collection count follows single writes', () => {
 describe('a replace moves the magazine in every list', () => {
   it('changing created moves it between years; changing tags moves it between tags; counts follow', async () => {
     const id = uniqueId();
-    const count = async (query: string) => (await client.get(`/magazines?limit=100&${query}`)).json<Envelope<MagazineView>>();
+    const count = async (query: string) => (await local.client.get(`/magazines?limit=100&${query}`)).json<Envelope<MagazineView>>();
     const y2011 = (await count('year=2011')).metadata.resultset.count;
     const y2012 = (await count('year=2012')).metadata.resultset.count;
-    expect((await client.post('/magazines', { id, title: 'Mover', created: '1300000000', tags: [{ name: 'Moving Tag A' }] })).status).toBe(201); // 2011
+    expect((await local.client.post('/magazines', { id, title: 'Mover', created: '1300000000', tags: [{ name: 'Moving Tag A' }] })).status).toBe(201); // 2011
     expect((await count('year=2011')).metadata.resultset.count).toBe(y2011 + 1);
 
-    expect((await client.put(`/magazines/${id}`, { title: 'Mover', created: '1330000000', tags: [{ name: 'Moving Tag B' }] })).status).toBe(200); // 2012
+    expect((await local.client.put(`/magazines/${id}`, { title: 'Mover', created: '1330000000', tags: [{ name: 'Moving Tag B' }] })).status).toBe(200); // 2012
     const after2011 = await count('year=2011');
     const after2012 = await count('year=2012');
     expect(after2011.metadata.resultset.count).toBe(y2011);
@@ -261,10 +245,10 @@ describe('a replace moves the magazine in every list', () => {
     expect(after2012.metadata.resultset.count).toBe(y2012 + 1);
     expect(after2012.results.map((m) => m.id)).toContain(id);
 
-    expect((await client.get('/tags/moving-tag-a')).status).toBe(404);
-    expect((await client.get('/tags/moving-tag-a/magazines')).status).toBe(404);
+    expect((await local.client.get('/tags/moving-tag-a')).status).toBe(404);
+    expect((await local.client.get('/tags/moving-tag-a/magazines')).status).toBe(404);
     expect((await count('tag=moving-tag-a')).metadata.resultset.count).toBe(0);
-    const byTag = (await client.get('/tags/moving-tag-b/magazines')).json<Envelope<MagazineView>>();
+    const byTag = (await local.client.get('/tags/moving-tag-b/magazines')).json<Envelope<MagazineView>>();
     expect(byTag.results.map((m) => [m.id, m.created])).toEqual([[id, '1330000000']]);
     expect(byTag.metadata.resultset.count).toBe(1);
     expect((await count('tag=moving-tag-b&year=2012')).metadata.resultset.count).toBe(1);
@@ -273,26 +257,26 @@ describe('a replace moves the magazine in every list', () => {
 
   it('a magazine seen through its tag shows the replaced title', async () => {
     const id = uniqueId();
-    expect((await client.post('/magazines', { id, title: 'Old Title', tags: [{ id: `tag-${id}`, name: 'Solo' }] })).status).toBe(201);
-    expect((await client.put(`/magazines/${id}`, { title: 'New Title', tags: [{ id: `tag-${id}`, name: 'Solo' }] })).status).toBe(200);
-    const byTag = (await client.get(`/tags/tag-${id}/magazines`)).json<Envelope<MagazineView>>();
+    expect((await local.client.post('/magazines', { id, title: 'Old Title', tags: [{ id: `tag-${id}`, name: 'Solo' }] })).status).toBe(201);
+    expect((await local.client.put(`/magazines/${id}`, { title: 'New Title', tags: [{ id: `tag-${id}`, name: 'Solo' }] })).status).toBe(200);
+    const byTag = (await local.client.get(`/tags/tag-${id}/magazines`)).json<Envelope<MagazineView>>();
     expect(byTag.results.map((m) => m.title)).toEqual(['New Title']);
-    expect((await client.get(`/magazines?tag=tag-${id}`)).json<Envelope<MagazineView>>().results.map((m) => m.title)).toEqual(['New Title']);
+    expect((await local.client.get(`/magazines?tag=tag-${id}`)).json<Envelope<MagazineView>>().results.map((m) => m.title)).toEqual(['New Title']);
   });
 });
 
 describe('DELETE /magazines/{id} with many articles', () => {
   it('deletes all 30 of them (more than one batch)', async () => {
     const id = uniqueId();
-    expect((await client.post('/magazines', magazineBody({ id }))).status).toBe(201);
+    expect((await local.client.post('/magazines', magazineBody({ id }))).status).toBe(201);
     const articles: string[] = [];
     for (let i = 0; i < 30; i += 10) {
       const made = await Promise.all(Array.from({ length: 10 }, () => addArticle(id)));
       articles.push(...made);
     }
-    expect((await client.get(`/magazines/${id}/articles?limit=1`)).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(30);
-    expect((await client.delete(`/magazines/${id}`)).status).toBe(200);
-    for (const article of [articles[0]!, articles[15]!, articles[29]!]) expect((await client.get(`/articles/${article}`)).status).toBe(404);
+    expect((await local.client.get(`/magazines/${id}/articles?limit=1`)).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(30);
+    expect((await local.client.delete(`/magazines/${id}`)).status).toBe(200);
+    for (const article of [articles[0]!, articles[15]!, articles[29]!]) expect((await local.client.get(`/articles/${article}`)).status).toBe(404);
     expect(await itemsAbout(id)).toEqual([]);
   });
 });
@@ -300,14 +284,14 @@ describe('DELETE /magazines/{id} with many articles', () => {
 describe('the year filter is the UTC year of created', () => {
   it('year=1999 finds a magazine of 1999; years no magazine can have (0000, 0099, 1000, 1969, 9999) find nothing', async () => {
     const id = uniqueId();
-    expect((await client.post('/magazines', { id, title: 'Old Times', created: '930000000' })).status).toBe(201); // 1999-06-21
-    const y1999 = (await client.get('/magazines?year=1999&limit=100')).json<Envelope<MagazineView>>();
+    expect((await local.client.post('/magazines', { id, title: 'Old Times', created: '930000000' })).status).toBe(201); // 1999-06-21
+    const y1999 = (await local.client.get('/magazines?year=1999&limit=100')).json<Envelope<MagazineView>>();
     expect(y1999.results.map((m) => m.id)).toContain(id);
     expect(y1999.metadata.resultset.count).toBe(y1999.results.length);
     const years = ['0099', '0000', '1969', '1000', '9999'];
     const answers = await Promise.all(
       years.map(async (year) => {
-        const response = await client.get(`/magazines?year=${year}&limit=100`);
+        const response = await local.client.get(`/magazines?year=${year}&limit=100`);
         // A year before Unix time may also be refused as out of range, naming the parameter.
         if (response.status === 400 && response.json<{ developerMessage: string }>().developerMessage.includes('year')) return `year=${year}: fine`;
         if (response.status !== 200) return `year=${year}: ${response.status}`;

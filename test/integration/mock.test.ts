@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, afterEach } from 'vitest';
-import { clientFor, type Client } from '../support/http';
-import { startLocalApi } from '../support/local-api';
+import { describe, expect, it } from 'vitest';
 import {
   articleBody,
   expectArticleShape,
@@ -16,32 +14,19 @@ import {
   type ArticleView,
   type Envelope,
   type MagazineView,
-  expectEveryResponseConforms,
+  useLocalApi,
 } from './expect-api';
 
-let api: Awaited<ReturnType<typeof startLocalApi>>;
-let client: Client;
-
-beforeAll(async () => {
-  api = await startLocalApi();
-  client = clientFor(api.baseUrl);
-  expect((await client.post('/magazines', magazineBody({ id: 'real', title: 'Real One' }))).status).toBe(201);
-  expect((await client.post('/magazines/real/articles', articleBody())).status).toBe(201);
-});
-
-afterEach(() => {
-  expectEveryResponseConforms(api?.tableName);
-});
-
-afterAll(async () => {
-  await api?.close();
+const local = useLocalApi(undefined, async () => {
+  expect((await local.client.post('/magazines', magazineBody({ id: 'real', title: 'Real One' }))).status).toBe(201);
+  expect((await local.client.post('/magazines/real/articles', articleBody())).status).toBe(201);
 });
 
 /** Runs `action` and expects the table not to have changed (mock never writes). */
-const untouched = <T>(action: () => Promise<T>) => expectTableUnchanged(api.documentClient, api.tableName, action);
+const untouched = <T>(action: () => Promise<T>) => expectTableUnchanged(local.api.documentClient, local.api.tableName, action);
 
 const mockList = async (query: string) => {
-  const response = await client.get(`/magazines?mock=True${query}`);
+  const response = await local.client.get(`/magazines?mock=True${query}`);
   expect(response.status, response.text).toBe(200);
   const envelope = response.json<Envelope<MagazineView>>();
   expectEnvelopeShape(envelope);
@@ -50,7 +35,7 @@ const mockList = async (query: string) => {
 
 describe('the mock switch', () => {
   it.each(['?mock=True', '?mock=true', '?mock=TRUE', '?mock=1', '?mock=', '?mock'])('%s turns mock on: an id that does not exist still answers 200', async (query) => {
-    const response = await client.get(`/magazines/does-not-exist${query}`);
+    const response = await local.client.get(`/magazines/does-not-exist${query}`);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(JSON_TYPE);
     const magazine = response.json<MagazineView>();
@@ -59,88 +44,88 @@ describe('the mock switch', () => {
   });
 
   it.each(['?mock=False', '?mock=false', '?mock=0'])('%s leaves mock off: real data, so 404 for an unknown id and 200 for a real one', async (query) => {
-    expect((await client.get(`/magazines/does-not-exist${query}`)).status).toBe(404);
-    expect((await client.get(`/magazines/real${query}`)).json<MagazineView>().title).toBe('Real One');
+    expect((await local.client.get(`/magazines/does-not-exist${query}`)).status).toBe(404);
+    expect((await local.client.get(`/magazines/real${query}`)).json<MagazineView>().title).toBe('Real One');
   });
 
   it.each(['yes', '2', 'on', 'truthy'])('mock=%s: 400 naming mock', async (value) => {
-    expectError(await client.get(`/magazines?mock=${value}`), { status: 400, baseUrl: api.baseUrl, mentions: ['mock'] });
+    expectError(await local.client.get(`/magazines?mock=${value}`), { status: 400, baseUrl: local.api.baseUrl, mentions: ['mock'] });
   });
 });
 
 describe('mock requests are checked like real ones', () => {
   it('bad query parameters', async () => {
-    expectError(await client.get('/magazines?mock=True&limit=0'), { status: 400, baseUrl: api.baseUrl, mentions: ['limit'] });
-    expectError(await client.get('/magazines?mock=True&year=20x4'), { status: 400, baseUrl: api.baseUrl, mentions: ['year'] });
-    expectError(await client.get('/magazines/x/articles?mock=True&sort=up'), { status: 400, baseUrl: api.baseUrl, mentions: ['sort'] });
+    expectError(await local.client.get('/magazines?mock=True&limit=0'), { status: 400, baseUrl: local.api.baseUrl, mentions: ['limit'] });
+    expectError(await local.client.get('/magazines?mock=True&year=20x4'), { status: 400, baseUrl: local.api.baseUrl, mentions: ['year'] });
+    expectError(await local.client.get('/magazines/x/articles?mock=True&sort=up'), { status: 400, baseUrl: local.api.baseUrl, mentions: ['sort'] });
   });
 
   it('bad bodies, and nothing is written', async () => {
-    expectError(await untouched(() => client.post('/magazines?mock=True', { title: '' })), { status: 400, baseUrl: api.baseUrl, mentions: ['title'] });
-    expectError(await untouched(() => client.post('/magazines?mock=True', { title: 'x', extra: 1 })), { status: 400, baseUrl: api.baseUrl, mentions: ['extra'] });
-    expectError(await untouched(() => client.put('/magazines/real?mock=True', { id: 'other', title: 'x' })), { status: 400, baseUrl: api.baseUrl, mentions: ['id'] });
-    expectError(await untouched(() => client.put('/magazines?mock=True', { not: 'an array' })), { status: 400, baseUrl: api.baseUrl });
-    expectError(await untouched(() => client.post('/magazines/real/articles?mock=True', articleBody({ date: '2023-02-30' }))), { status: 400, baseUrl: api.baseUrl, mentions: ['date'] });
+    expectError(await untouched(() => local.client.post('/magazines?mock=True', { title: '' })), { status: 400, baseUrl: local.api.baseUrl, mentions: ['title'] });
+    expectError(await untouched(() => local.client.post('/magazines?mock=True', { title: 'x', extra: 1 })), { status: 400, baseUrl: local.api.baseUrl, mentions: ['extra'] });
+    expectError(await untouched(() => local.client.put('/magazines/real?mock=True', { id: 'other', title: 'x' })), { status: 400, baseUrl: local.api.baseUrl, mentions: ['id'] });
+    expectError(await untouched(() => local.client.put('/magazines?mock=True', { not: 'an array' })), { status: 400, baseUrl: local.api.baseUrl });
+    expectError(await untouched(() => local.client.post('/magazines/real/articles?mock=True', articleBody({ date: '2023-02-30' }))), { status: 400, baseUrl: local.api.baseUrl, mentions: ['date'] });
   });
 
   it('media type, syntax and format', async () => {
-    expectError(await untouched(() => client.post('/magazines?mock=True', undefined, { body: '{"title":"x"}', headers: { 'Content-Type': 'text/plain' } })), { status: 415, baseUrl: api.baseUrl });
-    expectError(await untouched(() => client.post('/magazines?mock=True', undefined, { body: '{"title":', headers: { 'Content-Type': 'application/json' } })), { status: 400, baseUrl: api.baseUrl });
-    const yaml = await client.get('/magazines/x.yaml?mock=True');
-    expectError(yaml, { status: 406, baseUrl: api.baseUrl, contentType: yaml.headers['content-type'] });
+    expectError(await untouched(() => local.client.post('/magazines?mock=True', undefined, { body: '{"title":"x"}', headers: { 'Content-Type': 'text/plain' } })), { status: 415, baseUrl: local.api.baseUrl });
+    expectError(await untouched(() => local.client.post('/magazines?mock=True', undefined, { body: '{"title":', headers: { 'Content-Type': 'application/json' } })), { status: 400, baseUrl: local.api.baseUrl });
+    const yaml = await local.client.get('/magazines/x.yaml?mock=True');
+    expectError(yaml, { status: 406, baseUrl: local.api.baseUrl, contentType: yaml.headers['content-type'] });
   });
 
   it('unknown paths and methods', async () => {
-    expectError(await client.get('/magazine?mock=True'), { status: 404, baseUrl: api.baseUrl });
-    expectError(await client.request('PATCH', '/magazines?mock=True'), { status: 405, baseUrl: api.baseUrl });
+    expectError(await local.client.get('/magazine?mock=True'), { status: 404, baseUrl: local.api.baseUrl });
+    expectError(await local.client.request('PATCH', '/magazines?mock=True'), { status: 405, baseUrl: local.api.baseUrl });
   });
 });
 
 describe('mock touches no data', () => {
   it('POST /magazines: 201 with an id and Location, nothing created', async () => {
-    const response = await untouched(() => client.post('/magazines?mock=True', magazineBody({ id: 'mocked-new' })));
+    const response = await untouched(() => local.client.post('/magazines?mock=True', magazineBody({ id: 'mocked-new' })));
     expect(response.status).toBe(201);
     expect(response.json()).toEqual({ id: 'mocked-new' });
-    expect(response.headers.location).toBe(`${api.baseUrl}/v1/magazines/mocked-new`);
-    expect((await client.get('/magazines/mocked-new')).status).toBe(404);
+    expect(response.headers.location).toBe(`${local.api.baseUrl}/v1/magazines/mocked-new`);
+    expect((await local.client.get('/magazines/mocked-new')).status).toBe(404);
   });
 
   it('POST /magazines with an id that exists: no existence check, nothing written', async () => {
-    const response = await untouched(() => client.post('/magazines?mock=True', magazineBody({ id: 'real', title: 'Overwritten?' })));
+    const response = await untouched(() => local.client.post('/magazines?mock=True', magazineBody({ id: 'real', title: 'Overwritten?' })));
     expect(response.status).toBe(201);
-    expect((await client.get('/magazines/real')).json<MagazineView>().title).toBe('Real One');
+    expect((await local.client.get('/magazines/real')).json<MagazineView>().title).toBe('Real One');
   });
 
   it('POST an article (the spec 4.5 case): 201 with an id, no article created, even for a magazine that does not exist', async () => {
-    const response = await untouched(() => client.post('/api/v1/magazines/real/articles.json?mock=True', articleBody()));
+    const response = await untouched(() => local.client.post('/api/v1/magazines/real/articles.json?mock=True', articleBody()));
     expect(response.status).toBe(201);
     const { id } = response.json<{ id: string }>();
     expect(typeof id).toBe('string');
-    expect((await client.get(`/articles/${id}`)).status).toBe(404);
-    expect((await client.get('/magazines/real/articles')).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(1);
-    expect((await untouched(() => client.post('/magazines/ghost/articles?mock=True', articleBody()))).status).toBe(201);
+    expect((await local.client.get(`/articles/${id}`)).status).toBe(404);
+    expect((await local.client.get('/magazines/real/articles')).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(1);
+    expect((await untouched(() => local.client.post('/magazines/ghost/articles?mock=True', articleBody()))).status).toBe(201);
   });
 
   it('PUT /magazines/{id}, PUT /magazines, DELETE /magazines/{id}, DELETE /magazines: success answers, nothing changed', async () => {
-    const put = await untouched(() => client.put('/magazines/real?mock=True', { title: 'Changed?' }));
+    const put = await untouched(() => local.client.put('/magazines/real?mock=True', { title: 'Changed?' }));
     expect(put.status).toBe(200);
     expect(put.json()).toEqual({ id: 'real' });
-    const putAll = await untouched(() => client.put('/magazines?mock=True', [{ id: 'only', title: 'Only' }]));
+    const putAll = await untouched(() => local.client.put('/magazines?mock=True', [{ id: 'only', title: 'Only' }]));
     expect(putAll.status).toBe(200);
     expect(putAll.json()).toEqual({ id: 'magazines' });
-    const del = await untouched(() => client.delete('/magazines/real?mock=True'));
+    const del = await untouched(() => local.client.delete('/magazines/real?mock=True'));
     expect(del.status).toBe(200);
     expect(del.json()).toEqual({ id: 'real' });
-    expect((await untouched(() => client.delete('/magazines/ghost?mock=True'))).status).toBe(200);
-    const delAll = await untouched(() => client.delete('/magazines?mock=True'));
+    expect((await untouched(() => local.client.delete('/magazines/ghost?mock=True'))).status).toBe(200);
+    const delAll = await untouched(() => local.client.delete('/magazines?mock=True'));
     expect(delAll.status).toBe(200);
     expect(delAll.json()).toEqual({ id: 'magazines' });
-    expect((await client.get('/magazines/real')).json<MagazineView>().title).toBe('Real One');
-    expect((await client.get('/magazines')).json<Envelope<MagazineView>>().metadata.resultset.count).toBe(1);
+    expect((await local.client.get('/magazines/real')).json<MagazineView>().title).toBe('Real One');
+    expect((await local.client.get('/magazines')).json<Envelope<MagazineView>>().metadata.resultset.count).toBe(1);
   });
 
   it('reads answer without looking: unknown magazines, articles and tags answer 200 of the real shape', async () => {
-    const articles = await client.get('/magazines/ghost/articles?mock=True');
+    const articles = await local.client.get('/magazines/ghost/articles?mock=True');
     expect(articles.status).toBe(200);
     const envelope = articles.json<Envelope<ArticleView>>();
     expectEnvelopeShape(envelope);
@@ -149,12 +134,12 @@ describe('mock touches no data', () => {
       expectArticleShape(article);
       expect(article.magazine_id).toBe('ghost');
     }
-    const article = await client.get('/articles/ghost-article?mock=True');
+    const article = await local.client.get('/articles/ghost-article?mock=True');
     expect(article.status).toBe(200);
     expectArticleShape(article.json());
-    expect((await client.get('/tags/ghost-tag?mock=True')).status).toBe(200);
-    expect((await client.get('/tags/ghost-tag/magazines?mock=True')).status).toBe(200);
-    expect((await client.get('/tags?mock=True')).status).toBe(200);
+    expect((await local.client.get('/tags/ghost-tag?mock=True')).status).toBe(200);
+    expect((await local.client.get('/tags/ghost-tag/magazines?mock=True')).status).toBe(200);
+    expect((await local.client.get('/tags?mock=True')).status).toBe(200);
   });
 
   it('mock lists are not the stored data', async () => {
@@ -166,13 +151,13 @@ describe('mock touches no data', () => {
 describe('mock data', () => {
   it('is deterministic: the same request gives the same body', async () => {
     for (const path of ['/magazines?mock=True&limit=7&offset=2', '/magazines/abc?mock=True', '/magazines/abc/articles?mock=True', '/tags?mock=True', '/magazines.xml?mock=True']) {
-      const first = await client.get(path);
-      const second = await client.get(path);
+      const first = await local.client.get(path);
+      const second = await local.client.get(path);
       expect(first.status).toBe(200);
       expect(second.text, path).toBe(first.text);
     }
-    const a = await client.post('/magazines/abc/articles?mock=True', articleBody());
-    const b = await client.post('/magazines/abc/articles?mock=True', articleBody());
+    const a = await local.client.post('/magazines/abc/articles?mock=True', articleBody());
+    const b = await local.client.post('/magazines/abc/articles?mock=True', articleBody());
     expect(b.json()).toEqual(a.json());
   });
 
@@ -207,16 +192,16 @@ describe('mock data', () => {
   it('honours fields, on a list and on one magazine', async () => {
     const list = await mockList('&fields=title,subtitle');
     for (const magazine of list.results) expect(sortedKeys(magazine)).toEqual(['id', 'title']);
-    const one = await client.get('/api/v1/magazines/abc.json?mock=True&fields=title,tags&format=json');
+    const one = await local.client.get('/api/v1/magazines/abc.json?mock=True&fields=title,tags&format=json');
     expect(sortedKeys(one.json())).toEqual(['id', 'tags', 'title']);
   });
 
   it('honours XML', async () => {
-    const list = await client.get('/api/v1/magazines.xml?mock=True&year=2020&sort=desc');
+    const list = await local.client.get('/api/v1/magazines.xml?mock=True&year=2020&sort=desc');
     expect(list.status).toBe(200);
     expect(list.headers['content-type']).toBe(XML_TYPE);
     expect(Object.keys(parseXml(list.text))).toEqual(['response']);
-    const one = await client.get('/magazines/abc?mock=True&format=xml');
+    const one = await local.client.get('/magazines/abc?mock=True&format=xml');
     expect(one.headers['content-type']).toBe(XML_TYPE);
     expect(Object.keys(parseXml(one.text))).toEqual(['magazine']);
   });

@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, afterEach } from 'vitest';
-import { clientFor, parseLinkHeader, type Client } from '../support/http';
-import { startLocalApi } from '../support/local-api';
-import { expectEnvelopeShape, expectError, expectMagazineShape, expectVaryAccept, JSON_TYPE, parseXml, XML_TYPE, type Envelope, type MagazineView, type TagView, expectEveryResponseConforms } from './expect-api';
+import { describe, expect, it } from 'vitest';
+import { parseLinkHeader } from '../support/http';
+import { expectEnvelopeShape, expectError, expectMagazineShape, expectVaryAccept, JSON_TYPE, parseXml, XML_TYPE, type Envelope, type MagazineView, type TagView, useLocalApi } from './expect-api';
 
-let api: Awaited<ReturnType<typeof startLocalApi>>;
-let client: Client;
-
-beforeAll(async () => {
-  api = await startLocalApi();
-  client = clientFor(api.baseUrl);
-  const response = await client.put('/magazines', [
+const local = useLocalApi(undefined, async () => {
+  const response = await local.client.put('/magazines', [
     { id: 't1', title: 'T1', created: '1577836800', tags: [{ name: 'Science' }, { name: 'Travel' }] }, // 2020
     { id: 't2', title: 'T2', created: '1609459200', tags: [{ name: 'Science' }] }, // 2021
     { id: 't3', title: 'T3', created: '1609459300', tags: [{ name: 'Café Society' }] },
@@ -17,24 +11,16 @@ beforeAll(async () => {
   expect(response.status).toBe(200);
 });
 
-afterEach(() => {
-  expectEveryResponseConforms(api?.tableName);
-});
-
-afterAll(async () => {
-  await api?.close();
-});
-
 /** A path on this API from an absolute URL the API wrote. */
 const pathOf = (url: string) => {
   const parsed = new URL(url);
-  expect(parsed.origin).toBe(new URL(api.baseUrl).origin);
+  expect(parsed.origin).toBe(new URL(local.api.baseUrl).origin);
   return `${parsed.pathname}${parsed.search}`;
 };
 
 describe('GET /tags', () => {
   it('lists every tag in use in the envelope, each with its url', async () => {
-    const response = await client.get('/tags');
+    const response = await local.client.get('/tags');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(JSON_TYPE);
     expectVaryAccept(response);
@@ -43,83 +29,83 @@ describe('GET /tags', () => {
     expect(envelope.metadata.resultset.count).toBe(3);
     expect(envelope.results.map((t) => t.id).sort()).toEqual(['cafe-society', 'science', 'travel']);
     for (const tag of envelope.results) {
-      expect(tag).toMatchObject({ id: tag.id, url: `${api.baseUrl}/v1/tags/${tag.id}` });
+      expect(tag).toMatchObject({ id: tag.id, url: `${local.api.baseUrl}/v1/tags/${tag.id}` });
       expect(typeof tag.name).toBe('string');
     }
     expect(envelope.results.find((t) => t.id === 'cafe-society')?.name).toBe('Café Society');
   });
 
   it('pages tags with limit and offset, count staying exact', async () => {
-    const envelope = (await client.get('/tags?limit=2&offset=1')).json<Envelope<TagView>>();
+    const envelope = (await local.client.get('/tags?limit=2&offset=1')).json<Envelope<TagView>>();
     expect(envelope.metadata.resultset).toEqual({ count: 3, offset: 1, limit: 2 });
     expect(envelope.results).toHaveLength(2);
-    const links = parseLinkHeader((await client.get('/tags?limit=2&offset=1')).headers.link);
+    const links = parseLinkHeader((await local.client.get('/tags?limit=2&offset=1')).headers.link);
     expect(Object.keys(links).sort()).toEqual(['first', 'last', 'prev']);
-    expect(links.first?.startsWith(`${api.baseUrl}/v1/tags?`)).toBe(true);
-    const byTag = parseLinkHeader((await client.get('/tags/science/magazines?limit=1')).headers.link);
+    expect(links.first?.startsWith(`${local.api.baseUrl}/v1/tags?`)).toBe(true);
+    const byTag = parseLinkHeader((await local.client.get('/tags/science/magazines?limit=1')).headers.link);
     expect(Object.keys(byTag).sort()).toEqual(['first', 'last', 'next']);
-    expect(byTag.next?.startsWith(`${api.baseUrl}/v1/tags/science/magazines?`)).toBe(true);
+    expect(byTag.next?.startsWith(`${local.api.baseUrl}/v1/tags/science/magazines?`)).toBe(true);
   });
 
   it('gives the tags as XML: <response><results><tag>', async () => {
-    const response = await client.get('/tags.xml');
+    const response = await local.client.get('/tags.xml');
     expect(response.headers['content-type']).toBe(XML_TYPE);
     const doc = parseXml(response.text) as { response: { results: { tag: { id: string }[] } } };
     expect(doc.response.results.tag.map((t) => t.id).sort()).toEqual(['cafe-society', 'science', 'travel']);
   });
 
   it('refuses limit=101 with 400 naming limit', async () => {
-    expectError(await client.get('/tags?limit=101'), { status: 400, baseUrl: api.baseUrl, mentions: ['limit'] });
+    expectError(await local.client.get('/tags?limit=101'), { status: 400, baseUrl: local.api.baseUrl, mentions: ['limit'] });
   });
 });
 
 describe('GET /tags/{tagId}', () => {
   it("a magazine's tag url resolves to the tag", async () => {
-    const magazine = (await client.get('/magazines/t1')).json<MagazineView>();
+    const magazine = (await local.client.get('/magazines/t1')).json<MagazineView>();
     for (const tag of magazine.tags) {
-      const response = await client.get(pathOf(tag.url));
+      const response = await local.client.get(pathOf(tag.url));
       expect(response.status, tag.url).toBe(200);
       expect(response.json<TagView>()).toMatchObject({ id: tag.id, name: tag.name, url: tag.url });
     }
   });
 
   it('a tag url written under /api/v1 resolves too', async () => {
-    const magazine = (await client.get('/api/v1/magazines/t3')).json<MagazineView>();
-    expect(magazine.tags[0]?.url).toBe(`${api.baseUrl}/api/v1/tags/cafe-society`);
-    expect((await client.get(pathOf(magazine.tags[0]!.url))).status).toBe(200);
+    const magazine = (await local.client.get('/api/v1/magazines/t3')).json<MagazineView>();
+    expect(magazine.tags[0]?.url).toBe(`${local.api.baseUrl}/api/v1/tags/cafe-society`);
+    expect((await local.client.get(pathOf(magazine.tags[0]!.url))).status).toBe(200);
   });
 
   it('gives a tag as XML with <tag> at the root', async () => {
-    const response = await client.get('/api/v1/tags/science.xml');
+    const response = await local.client.get('/api/v1/tags/science.xml');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(XML_TYPE);
     const doc = parseXml(response.text) as { tag: { id: string; url: string } };
     expect(Object.keys(doc)).toEqual(['tag']);
-    expect(doc.tag).toMatchObject({ id: 'science', url: `${api.baseUrl}/api/v1/tags/science` });
+    expect(doc.tag).toMatchObject({ id: 'science', url: `${local.api.baseUrl}/api/v1/tags/science` });
   });
 
   it('answers 404 with the error object for a tag no magazine carries', async () => {
-    expectError(await client.get('/tags/no-such-tag'), { status: 404, baseUrl: api.baseUrl, mentions: ['no-such-tag'] });
+    expectError(await local.client.get('/tags/no-such-tag'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['no-such-tag'] });
   });
 });
 
 describe('GET /tags/{tagId}/magazines', () => {
   it('lists the magazines carrying the tag, count exact', async () => {
-    const response = await client.get('/tags/science/magazines');
+    const response = await local.client.get('/tags/science/magazines');
     expect(response.status).toBe(200);
     const envelope = response.json<Envelope<MagazineView>>();
     expectEnvelopeShape(envelope);
     expect(envelope.metadata.resultset).toEqual({ count: 2, offset: 0, limit: 25 });
     expect(envelope.results.map((m) => m.id)).toEqual(['t1', 't2']);
     for (const magazine of envelope.results) expectMagazineShape(magazine);
-    expect((await client.get('/tags/science/magazines?sort=desc')).json<Envelope<MagazineView>>().results.map((m) => m.id)).toEqual(['t2', 't1']);
-    const y2021 = (await client.get('/tags/science/magazines?year=2021')).json<Envelope<MagazineView>>();
+    expect((await local.client.get('/tags/science/magazines?sort=desc')).json<Envelope<MagazineView>>().results.map((m) => m.id)).toEqual(['t2', 't1']);
+    const y2021 = (await local.client.get('/tags/science/magazines?year=2021')).json<Envelope<MagazineView>>();
     expect(y2021.results.map((m) => m.id)).toEqual(['t2']);
     expect(y2021.metadata.resultset.count).toBe(1);
   });
 
   it('answers 404 for a tag no magazine carries', async () => {
-    expectError(await client.get('/tags/no-such-tag/magazines'), { status: 404, baseUrl: api.baseUrl, mentions: ['no-such-tag'] });
+    expectError(await local.client.get('/tags/no-such-tag/magazines'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['no-such-tag'] });
   });
 
   it.each([
@@ -127,12 +113,12 @@ describe('GET /tags/{tagId}/magazines', () => {
     ['offset', '-1'],
     ['limit', '0'],
   ])('refuses %s=%s with 400 naming the parameter', async (name, value) => {
-    expectError(await client.get(`/tags/science/magazines?${name}=${value}`), { status: 400, baseUrl: api.baseUrl, mentions: [name] });
+    expectError(await local.client.get(`/tags/science/magazines?${name}=${value}`), { status: 400, baseUrl: local.api.baseUrl, mentions: [name] });
   });
 
   it('a tag goes away with the last magazine carrying it', async () => {
-    expect((await client.put('/magazines/t3', { title: 'T3', tags: [] })).status).toBe(200);
-    expectError(await client.get('/tags/cafe-society'), { status: 404, baseUrl: api.baseUrl });
-    expect((await client.get('/tags')).json<Envelope<TagView>>().metadata.resultset.count).toBe(2);
+    expect((await local.client.put('/magazines/t3', { title: 'T3', tags: [] })).status).toBe(200);
+    expectError(await local.client.get('/tags/cafe-society'), { status: 404, baseUrl: local.api.baseUrl });
+    expect((await local.client.get('/tags')).json<Envelope<TagView>>().metadata.resultset.count).toBe(2);
   });
 });

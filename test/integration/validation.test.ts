@@ -1,30 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it, afterEach } from 'vitest';
-import { clientFor, type Client } from '../support/http';
-import { startLocalApi } from '../support/local-api';
-import { articleBody, expectError, expectTableUnchanged, magazineBody, nowSeconds, uniqueId, type MagazineView, expectEveryResponseConforms } from './expect-api';
+import { describe, expect, it } from 'vitest';
+import { articleBody, expectError, expectTableUnchanged, magazineBody, nowSeconds, uniqueId, type MagazineView, useLocalApi } from './expect-api';
 
-let api: Awaited<ReturnType<typeof startLocalApi>>;
-let client: Client;
 let magazineId: string;
 
-beforeAll(async () => {
-  api = await startLocalApi();
-  client = clientFor(api.baseUrl);
+const local = useLocalApi(undefined, async () => {
   magazineId = uniqueId('host');
-  expect((await client.post('/magazines', magazineBody({ id: magazineId }))).status).toBe(201);
-});
-
-afterEach(() => {
-  expectEveryResponseConforms(api?.tableName);
-});
-
-afterAll(async () => {
-  await api?.close();
+  expect((await local.client.post('/magazines', magazineBody({ id: magazineId }))).status).toBe(201);
 });
 
 const refused = async (method: 'POST' | 'PUT', path: string, body: unknown, mentions: string[]) => {
-  const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.request(method, path, { json: body }));
-  expectError(response, { status: 400, baseUrl: api.baseUrl, mentions });
+  const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.request(method, path, { json: body }));
+  expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions });
 };
 
 const tags = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `t${i}`, name: `Tag ${i}` }));
@@ -78,14 +64,14 @@ describe('magazine bodies: every field has values that are refused with 400 nami
 
   it('32 tags and a title of 256 characters are accepted', async () => {
     const id = uniqueId();
-    expect((await client.post('/magazines', { id, title: 'x'.repeat(256), tags: tags(32) })).status).toBe(201);
-    expect((await client.get(`/magazines/${id}`)).json<MagazineView>().tags).toHaveLength(32);
+    expect((await local.client.post('/magazines', { id, title: 'x'.repeat(256), tags: tags(32) })).status).toBe(201);
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().tags).toHaveLength(32);
   });
 
   it('an id of 64 characters and a created time up to a day ahead are accepted', async () => {
     const id = `a${'b'.repeat(63)}`;
-    expect((await client.post('/magazines', { id, title: 'Long id', created: nowSeconds() + 3600 })).status).toBe(201);
-    expect((await client.get(`/magazines/${id}`)).status).toBe(200);
+    expect((await local.client.post('/magazines', { id, title: 'Long id', created: nowSeconds() + 3600 })).status).toBe(201);
+    expect((await local.client.get(`/magazines/${id}`)).status).toBe(200);
   });
 });
 
@@ -99,15 +85,15 @@ describe('tag ids derived from names', () => {
     ['__Hello__World__', 'hello-world'],
   ])('%j → %s', async (name, id) => {
     const magazine = uniqueId();
-    expect((await client.post('/magazines', { id: magazine, title: 'Tagged', tags: [{ name }] })).status).toBe(201);
-    const tag = (await client.get(`/magazines/${magazine}`)).json<MagazineView>().tags[0];
-    expect(tag).toEqual({ id, name, url: `${api.baseUrl}/v1/tags/${id}` });
+    expect((await local.client.post('/magazines', { id: magazine, title: 'Tagged', tags: [{ name }] })).status).toBe(201);
+    const tag = (await local.client.get(`/magazines/${magazine}`)).json<MagazineView>().tags[0];
+    expect(tag).toEqual({ id, name, url: `${local.api.baseUrl}/v1/tags/${id}` });
   });
 
   it('a name that leaves no id is accepted with an explicit id', async () => {
     const magazine = uniqueId();
-    expect((await client.post('/magazines', { id: magazine, title: 'Tagged', tags: [{ id: 'punct', name: '!!!' }] })).status).toBe(201);
-    expect((await client.get(`/magazines/${magazine}`)).json<MagazineView>().tags[0]).toMatchObject({ id: 'punct', name: '!!!' });
+    expect((await local.client.post('/magazines', { id: magazine, title: 'Tagged', tags: [{ id: 'punct', name: '!!!' }] })).status).toBe(201);
+    expect((await local.client.get(`/magazines/${magazine}`)).json<MagazineView>().tags[0]).toMatchObject({ id: 'punct', name: '!!!' });
   });
 });
 
@@ -138,57 +124,57 @@ describe('article bodies: every field has values that are refused with 400 namin
   });
 
   it('a leap day and a text of 100,000 characters are accepted', async () => {
-    const response = await client.post(`/magazines/${magazineId}/articles`, articleBody({ date: '2024-02-29', text: 'y'.repeat(100_000) }));
+    const response = await local.client.post(`/magazines/${magazineId}/articles`, articleBody({ date: '2024-02-29', text: 'y'.repeat(100_000) }));
     expect(response.status).toBe(201);
   });
 });
 
 describe('request bodies: media type, syntax and size', () => {
   it.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])('Content-Type %s: 415, nothing stored', async (type) => {
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () =>
-      client.post('/magazines', undefined, { body: JSON.stringify(magazineBody({ id: uniqueId() })), headers: { 'Content-Type': type } }),
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post('/magazines', undefined, { body: JSON.stringify(magazineBody({ id: uniqueId() })), headers: { 'Content-Type': type } }),
     );
-    expectError(response, { status: 415, baseUrl: api.baseUrl, mentions: ['Content-Type'] });
+    expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions: ['Content-Type'] });
   });
 
   it('415 on PUT and on articles too', async () => {
-    const put = await expectTableUnchanged(api.documentClient, api.tableName, () =>
-      client.put(`/magazines/${magazineId}`, undefined, { body: JSON.stringify({ title: 'Changed' }), headers: { 'Content-Type': 'text/plain' } }),
+    const put = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.put(`/magazines/${magazineId}`, undefined, { body: JSON.stringify({ title: 'Changed' }), headers: { 'Content-Type': 'text/plain' } }),
     );
-    expectError(put, { status: 415, baseUrl: api.baseUrl });
-    const article = await expectTableUnchanged(api.documentClient, api.tableName, () =>
-      client.post(`/magazines/${magazineId}/articles`, undefined, { body: JSON.stringify(articleBody()), headers: { 'Content-Type': 'text/plain' } }),
+    expectError(put, { status: 415, baseUrl: local.api.baseUrl });
+    const article = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post(`/magazines/${magazineId}/articles`, undefined, { body: JSON.stringify(articleBody()), headers: { 'Content-Type': 'text/plain' } }),
     );
-    expectError(article, { status: 415, baseUrl: api.baseUrl });
+    expectError(article, { status: 415, baseUrl: local.api.baseUrl });
   });
 
   it.each(['application/json; charset=utf-8', 'text/javascript', 'application/vnd.magazine+json', null])('Content-Type %s is accepted as JSON', async (type) => {
     const id = uniqueId();
-    const response = await client.post('/magazines', undefined, { body: JSON.stringify(magazineBody({ id })), headers: { 'Content-Type': type } });
+    const response = await local.client.post('/magazines', undefined, { body: JSON.stringify(magazineBody({ id })), headers: { 'Content-Type': type } });
     expect(response.status, response.text).toBe(201);
   });
 
   it.each(['{"title": "Broken"', '{title: "x"}', "{'title': 'x'}", '[1, 2,]'])('malformed JSON %s: 400, nothing stored', async (text) => {
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.post('/magazines', undefined, { body: text, headers: { 'Content-Type': 'application/json' } }));
-    expectError(response, { status: 400, baseUrl: api.baseUrl, mentions: ['JSON'] });
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.post('/magazines', undefined, { body: text, headers: { 'Content-Type': 'application/json' } }));
+    expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['JSON'] });
   });
 
   it('a missing body: 400, nothing stored', async () => {
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.post('/magazines', undefined, { headers: { 'Content-Type': 'application/json' } }));
-    expectError(response, { status: 400, baseUrl: api.baseUrl });
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.post('/magazines', undefined, { headers: { 'Content-Type': 'application/json' } }));
+    expectError(response, { status: 400, baseUrl: local.api.baseUrl });
   });
 
   it('a body larger than 1 MiB: 413, nothing stored', async () => {
     const big = JSON.stringify(magazineBody({ id: uniqueId(), title: 'Big', padding: 'p'.repeat(1024 * 1024) }));
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.post('/magazines', undefined, { body: big, headers: { 'Content-Type': 'application/json' } }));
-    expectError(response, { status: 413, baseUrl: api.baseUrl });
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.post('/magazines', undefined, { body: big, headers: { 'Content-Type': 'application/json' } }));
+    expectError(response, { status: 413, baseUrl: local.api.baseUrl });
   });
 
   it('a PUT /magazines body larger than 1 MiB: 413, nothing changed', async () => {
     const many = Array.from({ length: 4000 }, (_, i) => ({ id: `big-${i}`, title: 'T'.repeat(250) }));
     const text = JSON.stringify(many);
     expect(Buffer.byteLength(text)).toBeGreaterThan(1024 * 1024);
-    const response = await expectTableUnchanged(api.documentClient, api.tableName, () => client.put('/magazines', undefined, { body: text, headers: { 'Content-Type': 'application/json' } }));
-    expectError(response, { status: 413, baseUrl: api.baseUrl });
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put('/magazines', undefined, { body: text, headers: { 'Content-Type': 'application/json' } }));
+    expectError(response, { status: 413, baseUrl: local.api.baseUrl });
   });
 });

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it, afterEach } from 'vitest';
-import { clientFor, parseLinkHeader, type Client } from '../support/http';
-import { startLocalApi } from '../support/local-api';
+import { describe, expect, it } from 'vitest';
+import { parseLinkHeader } from '../support/http';
 import {
   articleBody,
   expectEnvelopeShape,
@@ -15,7 +14,7 @@ import {
   type ArticleView,
   type Envelope,
   type MagazineView,
-  expectEveryResponseConforms,
+  useLocalApi,
 } from './expect-api';
 
 /**
@@ -23,21 +22,8 @@ import {
  * anonymous latest version, `/v1` and `/api/v1`. Links the API writes carry the request's
  * version segment, `/v1` when it had none.
  */
-let api: Awaited<ReturnType<typeof startLocalApi>>;
-let client: Client;
 
-beforeAll(async () => {
-  api = await startLocalApi();
-  client = clientFor(api.baseUrl);
-});
-
-afterEach(() => {
-  expectEveryResponseConforms(api?.tableName);
-});
-
-afterAll(async () => {
-  await api?.close();
-});
+const local = useLocalApi();
 
 const PREFIXES = [
   ['(none)', '', '/v1'],
@@ -50,40 +36,40 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
 
   it('table 4.2: the whole life of the collection and of one magazine', async () => {
     // DELETE /magazines
-    const clear = await client.delete(`${prefix}/magazines`);
+    const clear = await local.client.delete(`${prefix}/magazines`);
     expect(clear.status).toBe(200);
     expect(clear.json()).toEqual({ id: 'magazines' });
     expect(clear.headers['content-type']).toBe(JSON_TYPE);
     expectVaryAccept(clear);
 
     // GET /magazines: 200 and the envelope, even when empty
-    const empty = await client.get(`${prefix}/magazines`);
+    const empty = await local.client.get(`${prefix}/magazines`);
     expect(empty.status).toBe(200);
     expect(empty.json<Envelope<MagazineView>>().metadata.resultset.count).toBe(0);
 
     // POST /magazines: 201, {id}, the URI of the new resource
-    const created = await client.post(`${prefix}/magazines`, { id, title: 'Versioned', tags: [{ name: 'Science' }] });
+    const created = await local.client.post(`${prefix}/magazines`, { id, title: 'Versioned', tags: [{ name: 'Science' }] });
     expect(created.status).toBe(201);
     expect(created.json()).toEqual({ id });
-    expect(created.headers.location).toBe(`${api.baseUrl}${linkPrefix}/magazines/${id}`);
+    expect(created.headers.location).toBe(`${local.api.baseUrl}${linkPrefix}/magazines/${id}`);
     expectVaryAccept(created);
 
     // POST again: 405, error object, nothing created
-    expectError(await client.post(`${prefix}/magazines`, { id, title: 'Again' }), { status: 405, baseUrl: api.baseUrl, versionPrefix: linkPrefix, mentions: [id] });
+    expectError(await local.client.post(`${prefix}/magazines`, { id, title: 'Again' }), { status: 405, baseUrl: local.api.baseUrl, versionPrefix: linkPrefix, mentions: [id] });
 
     // GET /magazines/{id}
-    const one = await client.get(`${prefix}/magazines/${id}`);
+    const one = await local.client.get(`${prefix}/magazines/${id}`);
     expect(one.status).toBe(200);
     expect(one.headers['content-type']).toBe(JSON_TYPE);
     const magazine = one.json<MagazineView>();
     expectMagazineShape(magazine);
     expect(magazine.title).toBe('Versioned');
-    expect(magazine.tags[0]?.url).toBe(`${api.baseUrl}${linkPrefix}/tags/science`);
+    expect(magazine.tags[0]?.url).toBe(`${local.api.baseUrl}${linkPrefix}/tags/science`);
 
     // HEAD /magazines and HEAD /magazines/{id}: 200, metadata in headers, no body
     for (const path of [`${prefix}/magazines`, `${prefix}/magazines/${id}`]) {
-      const get = await client.get(path);
-      const head = await client.head(path);
+      const get = await local.client.get(path);
+      const head = await local.client.head(path);
       expect(head.status).toBe(200);
       expect(head.text).toBe('');
       expect(head.headers['last-modified']).toBeDefined();
@@ -91,114 +77,114 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
     }
 
     // PUT /magazines/{id}: 200 {id}, replaces it
-    const replaced = await client.put(`${prefix}/magazines/${id}`, { title: 'Replaced' });
+    const replaced = await local.client.put(`${prefix}/magazines/${id}`, { title: 'Replaced' });
     expect(replaced.status).toBe(200);
     expect(replaced.json()).toEqual({ id });
-    expect((await client.get(`${prefix}/magazines/${id}`)).json<MagazineView>().title).toBe('Replaced');
+    expect((await local.client.get(`${prefix}/magazines/${id}`)).json<MagazineView>().title).toBe('Replaced');
 
     // PUT /magazines: 200 {id}, replaces all
-    const all = await client.put(`${prefix}/magazines`, [
+    const all = await local.client.put(`${prefix}/magazines`, [
       { id, title: 'Kept' },
       { id: `${id}-2`, title: 'Second' },
     ]);
     expect(all.status).toBe(200);
     expect(all.json()).toEqual({ id: 'magazines' });
-    const listed = (await client.get(`${prefix}/magazines`)).json<Envelope<MagazineView>>();
+    const listed = (await local.client.get(`${prefix}/magazines`)).json<Envelope<MagazineView>>();
     expect(listed.results.map((m) => `${m.id}=${m.title}`).sort()).toEqual([`${id}=Kept`, `${id}-2=Second`].sort());
     expect(listed.metadata.resultset.count).toBe(2);
 
     // DELETE /magazines/{id}: 200
-    const deleted = await client.delete(`${prefix}/magazines/${id}`);
+    const deleted = await local.client.delete(`${prefix}/magazines/${id}`);
     expect(deleted.status).toBe(200);
-    expectError(await client.get(`${prefix}/magazines/${id}`), { status: 404, baseUrl: api.baseUrl, versionPrefix: linkPrefix });
-    expect((await client.get(`${prefix}/magazines`)).json<Envelope<MagazineView>>().metadata.resultset.count).toBe(1);
+    expectError(await local.client.get(`${prefix}/magazines/${id}`), { status: 404, baseUrl: local.api.baseUrl, versionPrefix: linkPrefix });
+    expect((await local.client.get(`${prefix}/magazines`)).json<Envelope<MagazineView>>().metadata.resultset.count).toBe(1);
   });
 
   it('table 4.3: GET magazines.json with year, sort=desc and mock', async () => {
     expect(
       (
-        await client.put(`${prefix}/magazines`, [
+        await local.client.put(`${prefix}/magazines`, [
           { id: 'y1', title: 'Y1', created: '1577836800' },
           { id: 'y2', title: 'Y2', created: '1590000000' },
           { id: 'y3', title: 'Y3', created: '1620000000' },
         ])
       ).status,
     ).toBe(200);
-    const response = await client.get(`${prefix}/magazines.json?year=2020&sort=desc`);
+    const response = await local.client.get(`${prefix}/magazines.json?year=2020&sort=desc`);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(JSON_TYPE);
     const envelope = response.json<Envelope<MagazineView>>();
     expectEnvelopeShape(envelope);
     expect(envelope.results.map((m) => m.id)).toEqual(['y2', 'y1']);
     expect(envelope.metadata.resultset.count).toBe(2);
-    const next = parseLinkHeader((await client.get(`${prefix}/magazines.json?year=2020&sort=desc&limit=1`)).headers.link).next!;
-    expect(next.startsWith(`${api.baseUrl}${linkPrefix}/magazines`)).toBe(true);
+    const next = parseLinkHeader((await local.client.get(`${prefix}/magazines.json?year=2020&sort=desc&limit=1`)).headers.link).next!;
+    expect(next.startsWith(`${local.api.baseUrl}${linkPrefix}/magazines`)).toBe(true);
     expect(new URL(next).searchParams.get('year')).toBe('2020');
 
-    const xml = await client.get(`${prefix}/magazines.xml?year=2020`);
+    const xml = await local.client.get(`${prefix}/magazines.xml?year=2020`);
     expect(xml.headers['content-type']).toBe(XML_TYPE);
     expect(Object.keys(parseXml(xml.text))).toEqual(['response']);
 
-    const mock = await client.get(`${prefix}/magazines.json?year=2020&sort=desc&mock=True`);
+    const mock = await local.client.get(`${prefix}/magazines.json?year=2020&sort=desc&mock=True`);
     expect(mock.status).toBe(200);
     expectEnvelopeShape(mock.json());
   });
 
   it('table 4.3: GET magazines/{id}.json with fields, format=json and mock', async () => {
-    expect((await client.put(`${prefix}/magazines/f-${id}`, { title: 'Fields', tags: [{ name: 'Travel' }] })).status).toBe(201);
-    const response = await client.get(`${prefix}/magazines/f-${id}.json?fields=title,subtitle,date&format=json`);
+    expect((await local.client.put(`${prefix}/magazines/f-${id}`, { title: 'Fields', tags: [{ name: 'Travel' }] })).status).toBe(201);
+    const response = await local.client.get(`${prefix}/magazines/f-${id}.json?fields=title,subtitle,date&format=json`);
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ id: `f-${id}`, title: 'Fields' });
-    const xml = await client.get(`${prefix}/magazines/f-${id}.xml`);
+    const xml = await local.client.get(`${prefix}/magazines/f-${id}.xml`);
     expect(xml.headers['content-type']).toBe(XML_TYPE);
     expect(Object.keys(parseXml(xml.text))).toEqual(['magazine']);
-    const mock = await client.get(`${prefix}/magazines/anything.json?fields=title&format=json&mock=True`);
+    const mock = await local.client.get(`${prefix}/magazines/anything.json?fields=title&format=json&mock=True`);
     expect(mock.status).toBe(200);
     expect(sortedKeys(mock.json())).toEqual(['id', 'title']);
   });
 
   it('table 4.3: POST articles and articles.json, then GET articles.json and .xml', async () => {
     const magazineId = `a-${id}`;
-    expect((await client.put(`${prefix}/magazines/${magazineId}`, { title: 'With Articles' })).status).toBe(201);
+    expect((await local.client.put(`${prefix}/magazines/${magazineId}`, { title: 'With Articles' })).status).toBe(201);
 
-    const plain = await client.post(`${prefix}/magazines/${magazineId}/articles`, articleBody({ title: 'Plain' }));
+    const plain = await local.client.post(`${prefix}/magazines/${magazineId}/articles`, articleBody({ title: 'Plain' }));
     expect(plain.status).toBe(201);
-    const labelled = await client.post(`${prefix}/magazines/${magazineId}/articles.json`, articleBody({ title: 'Labelled' }));
+    const labelled = await local.client.post(`${prefix}/magazines/${magazineId}/articles.json`, articleBody({ title: 'Labelled' }));
     expect(labelled.status).toBe(201);
     for (const response of [plain, labelled]) {
       const articleId = response.json<{ id: string }>().id;
-      expect(response.headers.location).toBe(`${api.baseUrl}${linkPrefix}/articles/${articleId}`);
-      const read = await client.get(`${prefix}/articles/${articleId}`);
+      expect(response.headers.location).toBe(`${local.api.baseUrl}${linkPrefix}/articles/${articleId}`);
+      const read = await local.client.get(`${prefix}/articles/${articleId}`);
       expect(read.status).toBe(200);
       expect(read.json<ArticleView>().magazine_id).toBe(magazineId);
     }
 
-    const json = await client.get(`${prefix}/magazines/${magazineId}/articles.json`);
+    const json = await local.client.get(`${prefix}/magazines/${magazineId}/articles.json`);
     expect(json.status).toBe(200);
     expect(json.json<Envelope<ArticleView>>().results.map((a) => a.title).sort()).toEqual(['Labelled', 'Plain']);
-    const xml = await client.get(`${prefix}/magazines/${magazineId}/articles.xml`);
+    const xml = await local.client.get(`${prefix}/magazines/${magazineId}/articles.xml`);
     expect(xml.status).toBe(200);
     expect(xml.headers['content-type']).toBe(XML_TYPE);
     const doc = parseXml(xml.text) as { response: { results: { article: { title: string }[] } } };
     expect(doc.response.results.article.map((a) => a.title).sort()).toEqual(['Labelled', 'Plain']);
 
-    const mock = await client.post(`${prefix}/magazines/${magazineId}/articles.json?mock=True`, articleBody());
+    const mock = await local.client.post(`${prefix}/magazines/${magazineId}/articles.json?mock=True`, articleBody());
     expect(mock.status).toBe(201);
-    expect((await client.get(`${prefix}/magazines/${magazineId}/articles`)).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(2);
+    expect((await local.client.get(`${prefix}/magazines/${magazineId}/articles`)).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(2);
   });
 
   it('errors carry moreInfo with the version segment of the request', async () => {
-    expectError(await client.get(`${prefix}/magazines?limit=0`), { status: 400, baseUrl: api.baseUrl, versionPrefix: linkPrefix, mentions: ['limit'] });
-    expectError(await client.get(`${prefix}/magazines/none-such`), { status: 404, baseUrl: api.baseUrl, versionPrefix: linkPrefix });
-    expectError(await client.request('PATCH', `${prefix}/magazines`), { status: 405, baseUrl: api.baseUrl, versionPrefix: linkPrefix });
+    expectError(await local.client.get(`${prefix}/magazines?limit=0`), { status: 400, baseUrl: local.api.baseUrl, versionPrefix: linkPrefix, mentions: ['limit'] });
+    expectError(await local.client.get(`${prefix}/magazines/none-such`), { status: 404, baseUrl: local.api.baseUrl, versionPrefix: linkPrefix });
+    expectError(await local.client.request('PATCH', `${prefix}/magazines`), { status: 405, baseUrl: local.api.baseUrl, versionPrefix: linkPrefix });
   });
 });
 
 describe('the three prefixes are one API', () => {
   it('a magazine written under one prefix reads the same under the others, but for its links', async () => {
-    expect((await client.put('/api/v1/magazines/shared', { title: 'Shared', tags: [{ name: 'Food' }] })).status).toBeLessThan(300);
-    const bodies = await Promise.all(['', '/v1', '/api/v1'].map(async (prefix) => (await client.get(`${prefix}/magazines/shared`)).json<MagazineView>()));
+    expect((await local.client.put('/api/v1/magazines/shared', { title: 'Shared', tags: [{ name: 'Food' }] })).status).toBeLessThan(300);
+    const bodies = await Promise.all(['', '/v1', '/api/v1'].map(async (prefix) => (await local.client.get(`${prefix}/magazines/shared`)).json<MagazineView>()));
     expect(bodies[0]).toEqual(bodies[1]);
-    expect(bodies[2]).toEqual({ ...bodies[0], tags: [{ ...bodies[0]!.tags[0], url: `${api.baseUrl}/api/v1/tags/food` }] });
+    expect(bodies[2]).toEqual({ ...bodies[0], tags: [{ ...bodies[0]!.tags[0], url: `${local.api.baseUrl}/api/v1/tags/food` }] });
   });
 });

@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { buildProxyEvent } from '../../local/api-gateway-event';
 
 export interface EventOptions {
   readonly method?: string;
@@ -12,44 +13,22 @@ export interface EventOptions {
   readonly body?: string | object;
 }
 
-/** An API Gateway REST (payload 1.0) proxy event, shaped as the gateway sends it. */
-export const proxyEvent = ({ method = 'GET', resource, path, params, query, headers, body }: EventOptions): APIGatewayProxyEvent => {
-  const filledPath = path ?? resource.replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) => params?.[name] ?? '');
-  const allHeaders = { Host: 'api.example.com', 'X-Forwarded-Proto': 'https', ...headers };
-  return {
-    httpMethod: method,
+const multi = (values: Readonly<Record<string, string>> | undefined) => (values ? Object.fromEntries(Object.entries(values).map(([key, value]) => [key, [value]])) : null);
+
+/** An API Gateway REST (payload 1.0) proxy event, built as the local server builds it. */
+export const proxyEvent = ({ method = 'GET', resource, path, params, query, headers, body }: EventOptions): APIGatewayProxyEvent =>
+  buildProxyEvent({
+    method,
     resource,
-    path: filledPath,
-    headers: allHeaders,
-    multiValueHeaders: Object.fromEntries(Object.entries(allHeaders).map(([k, v]) => [k, [v]])),
-    queryStringParameters: query ?? null,
-    multiValueQueryStringParameters: query ? Object.fromEntries(Object.entries(query).map(([k, v]) => [k, [v]])) : null,
+    path: path ?? resource.replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) => params?.[name] ?? ''),
     pathParameters: params ?? null,
-    stageVariables: null,
+    headers: multi({ Host: 'api.example.com', 'X-Forwarded-Proto': 'https', ...headers }),
+    query: multi(query),
     body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body),
-    isBase64Encoded: false,
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'abc123',
-      authorizer: null,
-      domainName: 'api.example.com',
-      domainPrefix: 'api',
-      httpMethod: method,
-      identity: {
-        accessKey: null, accountId: null, apiKey: null, apiKeyId: null, caller: null, clientCert: null,
-        cognitoAuthenticationProvider: null, cognitoAuthenticationType: null, cognitoIdentityId: null,
-        cognitoIdentityPoolId: null, principalOrgId: null, sourceIp: '127.0.0.1', user: null, userAgent: 'vitest', userArn: null,
-      },
-      path: `/test${filledPath}`,
-      protocol: 'HTTP/1.1',
-      requestId: 'request-1',
-      requestTimeEpoch: 1_700_000_000_000,
-      resourceId: 'res1',
-      resourcePath: resource,
-      stage: 'test',
-    },
-  };
-};
+    stage: 'test',
+    requestId: 'request-1',
+    now: new Date(1_700_000_000_000),
+  });
 
 export const lambdaContext = (): Context => ({
   callbackWaitsForEmptyEventLoop: false,
