@@ -3,8 +3,8 @@ import { api } from '../shared/http/api';
 import { done } from '../shared/http/replies';
 
 export const handler = api({
-  run: async () => {
-    await repository.replaceAllMagazines([]);
+  run: async ({ ifMatch }) => {
+    await repository.replaceAllMagazines([], ifMatch);
     return done('magazines');
   },
   mock: () => done('magazines'),

@@ -20,8 +20,8 @@ const draftsOf = (body: Parameters<typeof toDraft>[0][]) => {
 
 export const handler = api({
   body: magazineListInput,
-  run: async ({ body }) => {
-    await repository.replaceAllMagazines(draftsOf(body));
+  run: async ({ body, ifMatch }) => {
+    await repository.replaceAllMagazines(draftsOf(body), ifMatch);
     return done('magazines');
   },
   mock: ({ body }) => {

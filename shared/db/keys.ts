@@ -48,6 +48,11 @@ export const counter = {
   tagYear: (tagId: string, year: number) => `count#T#${tagId}#Y${year}`,
   tagName: (tagId: string) => `name#T#${tagId}`,
   lastModified: 'lastModified',
+  /** Changes with every magazine write: the ETag of the lists and the `If-Match` of bulk writes. */
+  revision: 'revision',
 } as const;
+
+/** The revision of a collection no magazine was ever written to. */
+export const EMPTY_REVISION = '0';
 
 export const TAG_NAME_PREFIX = 'name#T#';

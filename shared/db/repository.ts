@@ -24,6 +24,7 @@ import {
   catalogueKey,
   counter,
   createdRange,
+  EMPTY_REVISION,
   ENTITY,
   GSI1,
   MAGAZINE_LIST,
@@ -97,11 +98,12 @@ class CatalogueChange {
     return this;
   }
 
-  update(tableName: string, now: number): TransactItem {
-    const names: Record<string, string> = { '#lastModified': counter.lastModified };
-    const values: Record<string, unknown> = { ':now': now };
+  /** The catalogue's update; with `expectedRevision`, only if nobody changed the collection since it was read. */
+  update(tableName: string, now: number, expectedRevision?: string): TransactItem {
+    const names: Record<string, string> = { '#lastModified': counter.lastModified, '#revision': counter.revision };
+    const values: Record<string, unknown> = { ':now': now, ':revision': newRevision() };
     const adds: string[] = [];
-    const sets: string[] = ['#lastModified = :now'];
+    const sets: string[] = ['#lastModified = :now', '#revision = :revision'];
     let i = 0;
     for (const [attribute, delta] of this.deltas) {
       if (delta === 0) continue;
@@ -121,8 +123,11 @@ class CatalogueChange {
         TableName: tableName,
         Key: catalogueKey,
         UpdateExpression: `SET ${sets.join(', ')}${adds.length ? ` ADD ${adds.join(', ')}` : ''}`,
+        ...(expectedRevision !== undefined && {
+          ConditionExpression: expectedRevision === EMPTY_REVISION ? 'attribute_not_exists(#revision)' : '#revision = :expected',
+        }),
         ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ExpressionAttributeValues: expectedRevision !== undefined && expectedRevision !== EMPTY_REVISION ? { ...values, ':expected': expectedRevision } : values,
       },
     };
   }
@@ -294,7 +299,10 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
 
   /** A collection never written to has not changed since the epoch. */
   const lastModifiedOf = (catalogue: Record<string, unknown>) => (catalogue[counter.lastModified] as number | undefined) ?? 0;
-  const readLastModified = async () => lastModifiedOf(await readCatalogue([counter.lastModified]));
+  const revisionOf = (catalogue: Record<string, unknown>) => (catalogue[counter.revision] as string | undefined) ?? EMPTY_REVISION;
+  const versionOf = (catalogue: Record<string, unknown>) => ({ lastModified: lastModifiedOf(catalogue), revision: revisionOf(catalogue) });
+  const readVersion = async (consistent = false) =>
+    versionOf(consistent ? ((await getItem(catalogueKey, true)) ?? {}) : await readCatalogue([counter.lastModified, counter.revision]));
 
   const membershipItems = (magazine: StoredMagazine) =>
     magazine.tags.map((tag) => ({ ...membershipKey(tag.id, magazine.created, magazine.id), entity: ENTITY.membership, ...magazineData(magazine) }));
@@ -401,7 +409,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       const countAttribute = tag ? (year !== undefined ? counter.tagYear(tag, year) : counter.tag(tag)) : year !== undefined ? counter.year(year) : counter.all;
       const range = year !== undefined ? yearBounds(year) : undefined;
       // No magazine is created before 1970.
-      if (range && range[1] < 0) return { items: [], count: 0, lastModified: await readLastModified() };
+      if (range && range[1] < 0) return { items: [], count: 0, ...(await readVersion()) };
       const query: QueryCommandInput = tag
         ? {
             TableName: tableName,
@@ -424,8 +432,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           };
       const keyAttributes = tag ? ['PK', 'SK'] : ['PK', 'SK', 'GSI1PK', 'GSI1SK'];
       const countOf = (catalogue: Record<string, unknown>) => (catalogue[countAttribute] as number | undefined) ?? 0;
-      const [catalogue, items] = await pageWithCount(query, keyAttributes, filter, readCatalogue([countAttribute, counter.lastModified]), countOf);
-      return { items: items.map(toStoredMagazine), count: countOf(catalogue), lastModified: lastModifiedOf(catalogue) };
+      const [catalogue, items] = await pageWithCount(query, keyAttributes, filter, readCatalogue([countAttribute, counter.lastModified, counter.revision]), countOf);
+      return { items: items.map(toStoredMagazine), count: countOf(catalogue), ...versionOf(catalogue) };
     },
 
     /** One transaction: the magazine (only if its id is free), its tag memberships, the counters. */
@@ -488,7 +496,10 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
      * same transaction; changes are packed into transactions of up to 100 items, so the whole
      * collection is not replaced atomically (see README).
      */
-    async replaceAllMagazines(drafts: readonly (MagazineDraft & { id: string })[]): Promise<void> {
+    async replaceAllMagazines(drafts: readonly (MagazineDraft & { id: string })[], ifMatch: IfMatch | undefined): Promise<void> {
+      // `If-Match` names the collection's revision; the first transaction is conditioned on it.
+      let expectedRevision = ifMatch ? (await readVersion(true)).revision : undefined;
+      if (!matches(ifMatch, expectedRevision)) throw preconditionFailed();
       const current = (
         await queryAll({
           TableName: tableName,
@@ -517,11 +528,14 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       const flush = async () => {
         if (batch.length === 0) return;
         try {
-          await transact([...batch, catalogue.update(tableName, now)]);
+          await transact([...batch, catalogue.update(tableName, now, expectedRevision)]);
         } catch (error) {
-          if (cancellationReasons(error)?.includes('ConditionalCheckFailed')) throw concurrentChange();
+          const reasons = cancellationReasons(error);
+          if (expectedRevision !== undefined && reasons?.at(-1) === 'ConditionalCheckFailed') throw preconditionFailed();
+          if (reasons?.includes('ConditionalCheckFailed')) throw concurrentChange();
           throw error;
         }
+        expectedRevision = undefined;
         batch = [];
         catalogue = new CatalogueChange();
       };
@@ -602,17 +616,17 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         .filter((tag) => tag.magazineCount > 0)
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       if (page.sort === 'desc') tags.reverse();
-      return { items: tags.slice(page.offset, page.offset + page.limit), count: tags.length, lastModified: lastModifiedOf(catalogue ?? {}) };
+      return { items: tags.slice(page.offset, page.offset + page.limit), count: tags.length, ...versionOf(catalogue ?? {}) };
     },
 
     /** One GetItem (three attributes of the catalogue item). */
     async getTag(id: string): Promise<TagSummary | undefined> {
       if (!isIdentifier(id)) return undefined;
-      const catalogue = await readCatalogue([counter.tagName(id), counter.tag(id), counter.lastModified]);
+      const catalogue = await readCatalogue([counter.tagName(id), counter.tag(id), counter.lastModified, counter.revision]);
       const magazineCount = (catalogue[counter.tag(id)] as number | undefined) ?? 0;
       const name = catalogue[counter.tagName(id)] as string | undefined;
       // A tag changes only with the magazines that carry it: the collection's last change bounds it.
-      return name !== undefined && magazineCount > 0 ? { id, name, magazineCount, lastModified: lastModifiedOf(catalogue) } : undefined;
+      return name !== undefined && magazineCount > 0 ? { id, name, magazineCount, ...versionOf(catalogue) } : undefined;
     },
   };
 };

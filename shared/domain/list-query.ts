@@ -53,6 +53,8 @@ export interface Page<T> {
   /** Every item that matches the filter, not only this page. */
   readonly count: number;
   readonly lastModified?: number;
+  /** The stored revision the page was read at, where one exists: its `ETag`. */
+  readonly revision?: string;
 }
 
 /** The UTC seconds that bound a calendar year: [start, end] (before 1970, negative). */

@@ -34,10 +34,12 @@ export interface TagSummary extends TagRef {
   readonly magazineCount: number;
   /** Unix seconds; an upper bound of the tag's last change. */
   readonly lastModified?: number;
+  /** The revision of the collection the tag was read from. */
+  readonly revision?: string;
 }
 
-export const tagReply = (links: Links, tag: TagSummary): RepresentationReply =>
-  ok(toTagResource(links, tag, tag.magazineCount), tagXml, tag.lastModified === undefined ? {} : { lastModified: tag.lastModified });
+export const tagReply = (links: Links, { lastModified, revision, ...tag }: TagSummary): RepresentationReply =>
+  ok(toTagResource(links, tag, tag.magazineCount), tagXml, { ...(lastModified !== undefined && { lastModified }), ...(revision !== undefined && { revision }) });
 
 export const tagListReply = (request: ListContext, page: Page<TagSummary>): RepresentationReply =>
   listReply(request, { ...page, items: page.items.map((tag) => toTagResource(request.links, tag, tag.magazineCount)) }, 'tag');

@@ -35,6 +35,10 @@ export const listReply = <T>(request: ListRequest, page: Page<T>, item: string, 
       results: page.items,
     },
     { root: 'response', names: { results: item, ...names } },
-    { ...(page.lastModified !== undefined && { lastModified: page.lastModified }), ...(link && { headers: { Link: link } }) },
+    {
+      ...(page.lastModified !== undefined && { lastModified: page.lastModified }),
+      ...(page.revision !== undefined && { revision: page.revision }),
+      ...(link && { headers: { Link: link } }),
+    },
   );
 };

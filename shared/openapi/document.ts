@@ -213,7 +213,7 @@ const headers: Record<string, JsonObject> = {
     description: 'JSON as `text/javascript; charset=utf-8` (or `application/json; charset=utf-8` when `Accept` admits only that), XML as `application/xml; charset=utf-8`.',
     schema: { type: 'string' },
   },
-  ETag: { description: 'Entity tag of the representation sent, for `If-None-Match` (and, on single magazines, `If-Match`).', required: true, schema: { type: 'string' } },
+  ETag: { description: 'Entity tag of the representation sent, for `If-None-Match` (and, on a magazine or the magazine list, `If-Match`).', required: true, schema: { type: 'string' } },
   LastModified: { description: 'When the resource (for a list: any of its members) last changed, as an HTTP date.', schema: { type: 'string' } },
   CacheControl: { description: '`no-cache`: a cache may keep the response but must revalidate it.', schema: { type: 'string' } },
   Link: {
@@ -429,7 +429,7 @@ const infoDescription = `An HTTP API over a collection of magazines, their tags 
 
 **Formats.** Responses are JSON, or XML for every representation and error object. The path label (\`.json\`, \`.xml\`) decides; else the \`format\` parameter; else \`Accept\`; else JSON. JSON goes out as \`text/javascript; charset=utf-8\` unless \`Accept\` admits only \`application/json\`. XML uses the JSON field names as element names; an array is a plural element holding singular ones (\`<tags><tag>…</tag></tags>\`). Every response carries \`Vary: Accept\`. Request bodies are JSON, at most 1 MiB.
 
-**Caching and concurrency.** GET and HEAD send \`ETag\` and \`Last-Modified\` and answer \`If-None-Match\` / \`If-Modified-Since\` with 304. PUT and DELETE on one magazine honour \`If-Match\` (412).
+**Caching and concurrency.** GET and HEAD send \`ETag\` and \`Last-Modified\` and answer \`If-None-Match\` / \`If-Modified-Since\` with 304. PUT and DELETE honour \`If-Match\` (412): on one magazine with its \`ETag\`, on the collection with the \`ETag\` of \`GET /magazines\`.
 
 **Errors.** Every error response, including those API Gateway makes itself, carries the error object \`{developerMessage, userMessage, errorCode, moreInfo}\`. \`errorCode\` starts with the HTTP status; \`moreInfo\` links to the code's page under \`/v1/documentation/errors/\`. A path that names no resource answers 404 (\`40401\`, or \`40406\` for an unknown version such as \`/v2\`); a known path with a method it does not support answers 405 (\`40501\`) with an \`Allow\` header (see \`x-unrouted-responses\`).
 

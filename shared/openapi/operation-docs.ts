@@ -81,13 +81,15 @@ export const operationDocs = {
       'Replaces the whole collection: magazines not in the array are deleted with their articles; the others are created or replaced (their articles are kept). Every element is checked first; any error, or two elements with one `id`, changes nothing.',
     body: { schema: 'MagazineListInput', description: 'Every magazine the collection is to hold; `GET /magazines` results can be sent back as they are.' },
     success: [{ kind: 'representation', status: 200, description: 'Replaced. The `id` is `magazines`.', schema: 'IdReply', example: 'AllMagazinesReplaced' }],
-    errors: ['40008', '40009', '40010', '40901'],
+    ifMatch: true,
+    errors: ['40008', '40009', '40010', '40901', '41201'],
   },
   deleteAllMagazines: {
     group: 'Magazines',
     description: 'Deletes every magazine and its articles. The collection itself remains: `GET /magazines` then answers 200 with `count` 0.',
     success: [{ kind: 'representation', status: 200, description: 'Deleted. The `id` is `magazines`.', schema: 'IdReply', example: 'AllMagazinesReplaced' }],
-    errors: ['40901'],
+    ifMatch: true,
+    errors: ['40901', '41201'],
   },
   getMagazine: {
     group: 'Magazines',

@@ -7,6 +7,7 @@ import { handler as createMagazine } from '../../functions/create-magazine';
 import { handler as deleteMagazine } from '../../functions/delete-magazine';
 import { handler as getMagazine } from '../../functions/get-magazine';
 import { handler as listMagazines } from '../../functions/list-magazines';
+import { handler as replaceAllMagazines } from '../../functions/replace-all-magazines';
 import { handler as replaceMagazine } from '../../functions/replace-magazine';
 import { invoke } from '../support/proxy-event';
 
@@ -79,6 +80,17 @@ describe('handlers facing DynamoDB faults', () => {
     const res = await invoke(replaceMagazine, { method: 'PUT', resource: '/magazines/{id}', params: { id: 'm1' }, headers: { ...json, 'If-Match': '"r1-json"' }, body: { title: 'New' } });
     expect(res.status).toBe(412);
     expect(res.json).toMatchObject({ errorCode: '41201' });
+  });
+
+  it('answers 412 when the collection changed between the If-Match check and the first write', async () => {
+    dynamo.on(GetCommand).resolves({ Item: { PK: 'CATALOGUE', SK: 'MAGAZINES', revision: 'c1', count: 0 } });
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed'));
+    const res = await invoke(replaceAllMagazines, { method: 'PUT', resource: '/magazines', headers: { ...json, 'If-Match': '"c1-json"' }, body: [{ id: 'm1', title: 'New' }] });
+    expect(res.status).toBe(412);
+    const catalogue = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.at(-1)?.Update;
+    expect(catalogue?.ConditionExpression).toBe('#revision = :expected');
+    expect(catalogue?.ExpressionAttributeValues?.[':expected']).toBe('c1');
   });
 
   it('retries the UnprocessedItems of a partial batch before deleting the magazine', async () => {

@@ -161,6 +161,43 @@ describe('If-Match on PUT and DELETE', () => {
   });
 });
 
+describe('If-Match on the whole collection (PUT and DELETE /magazines)', () => {
+  const everything = async () => (await local.client.get('/magazines?limit=100')).json<{ results: MagazineView[] }>().results;
+
+  it('the list ETag stays while nothing changes and moves with any magazine write', async () => {
+    const first = (await local.client.get('/magazines')).headers.etag;
+    expect((await local.client.head('/magazines')).headers.etag).toBe(first);
+    await newMagazine();
+    expect((await local.client.get('/magazines')).headers.etag).not.toBe(first);
+  });
+
+  it('PUT /magazines with a stale If-Match: 412, nothing changed', async () => {
+    const stale = (await local.client.get('/magazines')).headers.etag!;
+    await newMagazine();
+    const before = await everything();
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.put('/magazines', [magazineBody({ id: 'only-one' })], { headers: { 'If-Match': stale } }),
+    );
+    expectError(response, { status: 412, baseUrl: local.api.baseUrl });
+    expect(await everything()).toEqual(before);
+  });
+
+  it('DELETE /magazines with a stale If-Match: 412, nothing deleted', async () => {
+    const stale = (await local.client.get('/magazines.xml')).headers.etag!;
+    await newMagazine();
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.delete('/magazines', { headers: { 'If-Match': stale } }));
+    expectError(response, { status: 412, baseUrl: local.api.baseUrl });
+  });
+
+  it('PUT /magazines with the current ETag: applied', async () => {
+    const current = await everything();
+    const etag = (await local.client.get('/magazines')).headers.etag!;
+    const body = current.map((magazine) => (magazine.id === 'c1' ? { ...magazine, title: 'Renamed under If-Match' } : magazine));
+    expect((await local.client.put('/magazines', body, { headers: { 'If-Match': etag } })).status).toBe(200);
+    expect((await local.client.get('/magazines/c1')).json<MagazineView>().title).toBe('Renamed under If-Match');
+  });
+});
+
 describe('concurrent writes', () => {
   it('two POSTs of one id at once: exactly one 201, the other 405, one magazine stored', async () => {
     const id = uniqueId();

@@ -27,7 +27,7 @@ const ids = Array.from({ length: TOTAL }, (_, i) => `m${String(i).padStart(2, '0
 beforeAll(async () => {
   await ensureTable(client, tableName);
   // Two magazines per second of `created`, so that order is by created, then id.
-  await repository.replaceAllMagazines(ids.map((id, i) => ({ id, title: `T ${id}`, tags: i % 2 ? [{ id: 'odd', name: 'Odd' }] : [], created: 1_600_000_000 + Math.floor(i / 2) })));
+  await repository.replaceAllMagazines(ids.map((id, i) => ({ id, title: `T ${id}`, tags: i % 2 ? [{ id: 'odd', name: 'Odd' }] : [], created: 1_600_000_000 + Math.floor(i / 2) })), undefined);
 });
 
 describe('pages of a list on DynamoDB Local', () => {
