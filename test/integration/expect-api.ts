@@ -215,8 +215,10 @@ export const pickHeaders = (response: HttpResponse, names = REPEATED_HEADERS) =>
  * (but for the HTML and OpenAPI documents) names nothing internal. A mismatch fails the test
  * that received the response, listing each problem.
  */
-export const expectEveryResponseConforms = (tableName?: string) => {
+export const expectEveryResponseConforms = (tableName?: string, moreInfoSeen?: Set<string>) => {
   const mismatches = takeResponses().flatMap((response) => {
+    const moreInfo = /<moreInfo>([^<]+)<\/moreInfo>|"moreInfo":"([^"]+)"/.exec(response.text);
+    if (moreInfo) moreInfoSeen?.add(moreInfo[1] ?? moreInfo[2] ?? '');
     const problems = contractProblems({ method: response.method, path: response.path, status: response.status, headers: response.headers, body: response.text });
     const vary = (response.headers.vary ?? '').split(',').map((v) => v.trim().toLowerCase());
     if (!vary.includes('accept')) problems.push(`no Vary: Accept (Vary: ${response.headers.vary ?? 'absent'})`);
@@ -232,20 +234,30 @@ export const expectEveryResponseConforms = (tableName?: string) => {
 
 /**
  * The API of one test file: started before its tests (then `seed` runs), every response of each
- * test checked against the contract after it, closed at the end.
+ * test checked against the contract after it; at the end, every `moreInfo` link the file received
+ * is followed (it must be an HTML page), then the API is closed.
  */
 export const useLocalApi = (options?: LocalApiOptions, seed?: () => Promise<void>) => {
   const local = {} as { api: LocalApi; client: Client };
+  const moreInfoSeen = new Set<string>();
   beforeAll(async () => {
     local.api = await startLocalApi(options);
     local.client = clientFor(local.api.baseUrl);
     await seed?.();
   });
   afterEach(() => {
-    expectEveryResponseConforms(local.api?.tableName);
+    expectEveryResponseConforms(local.api?.tableName, moreInfoSeen);
   });
   afterAll(async () => {
-    await local.api?.close();
+    try {
+      for (const url of moreInfoSeen) {
+        const page = await local.client.get(new URL(url).pathname, { headers: { Accept: 'text/html' } });
+        expect([page.status, page.headers['content-type']], url).toEqual([200, 'text/html; charset=utf-8']);
+      }
+      takeResponses();
+    } finally {
+      await local.api?.close();
+    }
   });
   return local;
 };
