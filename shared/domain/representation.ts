@@ -14,6 +14,7 @@ export const tagXml = { root: 'tag' } as const;
 interface ListContext {
   readonly links: Links;
   readonly path: string;
+  readonly label: string | undefined;
   readonly rawQuery: Readonly<Record<string, string>>;
   readonly query: PageQuery & { readonly fields?: readonly string[] | undefined };
 }

@@ -26,6 +26,8 @@ export interface ApiRequest<Query, Body> {
   readonly rawQuery: Readonly<Record<string, string>>;
   /** The request path without version prefix or label, such as `/magazines/abc`. */
   readonly path: string;
+  /** The format label the path ended with (`json`, `xml`), if any. */
+  readonly label: string | undefined;
   /** The path as requested, such as `/api/v1/magazines/abc.json`. */
   readonly requestPath: string;
   /** The API Gateway resource that matched, such as `/api/v1/magazines/{id}`. */
@@ -200,7 +202,7 @@ export const api = <QuerySchema extends z.ZodMiniType = z.ZodMiniUnknown, BodySc
             'body',
           )
         : (undefined as z.output<BodySchema>);
-      const { params } = definition.negotiate === false ? { params: pathParameters(event) } : splitLabel(event);
+      const { params, label } = definition.negotiate === false ? { params: pathParameters(event), label: undefined } : splitLabel(event);
       const request: ApiRequest<z.output<QuerySchema>, z.output<BodySchema>> = {
         method: event.httpMethod,
         params,
@@ -208,6 +210,7 @@ export const api = <QuerySchema extends z.ZodMiniType = z.ZodMiniUnknown, BodySc
         body,
         rawQuery,
         path: fillPath(event.resource, params),
+        label,
         requestPath: event.path,
         resource: event.resource,
         links: context.api.links,

@@ -6,17 +6,19 @@ interface ListRequest {
   readonly links: Links;
   /** The operation path with its parameters filled in, such as `/magazines/abc/articles`. */
   readonly path: string;
+  /** Kept on the links, so that the next page comes in the format this one did. */
+  readonly label: string | undefined;
   readonly query: PageQuery;
   /** The query string as sent, so that links keep the client's filters. */
   readonly rawQuery: Readonly<Record<string, string>>;
 }
 
 /** RFC 8288 links to the first, previous, next and last pages that exist. */
-const linkHeader = ({ links, path, query, rawQuery }: ListRequest, count: number): string | undefined => {
+const linkHeader = ({ links, path, label, query, rawQuery }: ListRequest, count: number): string | undefined => {
   const { offset, limit } = query;
   const href = (at: number) => {
     const params = new URLSearchParams({ ...rawQuery, offset: String(at), limit: String(limit) });
-    return `<${links.to(path)}?${params.toString()}>`;
+    return `<${links.to(label ? `${path}.${label}` : path)}?${params.toString()}>`;
   };
   const lastOffset = count === 0 ? 0 : Math.floor((count - 1) / limit) * limit;
   const relations: string[] = [`${href(0)}; rel="first"`];

@@ -64,6 +64,7 @@ const tags: TagSummary[] = [
 const listRequest = (path: string) => ({
   links: exampleLinks,
   path,
+  label: undefined,
   rawQuery: { limit: '2' },
   query: { offset: 0, limit: 2, sort: 'asc' as const },
 });

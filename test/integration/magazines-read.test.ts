@@ -94,6 +94,13 @@ describe('GET /magazines', () => {
     expect(seen).toEqual(ASC);
   });
 
+  it('keeps the format label on the Link header, so every page comes in the same format', async () => {
+    const response = await local.client.get('/api/v1/magazines.xml?limit=3&offset=3');
+    const links = parseLinkHeader(response.headers.link);
+    expect(links.next).toBe(`${local.api.baseUrl}/api/v1/magazines.xml?limit=3&offset=6`);
+    expect(links.prev).toBe(`${local.api.baseUrl}/api/v1/magazines.xml?limit=3&offset=0`);
+  });
+
   it('gives a Link header with first, prev, next and last, keeping the other parameters', async () => {
     const { response } = await list('?offset=2&limit=3&sort=asc');
     const links = parseLinkHeader(response.headers.link);
