@@ -28,13 +28,37 @@ const linkHeader = ({ links, path, label, query, rawQuery }: ListRequest, count:
   return relations.join(', ');
 };
 
+/**
+ * Lambda answers at most 6 MB. A page of long articles (up to 100,000 characters each) could pass
+ * that, so a page stops before its worst-case size (XML escaping included) does, and `limit`
+ * says how many items the page was cut to: the `next` link carries on from there.
+ */
+export const PAGE_BYTES = 5 * 1024 * 1024;
+
+const worstCaseBytes = (item: unknown) => {
+  const json = JSON.stringify(item);
+  // `&` becomes `&amp;` in XML: up to four bytes more per escaped character.
+  return Buffer.byteLength(json) + 4 * (json.match(/[&<>"']/g)?.length ?? 0);
+};
+
+const fittingCount = (items: readonly unknown[]) => {
+  let bytes = 0;
+  for (let i = 0; i < items.length; i++) {
+    bytes += worstCaseBytes(items[i]);
+    if (bytes > PAGE_BYTES) return Math.max(i, 1);
+  }
+  return items.length;
+};
+
 /** The list envelope (spec 2.4) with a `Link` header; `item` names the XML element of one result. */
 export const listReply = <T>(request: ListRequest, page: Page<T>, item: string, names: Record<string, string> = {}): RepresentationReply => {
-  const link = linkHeader(request, page.count);
+  const fits = fittingCount(page.items);
+  const applied = fits < page.items.length ? { ...request, query: { ...request.query, limit: fits } } : request;
+  const link = linkHeader(applied, page.count);
   return ok(
     {
-      metadata: { resultset: { count: page.count, offset: request.query.offset, limit: request.query.limit } },
-      results: page.items,
+      metadata: { resultset: { count: page.count, offset: applied.query.offset, limit: applied.query.limit } },
+      results: page.items.slice(0, fits),
     },
     { root: 'response', names: { results: item, ...names } },
     {

@@ -119,7 +119,8 @@ export const operationDocs = {
   },
   listArticles: {
     group: 'Articles',
-    description: 'One page of the articles of a magazine, oldest first unless `sort=desc`.',
+    description:
+      'One page of the articles of a magazine, oldest first unless `sort=desc`. A page of very long articles may hold fewer than `limit` asked for, to stay under the 6 MB a response can carry; `metadata.resultset.limit` then says how many, and `Link: next` carries on from there.',
     query: pageQuery,
     success: [{ kind: 'representation', status: 200, description: 'One page of articles.', schema: 'ArticleList', example: 'ArticleList', list: true }],
     errors: ['40004', '40402'],

@@ -148,6 +148,25 @@ describe('GET /magazines/{id}/articles', () => {
   });
 });
 
+describe('a page of long articles', () => {
+  it('stays under what Lambda can return, in JSON and XML, and says in limit where it was cut', async () => {
+    const magazineId = await newMagazine();
+    // 70 articles of 100,000 characters, half of them escaped in XML: 7 MB as JSON.
+    const text = '&x'.repeat(50_000);
+    for (let i = 0; i < 70; i++) expect((await local.client.post(`/magazines/${magazineId}/articles`, articleBody({ text }))).status).toBe(201);
+    const json = await local.client.get(`/magazines/${magazineId}/articles?limit=100`);
+    expect(json.status).toBe(200);
+    const envelope = json.json<Envelope<ArticleView>>();
+    expect(envelope.results.length).toBeLessThan(70);
+    expect(envelope.metadata.resultset).toEqual({ count: 70, offset: 0, limit: envelope.results.length });
+    const xml = await local.client.get(`/magazines/${magazineId}/articles.xml?limit=100`);
+    expect(xml.status).toBe(200);
+    expect(Buffer.byteLength(xml.text)).toBeLessThan(6 * 1024 * 1024);
+    const next = await local.client.get(`/magazines/${magazineId}/articles?limit=100&offset=${envelope.results.length}`);
+    expect(next.json<Envelope<ArticleView>>().results[0]?.id).not.toBe(envelope.results.at(-1)?.id);
+  });
+});
+
 describe('GET /articles/{articleId}', () => {
   it('answers 404 with the error object for an unknown article', async () => {
     expectError(await local.client.get('/articles/no-such-article'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['no-such-article'] });

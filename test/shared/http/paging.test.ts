@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { listReply, PAGE_BYTES } from '../../../shared/http/paging';
+import type { Links } from '../../../shared/http/links';
+
+const links: Links = { baseUrl: 'https://api.example.com', versionPrefix: '/v1', to: (path) => `https://api.example.com/v1${path}` };
+const request = (offset: number, limit: number) => ({ links, path: '/magazines/m1/articles', label: undefined, query: { offset, limit, sort: 'asc' as const }, rawQuery: {} });
+
+describe('list pages', () => {
+  it('echo offset and limit, and link first, prev, next and last', () => {
+    const reply = listReply(request(2, 2), { items: [{ id: 'c' }, { id: 'd' }], count: 7 }, 'article');
+    expect(reply.body).toEqual({ metadata: { resultset: { count: 7, offset: 2, limit: 2 } }, results: [{ id: 'c' }, { id: 'd' }] });
+    expect(reply.headers?.Link).toBe(
+      [
+        '<https://api.example.com/v1/magazines/m1/articles?offset=0&limit=2>; rel="first"',
+        '<https://api.example.com/v1/magazines/m1/articles?offset=0&limit=2>; rel="prev"',
+        '<https://api.example.com/v1/magazines/m1/articles?offset=4&limit=2>; rel="next"',
+        '<https://api.example.com/v1/magazines/m1/articles?offset=6&limit=2>; rel="last"',
+      ].join(', '),
+    );
+  });
+
+  it('stop before a response Lambda could not return, and say where the page was cut', () => {
+    // 100 articles of 100,000 characters, half of them `&`: 10 MB as JSON, more as XML.
+    const text = '&a'.repeat(50_000);
+    const items = Array.from({ length: 100 }, (_, i) => ({ id: `a${i}`, text }));
+    const reply = listReply(request(0, 100), { items, count: 100 }, 'article');
+    const body = reply.body as { metadata: { resultset: { limit: number } }; results: unknown[] };
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(body.results.length).toBeLessThan(100);
+    expect(body.metadata.resultset.limit).toBe(body.results.length);
+    expect(Buffer.byteLength(JSON.stringify(body)) + 4 * body.results.length * 50_000).toBeLessThanOrEqual(PAGE_BYTES + 1000);
+    expect(reply.headers?.Link).toContain(`offset=${body.results.length}&limit=${body.results.length}>; rel="next"`);
+  });
+});
