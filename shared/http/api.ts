@@ -7,6 +7,7 @@ import { config } from '../config';
 import { logger } from '../logger';
 import { etagOf, isNotModified, lastModifiedHeader, parseIfMatch, type IfMatch } from './conditional';
 import { errorCatalogue } from './error-catalogue';
+import { corsResponseHeaders } from './cors';
 import { ApiError } from './errors';
 import { linksFor, type Links } from './links';
 import { defaultJson, jsonFor, negotiate, type Negotiated } from './negotiation';
@@ -68,10 +69,7 @@ const errorBody = (links: Links | undefined, code: keyof typeof errorCatalogue, 
   moreInfo: `${links ? `${links.baseUrl}${links.versionPrefix}` : '/v1'}/documentation/errors/${code}.html`,
 });
 
-const corsHeaders = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'ETag, Last-Modified, Location, Link, Allow, Retry-After',
-};
+const corsHeaders = corsResponseHeaders;
 
 const serialize = (negotiated: Negotiated, reply: RepresentationReply) =>
   negotiated.format === 'xml' ? toXml(reply.xml.root, reply.body, reply.xml.names) : JSON.stringify(reply.body);

@@ -1,0 +1,16 @@
+/**
+ * Cross-origin access, in one place: the headers every response carries (functions and gateway
+ * errors alike) and the preflight API Gateway answers (and the local server imitates).
+ */
+export const corsResponseHeaders = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'ETag, Last-Modified, Location, Link, Allow, Retry-After',
+} as const;
+
+export const corsPreflight = {
+  allowOrigin: '*',
+  allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+  /** What a browser may send cross-origin: content, SigV4 signing, conditional requests. */
+  allowHeaders: ['Accept', 'Content-Type', 'Authorization', 'X-Amz-Date', 'X-Amz-Security-Token', 'X-Amz-Content-Sha256', 'If-Match', 'If-None-Match', 'If-Modified-Since'],
+  maxAgeSeconds: 3600,
+} as const;
