@@ -1,18 +1,22 @@
 /**
  * The key design of the single table, in one place.
  *
- * | Item             | PK                  | SK                              | GSI1PK                  | GSI1SK               |
- * |------------------|---------------------|---------------------------------|-------------------------|----------------------|
- * | Magazine         | `MAG#<id>`          | `MAGAZINE`                      | `MAGAZINES`             | `<created>#<id>`     |
- * | Tag membership   | `TAG#<tagId>`       | `MAG#<created>#<magazineId>`    |                         |                      |
- * | Article          | `ARTICLE#<id>`      | `ARTICLE`                       | `MAG#<id>#ARTICLES`     | `<created>#<id>`     |
- * | Catalogue        | `CATALOGUE`         | `MAGAZINES`                     |                         |                      |
+ * | Item               | PK             | SK                            | GSI1PK              | GSI1SK           |
+ * |--------------------|----------------|-------------------------------|---------------------|------------------|
+ * | Magazine           | `MAG#<id>`     | `MAGAZINE`                    | `MAGAZINES`         | `<created>#<id>` |
+ * | Tag membership     | `TAG#<tagId>`  | `MAG#<created>#<magazineId>`  |                     |                  |
+ * | Article            | `ARTICLE#<id>` | `ARTICLE`                     | `MAG#<id>#ARTICLES` | `<created>#<id>` |
+ * | Collection counts  | `CATALOGUE`    | `MAGAZINES`                   |                     |                  |
+ * | Tag shard (16)     | `CATALOGUE`    | `TAGS#<00..15>`               |                     |                  |
  *
  * `<created>` is Unix seconds padded to 12 digits, so that string order is time order and a
  * calendar year is one key range. A tag membership holds a copy of the magazine, so a page of a
- * tag's magazines is one Query. The catalogue item holds the exact counters (all magazines, per
- * year, per tag, per tag and year) and tag names; every write changes it in the same transaction
- * as the items it counts.
+ * tag's magazines is one Query. The collection item counts all magazines and each year; each
+ * tag's name, count and per-year counts live on one of 16 shard items chosen by a hash of its
+ * id, so a magazine write touches at most 16 of them whatever its tags, and a transaction
+ * (magazine, up to 64 memberships, collection, shards) stays under DynamoDB's 100 items. A
+ * magazine being deleted keeps its item as a tombstone (`deleting`, no GSI1 keys) until its
+ * articles are gone.
  */
 
 const pad = (seconds: number) => String(seconds).padStart(12, '0');
@@ -35,12 +39,25 @@ export const articleListKey = (magazineId: string, created: number, id: string) 
 });
 export const articleListPartition = (magazineId: string) => `MAG#${magazineId}#ARTICLES`;
 
-export const catalogueKey = { PK: 'CATALOGUE', SK: 'MAGAZINES' } as const;
+export const CATALOGUE_PARTITION = 'CATALOGUE';
+export const catalogueKey = { PK: CATALOGUE_PARTITION, SK: 'MAGAZINES' } as const;
+
+export const TAG_SHARDS = 16;
+export const TAG_SHARD_PREFIX = 'TAGS#';
+
+/** FNV-1a of the tag id: a stable, even spread over the shards. */
+const shardOf = (tagId: string) => {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < tagId.length; i++) hash = Math.imul(hash ^ tagId.charCodeAt(i), 0x01000193) >>> 0;
+  return hash % TAG_SHARDS;
+};
+
+export const tagShardKey = (tagId: string) => ({ PK: CATALOGUE_PARTITION, SK: `${TAG_SHARD_PREFIX}${String(shardOf(tagId)).padStart(2, '0')}` });
 
 /** Sort-key bounds of a year (inclusive), for key conditions; `prefix` is `''` on GSI1 and `MAG#` on tags. */
 export const createdRange = (prefix: string, [start, end]: [number, number]): [string, string] => [`${prefix}${pad(start)}#`, `${prefix}${pad(end)}#~`];
 
-/** Counter and name attributes of the catalogue item. */
+/** Counter and name attributes of the collection item and the tag shards. */
 export const counter = {
   all: 'count',
   year: (year: number) => `count#Y${year}`,
@@ -48,9 +65,12 @@ export const counter = {
   tagYear: (tagId: string, year: number) => `count#T#${tagId}#Y${year}`,
   tagName: (tagId: string) => `name#T#${tagId}`,
   lastModified: 'lastModified',
-  /** Changes with every magazine write: the ETag of the lists and the `If-Match` of bulk writes. */
+  /** Changes with every write to the item: the ETag of the lists and the `If-Match` of bulk writes. */
   revision: 'revision',
 } as const;
+
+/** On a magazine item: the time its deletion began. Such an item is a tombstone, gone for readers. */
+export const TOMBSTONE = 'deleting';
 
 /** The revision of a collection no magazine was ever written to. */
 export const EMPTY_REVISION = '0';

@@ -1,26 +1,21 @@
-import { randomBytes } from 'node:crypto';
-import {
-  BatchWriteCommand,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  type QueryCommandInput,
-  type TransactWriteCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config';
 import type { ArticleInput, StoredArticle } from '../domain/article';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
 import { yearBounds, type Page, type PageQuery } from '../domain/list-query';
 import type { MagazineDraft, StoredMagazine } from '../domain/magazine';
 import type { TagSummary } from '../domain/representation';
-import type { TagRef } from '../domain/tag';
 import { matches, type IfMatch } from '../http/conditional';
 import { concurrentChange, magazineExists, magazineNotFound, preconditionFailed, storeBusy } from '../http/errors';
+import { logger } from '../logger';
+import { ATTRIBUTES_PER_ITEM, CatalogueChange, newRevision, type TransactItem } from './catalogue';
 import { createDocumentClient, type DocumentClient } from './client';
+import { magazineData, toMagazineItem, toStoredArticle, toStoredMagazine, type MagazineItem } from './items';
 import {
   articleKey,
   articleListKey,
   articleListPartition,
+  CATALOGUE_PARTITION,
   catalogueKey,
   counter,
   createdRange,
@@ -33,279 +28,71 @@ import {
   membershipKey,
   membershipPartition,
   TAG_NAME_PREFIX,
+  TAG_SHARD_PREFIX,
+  tagShardKey,
+  TOMBSTONE,
 } from './keys';
-
-type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
-type Key = Record<string, unknown>;
+import { backoff, cancellationReasons, isConditionFailure, MAX_ATTEMPTS, tableAccess, type Item } from './table-access';
 
 /** DynamoDB's limit of items in one TransactWriteItems call. */
 const TRANSACTION_LIMIT = 100;
-const BATCH_WRITE_LIMIT = 25;
-/** Counter attributes changed in one transaction, keeping its update expression well under 4 KB. */
-const CATALOGUE_ATTRIBUTE_LIMIT = 200;
-const MAX_ATTEMPTS = 5;
+/** Magazines whose articles are deleted at once by a bulk operation. */
+const CLEANUP_CONCURRENCY = 8;
+/** How long to wait for GSI1 to show articles written just before a deletion began. */
+const INDEX_SETTLE_ATTEMPTS = 6;
 
 export interface MagazineListFilter extends PageQuery {
   readonly year?: number | undefined;
   readonly tag?: string | undefined;
 }
 
-const newRevision = () => randomBytes(9).toString('base64url');
-const yearOf = (seconds: number) => new Date(seconds * 1000).getUTCFullYear();
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const backoff = (attempt: number) => sleep(Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random() / 2));
+/** A collection never written to has not changed since the epoch. */
+const versionOf = (item: Item | undefined) => ({
+  lastModified: (item?.[counter.lastModified] as number | undefined) ?? 0,
+  revision: (item?.[counter.revision] as string | undefined) ?? EMPTY_REVISION,
+});
 
-const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+const countOf = (item: Item | undefined, attribute: string) => (item?.[attribute] as number | undefined) ?? 0;
 
-/** Why each item of a cancelled transaction failed, in the order the items were sent. */
-const cancellationReasons = (error: unknown): string[] | undefined => {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return undefined;
-  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.map((reason) => reason.Code ?? 'None');
+/** Runs `work` on every item, at most `limit` at a time. */
+const inParallel = async <T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>) => {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 };
-
-/**
- * Counter changes for the catalogue item, gathered over one transaction. Adding a magazine
- * counts it in all, its year, each tag and each tag-year; removing it uncounts the same.
- */
-class CatalogueChange {
-  private readonly deltas = new Map<string, number>();
-  private readonly names = new Map<string, string>();
-
-  count(magazine: Pick<StoredMagazine, 'tags' | 'created'>, sign: 1 | -1): this {
-    const year = yearOf(magazine.created);
-    this.add(counter.all, sign).add(counter.year(year), sign);
-    for (const tag of magazine.tags) {
-      this.add(counter.tag(tag.id), sign).add(counter.tagYear(tag.id, year), sign);
-      if (sign === 1) this.names.set(counter.tagName(tag.id), tag.name);
-    }
-    return this;
-  }
-
-  /** Distinct attributes touched: bounds the size of the update expression (4 KB). */
-  get size(): number {
-    return this.deltas.size + this.names.size;
-  }
-
-  merge(other: CatalogueChange): this {
-    for (const [attribute, delta] of other.deltas) this.add(attribute, delta);
-    for (const [attribute, name] of other.names) this.names.set(attribute, name);
-    return this;
-  }
-
-  private add(attribute: string, delta: number): this {
-    this.deltas.set(attribute, (this.deltas.get(attribute) ?? 0) + delta);
-    return this;
-  }
-
-  /** The catalogue's update; with `expectedRevision`, only if nobody changed the collection since it was read. */
-  update(tableName: string, now: number, expectedRevision?: string): TransactItem {
-    const names: Record<string, string> = { '#lastModified': counter.lastModified, '#revision': counter.revision };
-    const values: Record<string, unknown> = { ':now': now, ':revision': newRevision() };
-    const adds: string[] = [];
-    const sets: string[] = ['#lastModified = :now', '#revision = :revision'];
-    let i = 0;
-    for (const [attribute, delta] of this.deltas) {
-      if (delta === 0) continue;
-      names[`#c${i}`] = attribute;
-      values[`:c${i}`] = delta;
-      adds.push(`#c${i} :c${i}`);
-      i++;
-    }
-    for (const [attribute, name] of this.names) {
-      names[`#n${i}`] = attribute;
-      values[`:n${i}`] = name;
-      sets.push(`#n${i} = :n${i}`);
-      i++;
-    }
-    return {
-      Update: {
-        TableName: tableName,
-        Key: catalogueKey,
-        UpdateExpression: `SET ${sets.join(', ')}${adds.length ? ` ADD ${adds.join(', ')}` : ''}`,
-        ...(expectedRevision !== undefined && {
-          ConditionExpression: expectedRevision === EMPTY_REVISION ? 'attribute_not_exists(#revision)' : '#revision = :expected',
-        }),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: expectedRevision !== undefined && expectedRevision !== EMPTY_REVISION ? { ...values, ':expected': expectedRevision } : values,
-      },
-    };
-  }
-}
-
-interface MagazineItem extends StoredMagazine {
-  readonly articleCount?: number;
-  readonly articlesModified?: number;
-}
-
-const toStoredMagazine = (item: Record<string, unknown>): MagazineItem => ({
-  id: item.id as string,
-  title: item.title as string,
-  tags: (item.tags as TagRef[] | undefined) ?? [],
-  created: item.created as number,
-  updated: item.updated as number,
-  revision: item.revision as string,
-  articleCount: (item.articleCount as number | undefined) ?? 0,
-  articlesModified: item.articlesModified as number | undefined,
-});
-
-const toStoredArticle = (item: Record<string, unknown>): StoredArticle => ({
-  id: item.id as string,
-  magazineId: item.magazineId as string,
-  title: item.title as string,
-  author_first_name: item.author_first_name as string,
-  author_last_name: item.author_last_name as string,
-  author_email: item.author_email as string,
-  date: item.date as string,
-  text: item.text as string,
-  created: item.created as number,
-});
-
-/** The magazine attributes every copy (the magazine item, its tag memberships) carries. */
-const magazineData = (m: StoredMagazine) => ({ id: m.id, title: m.title, tags: m.tags, created: m.created, updated: m.updated, revision: m.revision });
 
 /**
  * The store of the API: one function per access pattern. Every write that can race is
  * conditional, and counters change in the same transaction as the items they count.
+ *
+ * Deleting a magazine is two steps. First one transaction turns it into a tombstone (conditioned
+ * on the revision read, and on `If-Match`), removes its tag memberships and uncounts it: from
+ * then on it is gone for every reader and no article can be added to it. Then its articles are
+ * deleted in batches and the tombstone last. A refused delete therefore changes nothing, and a
+ * deletion cut short is finished by the next write to that id.
  */
 export const createRepository = (client: DocumentClient, tableName: string) => {
-  const send = async <T>(call: () => Promise<T>): Promise<T> => {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof Error && THROTTLING.has(error.name)) throw storeBusy();
-      throw error;
-    }
-  };
+  const { transact, getItem, queryAll, pageWithCount, deleteAll } = tableAccess(client, tableName);
 
-  /** Retries transactions that lost a race with another transaction on the same item. */
-  const transact = async (items: TransactItem[]): Promise<void> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await send(() => client.send(new TransactWriteCommand({ TransactItems: items })));
-        return;
-      } catch (error) {
-        const reasons = cancellationReasons(error);
-        const retryable = reasons?.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError') && !reasons.includes('ConditionalCheckFailed');
-        if (!retryable) throw error;
-        if (attempt >= MAX_ATTEMPTS) throw reasons?.includes('ThrottlingError') ? storeBusy() : concurrentChange();
-        await backoff(attempt);
-      }
-    }
-  };
-
-  const getItem = async (key: Key, consistent = false) =>
-    (await send(() => client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: consistent })))).Item;
-
-  const readMagazine = async (id: string, consistent = false): Promise<MagazineItem | undefined> => {
+  const readMagazineItem = async (id: string, consistent = false): Promise<MagazineItem | undefined> => {
     if (!isIdentifier(id)) return undefined;
-    const item = await getItem(magazineKey(id), consistent);
-    return item ? toStoredMagazine(item) : undefined;
+    const item = await getItem(magazineKey(id), { consistent });
+    return item ? toMagazineItem(item) : undefined;
   };
 
-  /**
-   * `take` items of a key range after the first `skip`. DynamoDB has no offset: the skipped items
-   * are stepped over reading keys only (ProjectionExpression), page by page, then the items are
-   * read from the one after them.
-   */
-  const skipAndRead = async (input: QueryCommandInput, keyAttributes: readonly string[], skip: number, take: number) => {
-    let startKey: Key | undefined;
-    let skipped = 0;
-    while (skipped < skip) {
-      const names = Object.fromEntries(keyAttributes.map((a, i) => [`#k${i}`, a]));
-      const result = await send(() =>
-        client.send(
-          new QueryCommand({
-            ...input,
-            ProjectionExpression: Object.keys(names).join(', '),
-            ExpressionAttributeNames: { ...input.ExpressionAttributeNames, ...names },
-            Limit: skip - skipped,
-            ExclusiveStartKey: startKey,
-          }),
-        ),
-      );
-      skipped += result.Count ?? 0;
-      startKey = result.LastEvaluatedKey;
-      if (!startKey) return [];
-    }
-    const items: Record<string, unknown>[] = [];
-    do {
-      const result = await send(() => client.send(new QueryCommand({ ...input, Limit: take - items.length, ExclusiveStartKey: startKey })));
-      items.push(...(result.Items ?? []));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey && items.length < take);
-    return items;
+  /** The magazine as readers see it: a tombstone is no magazine. */
+  const readMagazine = async (id: string, consistent = false) => {
+    const item = await readMagazineItem(id, consistent);
+    return item && !item.tombstone ? item : undefined;
   };
-
-  /**
-   * A page past the first of a range holding `total` items: an offset beyond the end reads
-   * nothing, and the items before the page are stepped over from whichever end is nearer, so a
-   * deep offset costs at most half the list in key reads.
-   */
-  const laterPage = async (input: QueryCommandInput, keyAttributes: readonly string[], { offset, limit }: PageQuery, total: number) => {
-    if (offset >= total) return [];
-    const end = Math.min(offset + limit, total);
-    const afterPage = total - end;
-    if (afterPage >= offset) return skipAndRead(input, keyAttributes, offset, limit);
-    const backwards = await skipAndRead({ ...input, ScanIndexForward: input.ScanIndexForward === false }, keyAttributes, afterPage, end - offset);
-    return backwards.reverse();
-  };
-
-  /** The first page is read beside its count; a later one needs the count to choose its way in. */
-  const pageWithCount = async <T>(
-    input: QueryCommandInput,
-    keyAttributes: readonly string[],
-    page: PageQuery,
-    counted: Promise<T>,
-    totalOf: (counted: T) => number,
-  ): Promise<[T, Record<string, unknown>[]]> => {
-    if (page.offset === 0) return Promise.all([counted, skipAndRead(input, keyAttributes, 0, page.limit)]);
-    const result = await counted;
-    return [result, await laterPage(input, keyAttributes, page, totalOf(result))];
-  };
-
-  /** Every item of a key range (for bulk operations), following LastEvaluatedKey. */
-  const queryAll = async (input: QueryCommandInput) => {
-    const items: Record<string, unknown>[] = [];
-    let startKey: Key | undefined;
-    do {
-      const result = await send(() => client.send(new QueryCommand({ ...input, ExclusiveStartKey: startKey })));
-      items.push(...(result.Items ?? []));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return items;
-  };
-
-  /** BatchWriteItem in chunks of 25, retrying UnprocessedItems with exponential backoff. */
-  const deleteAll = async (keys: readonly Key[]) => {
-    for (let start = 0; start < keys.length; start += BATCH_WRITE_LIMIT) {
-      let pending = keys.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } }));
-      for (let attempt = 1; pending.length > 0; attempt++) {
-        if (attempt > MAX_ATTEMPTS + 3) throw storeBusy();
-        if (attempt > 1) await backoff(attempt);
-        const result = await send(() => client.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } })));
-        pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
-      }
-    }
-  };
-
-  const readCatalogue = async (attributes: readonly string[]) => {
-    const names = Object.fromEntries(attributes.map((a, i) => [`#a${i}`, a]));
-    const result = await send(() =>
-      client.send(new GetCommand({ TableName: tableName, Key: catalogueKey, ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names })),
-    );
-    return result.Item ?? {};
-  };
-
-  /** A collection never written to has not changed since the epoch. */
-  const lastModifiedOf = (catalogue: Record<string, unknown>) => (catalogue[counter.lastModified] as number | undefined) ?? 0;
-  const revisionOf = (catalogue: Record<string, unknown>) => (catalogue[counter.revision] as string | undefined) ?? EMPTY_REVISION;
-  const versionOf = (catalogue: Record<string, unknown>) => ({ lastModified: lastModifiedOf(catalogue), revision: revisionOf(catalogue) });
-  const readVersion = async (consistent = false) =>
-    versionOf(consistent ? ((await getItem(catalogueKey, true)) ?? {}) : await readCatalogue([counter.lastModified, counter.revision]));
 
   const membershipItems = (magazine: StoredMagazine) =>
     magazine.tags.map((tag) => ({ ...membershipKey(tag.id, magazine.created, magazine.id), entity: ENTITY.membership, ...magazineData(magazine) }));
+
+  const membershipDeletes = (magazine: StoredMagazine): TransactItem[] =>
+    membershipItems(magazine).map((m) => ({ Delete: { TableName: tableName, Key: { PK: m.PK, SK: m.SK } } }));
 
   /** The items that write `next` over `previous` (absent when new), as one transaction's worth. */
   const magazineWrite = (next: StoredMagazine, previous: MagazineItem | undefined, catalogue: CatalogueChange): TransactItem[] => {
@@ -317,8 +104,16 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           Key: magazineKey(next.id),
           // Update, not Put: the article counter on the item belongs to the articles.
           UpdateExpression: 'SET #title = :title, #tags = :tags, #created = :created, #updated = :updated, #revision = :revision, #gsi1sk = :gsi1sk',
-          ConditionExpression: '#revision = :previous',
-          ExpressionAttributeNames: { '#title': 'title', '#tags': 'tags', '#created': 'created', '#updated': 'updated', '#revision': 'revision', '#gsi1sk': 'GSI1SK' },
+          ConditionExpression: '#revision = :previous AND attribute_not_exists(#tombstone)',
+          ExpressionAttributeNames: {
+            '#title': 'title',
+            '#tags': 'tags',
+            '#created': 'created',
+            '#updated': 'updated',
+            '#revision': 'revision',
+            '#gsi1sk': 'GSI1SK',
+            '#tombstone': TOMBSTONE,
+          },
           ExpressionAttributeValues: {
             ':title': next.title,
             ':tags': next.tags,
@@ -350,35 +145,114 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     return items;
   };
 
-  /** The items that delete a magazine whose articles are already gone. */
-  const magazineDelete = (magazine: MagazineItem, catalogue: CatalogueChange): TransactItem[] => {
+  /** The items that make a magazine a tombstone: its deletion's point of no return. */
+  const tombstoneWrite = (magazine: MagazineItem, now: number, catalogue: CatalogueChange): TransactItem[] => {
     catalogue.count(magazine, -1);
     return [
       {
-        Delete: {
+        Update: {
           TableName: tableName,
           Key: magazineKey(magazine.id),
-          // Fails if the magazine changed or gained an article since it was read.
-          ConditionExpression: '#revision = :revision AND #articleCount = :articleCount',
-          ExpressionAttributeNames: { '#revision': 'revision', '#articleCount': 'articleCount' },
-          ExpressionAttributeValues: { ':revision': magazine.revision, ':articleCount': magazine.articleCount ?? 0 },
+          // Out of GSI1, so that no list shows it any more.
+          UpdateExpression: 'SET #tombstone = :now REMOVE #gsi1pk, #gsi1sk',
+          ConditionExpression: '#revision = :revision AND attribute_not_exists(#tombstone)',
+          ExpressionAttributeNames: { '#tombstone': TOMBSTONE, '#gsi1pk': 'GSI1PK', '#gsi1sk': 'GSI1SK', '#revision': 'revision' },
+          ExpressionAttributeValues: { ':now': now, ':revision': magazine.revision },
         },
       },
-      ...membershipItems(magazine).map((m): TransactItem => ({ Delete: { TableName: tableName, Key: { PK: m.PK, SK: m.SK } } })),
+      ...membershipDeletes(magazine),
     ];
   };
 
-  const deleteArticlesOf = async (magazine: MagazineItem) => {
-    if (!magazine.articleCount) return;
-    const keys = await queryAll({
-      TableName: tableName,
-      IndexName: GSI1,
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': 'GSI1PK', '#tablePk': 'PK', '#tableSk': 'SK' },
-      ExpressionAttributeValues: { ':pk': articleListPartition(magazine.id) },
-      ProjectionExpression: '#tablePk, #tableSk',
-    });
+  /**
+   * Zero counters of tags no magazine carries any more are removed, so that the shards hold only
+   * tags in use. Best effort: a concurrent write that uses the tag again makes the condition fail,
+   * and the next write that uncounts it tries again.
+   */
+  const pruneEmptyTags = async (catalogue: CatalogueChange) => {
+    for (const { key, tagIds } of catalogue.decrementedTags) {
+      try {
+        const shard = await getItem(key, { consistent: true });
+        if (!shard) continue;
+        const empty = Object.keys(shard).filter((attribute) =>
+          tagIds.some((tagId) => attribute === counter.tag(tagId) || attribute.startsWith(`${counter.tag(tagId)}#Y`)) && shard[attribute] === 0,
+        );
+        const gone = tagIds.filter((tagId) => shard[counter.tag(tagId)] === 0).map((tagId) => counter.tagName(tagId));
+        const removed = [...empty, ...gone.filter((name) => name in shard)];
+        if (removed.length === 0) continue;
+        const names = Object.fromEntries(removed.map((attribute, i) => [`#r${i}`, attribute]));
+        const zeros = empty.map((attribute) => `#r${removed.indexOf(attribute)} = :zero`);
+        await transact([
+          {
+            Update: {
+              TableName: tableName,
+              Key: key,
+              UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+              ...(zeros.length > 0 && { ConditionExpression: zeros.join(' AND ') }),
+              ExpressionAttributeNames: names,
+              ...(zeros.length > 0 && { ExpressionAttributeValues: { ':zero': 0 } }),
+            },
+          },
+        ]);
+      } catch (error) {
+        if (!isConditionFailure(error)) logger.warn('Pruning empty tag counters failed', { error, shard: key.SK });
+      }
+    }
+  };
+
+  /** One transaction of `items` and the counters they change; then the counters left at zero go. */
+  const commit = async (items: TransactItem[], catalogue: CatalogueChange, now: number, expectedRevision?: string) => {
+    await transact([...items, ...catalogue.updates(tableName, now, expectedRevision)]);
+    await pruneEmptyTags(catalogue);
+  };
+
+  /**
+   * Deletes the articles of a tombstone, then the tombstone. Its article count is exact (nothing
+   * is added to a tombstone), so GSI1, which may lag, is read until it shows them all.
+   * Returns whether the id is free again.
+   */
+  const finishDeletion = async (id: string): Promise<boolean> => {
+    const magazine = await readMagazineItem(id, true);
+    if (!magazine) return true;
+    if (!magazine.tombstone) return false;
+    let keys: Item[] = [];
+    for (let attempt = 1; attempt <= INDEX_SETTLE_ATTEMPTS; attempt++) {
+      keys = await queryAll({
+        IndexName: GSI1,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': 'GSI1PK', '#tablePk': 'PK', '#tableSk': 'SK' },
+        ExpressionAttributeValues: { ':pk': articleListPartition(id) },
+        ProjectionExpression: '#tablePk, #tableSk',
+      });
+      if (keys.length >= magazine.articleCount) break;
+      await backoff(attempt);
+    }
     await deleteAll(keys);
+    if (keys.length < magazine.articleCount) {
+      // Left as a tombstone: the next write to this id finishes the job.
+      logger.warn('Articles of a deleted magazine not yet visible in GSI1', { magazineId: id, expected: magazine.articleCount, found: keys.length });
+      return false;
+    }
+    try {
+      await transact([
+        {
+          Delete: {
+            TableName: tableName,
+            Key: magazineKey(id),
+            ConditionExpression: 'attribute_exists(#tombstone)',
+            ExpressionAttributeNames: { '#tombstone': TOMBSTONE },
+          },
+        },
+      ]);
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+    return true;
+  };
+
+  /** Before an id is written anew, a deletion of it that was cut short is finished. */
+  const freeId = async (id: string) => {
+    if (!(await finishDeletion(id))) throw storeBusy();
   };
 
   const toStored = (draft: MagazineDraft & { id: string }, previous: MagazineItem | undefined, now: number): StoredMagazine => ({
@@ -397,130 +271,149 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     (draft.created === undefined || draft.created === previous.created) &&
     JSON.stringify(previous.tags.map((t) => [t.id, t.name])) === JSON.stringify(draft.tags.map((t) => [t.id, t.name]));
 
-  const isConditionFailure = (error: unknown, index = 0) => cancellationReasons(error)?.[index] === 'ConditionalCheckFailed';
+  /** The magazine list of one tag (memberships) or of all magazines (GSI1), in a year or not. */
+  const magazineRange = (filter: MagazineListFilter, range: [number, number] | undefined): { query: QueryCommandInput; keys: string[] } => {
+    const between = range ? '#pk = :pk AND #sk BETWEEN :from AND :to' : undefined;
+    if (filter.tag) {
+      const [from, to] = range ? createdRange('MAG#', range) : ['MAG#', undefined];
+      return {
+        query: {
+          TableName: tableName,
+          KeyConditionExpression: between ?? '#pk = :pk AND begins_with(#sk, :from)',
+          ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+          ExpressionAttributeValues: { ':pk': membershipPartition(filter.tag), ':from': from, ...(to && { ':to': to }) },
+          ScanIndexForward: filter.sort === 'asc',
+        },
+        keys: ['PK', 'SK'],
+      };
+    }
+    const [from, to] = range ? createdRange('', range) : [undefined, undefined];
+    return {
+      query: {
+        TableName: tableName,
+        IndexName: GSI1,
+        KeyConditionExpression: between ?? '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': 'GSI1PK', ...(range && { '#sk': 'GSI1SK' }) },
+        ExpressionAttributeValues: { ':pk': MAGAZINE_LIST, ...(from && { ':from': from, ':to': to }) },
+        ScanIndexForward: filter.sort === 'asc',
+      },
+      keys: ['PK', 'SK', 'GSI1PK', 'GSI1SK'],
+    };
+  };
 
   return {
     /** One GetItem. */
-    getMagazine: (id: string): Promise<StoredMagazine | undefined> => readMagazine(id),
+    getMagazine: (id: string): Promise<StoredMagazine | undefined> => readMagazine(id).then((m) => m && toStoredMagazine(m)),
 
-    /** The catalogue item (exact count, last change) and one page, read side by side. */
+    /**
+     * The counter (collection item, or the tag's shard) and one page, read side by side. A tag's
+     * shard changes with every write to a magazine carrying the tag, so its revision is the ETag
+     * of the tag's list as the collection's is of the whole list.
+     */
     async listMagazines(filter: MagazineListFilter): Promise<Page<StoredMagazine>> {
       const { year, tag } = filter;
+      const counterItem = tag ? tagShardKey(tag) : catalogueKey;
       const countAttribute = tag ? (year !== undefined ? counter.tagYear(tag, year) : counter.tag(tag)) : year !== undefined ? counter.year(year) : counter.all;
+      const attributes = [countAttribute, counter.lastModified, counter.revision];
       const range = year !== undefined ? yearBounds(year) : undefined;
       // No magazine is created before 1970.
-      if (range && range[1] < 0) return { items: [], count: 0, ...(await readVersion()) };
-      const query: QueryCommandInput = tag
-        ? {
-            TableName: tableName,
-            KeyConditionExpression: range ? '#pk = :pk AND #sk BETWEEN :from AND :to' : '#pk = :pk AND begins_with(#sk, :from)',
-            ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-            ExpressionAttributeValues: range
-              ? { ':pk': membershipPartition(tag), ':from': createdRange('MAG#', range)[0], ':to': createdRange('MAG#', range)[1] }
-              : { ':pk': membershipPartition(tag), ':from': 'MAG#' },
-            ScanIndexForward: filter.sort === 'asc',
-          }
-        : {
-            TableName: tableName,
-            IndexName: GSI1,
-            KeyConditionExpression: range ? '#pk = :pk AND #sk BETWEEN :from AND :to' : '#pk = :pk',
-            ExpressionAttributeNames: { '#pk': 'GSI1PK', ...(range && { '#sk': 'GSI1SK' }) },
-            ExpressionAttributeValues: range
-              ? { ':pk': MAGAZINE_LIST, ':from': createdRange('', range)[0], ':to': createdRange('', range)[1] }
-              : { ':pk': MAGAZINE_LIST },
-            ScanIndexForward: filter.sort === 'asc',
-          };
-      const keyAttributes = tag ? ['PK', 'SK'] : ['PK', 'SK', 'GSI1PK', 'GSI1SK'];
-      const countOf = (catalogue: Record<string, unknown>) => (catalogue[countAttribute] as number | undefined) ?? 0;
-      const [catalogue, items] = await pageWithCount(query, keyAttributes, filter, readCatalogue([countAttribute, counter.lastModified, counter.revision]), countOf);
-      return { items: items.map(toStoredMagazine), count: countOf(catalogue), ...versionOf(catalogue) };
+      if (range && range[1] < 0) return { items: [], count: 0, ...versionOf(await getItem(counterItem, { attributes })) };
+      const { query, keys } = magazineRange(filter, range);
+      const [counted, items] = await pageWithCount(query, keys, filter, getItem(counterItem, { attributes }), (item) => countOf(item, countAttribute));
+      return { items: items.map((item) => toStoredMagazine(toMagazineItem(item))), count: countOf(counted, countAttribute), ...versionOf(counted) };
     },
 
     /** One transaction: the magazine (only if its id is free), its tag memberships, the counters. */
     async createMagazine(draft: MagazineDraft): Promise<StoredMagazine> {
-      const now = nowInSeconds();
-      const magazine = toStored({ ...draft, id: draft.id ?? newId() }, undefined, now);
-      const catalogue = new CatalogueChange();
-      const items = magazineWrite(magazine, undefined, catalogue);
-      try {
-        await transact([...items, catalogue.update(tableName, now)]);
-      } catch (error) {
-        if (isConditionFailure(error)) throw magazineExists(magazine.id);
-        throw error;
+      for (let attempt = 1; ; attempt++) {
+        const now = nowInSeconds();
+        const magazine = toStored({ ...draft, id: draft.id ?? newId() }, undefined, now);
+        const catalogue = new CatalogueChange();
+        try {
+          await commit(magazineWrite(magazine, undefined, catalogue), catalogue, now);
+          return magazine;
+        } catch (error) {
+          if (!isConditionFailure(error)) throw error;
+          const existing = await readMagazineItem(magazine.id, true);
+          if (!existing?.tombstone || attempt >= MAX_ATTEMPTS) throw magazineExists(magazine.id);
+          await freeId(magazine.id);
+        }
       }
-      return magazine;
     },
 
     /** Creates or replaces; the revision read first is the condition of the write. */
     async putMagazine(draft: MagazineDraft & { id: string }, ifMatch: IfMatch | undefined): Promise<'created' | 'replaced'> {
       for (let attempt = 1; ; attempt++) {
-        const previous = await readMagazine(draft.id, true);
-        if (!matches(ifMatch, previous?.revision)) throw preconditionFailed();
-        if (isUnchanged(previous, draft)) return 'replaced';
+        const stored = await readMagazineItem(draft.id, true);
+        if (stored?.tombstone) {
+          await freeId(draft.id);
+          continue;
+        }
+        if (!matches(ifMatch, stored?.revision)) throw preconditionFailed();
+        if (isUnchanged(stored, draft)) return 'replaced';
         const now = nowInSeconds();
         const catalogue = new CatalogueChange();
-        const items = magazineWrite(toStored(draft, previous, now), previous, catalogue);
         try {
-          await transact([...items, catalogue.update(tableName, now)]);
-          return previous ? 'replaced' : 'created';
+          await commit(magazineWrite(toStored(draft, stored, now), stored, catalogue), catalogue, now);
+          return stored ? 'replaced' : 'created';
         } catch (error) {
           if (!isConditionFailure(error)) throw error;
-          // Someone else wrote the magazine between our read and write.
+          // Someone else wrote (or began deleting) the magazine between our read and write.
           if (ifMatch || attempt >= MAX_ATTEMPTS) throw ifMatch ? preconditionFailed() : concurrentChange();
         }
       }
     },
 
-    /** Its articles (batched), then the magazine with its memberships and counters (one transaction). */
+    /** The tombstone transaction (conditioned on the revision read), then its articles and the tombstone. */
     async deleteMagazine(id: string, ifMatch: IfMatch | undefined): Promise<void> {
       for (let attempt = 1; ; attempt++) {
-        const magazine = await readMagazine(id, true);
-        if (!magazine) throw magazineNotFound(id);
+        const magazine = await readMagazineItem(id, true);
+        if (magazine?.tombstone) await finishDeletion(id);
+        if (!magazine || magazine.tombstone) throw magazineNotFound(id);
         if (!matches(ifMatch, magazine.revision)) throw preconditionFailed();
-        await deleteArticlesOf(magazine);
         const now = nowInSeconds();
         const catalogue = new CatalogueChange();
-        const items = magazineDelete(magazine, catalogue);
         try {
-          await transact([...items, catalogue.update(tableName, now)]);
-          return;
+          await commit(tombstoneWrite(magazine, now, catalogue), catalogue, now);
         } catch (error) {
           if (!isConditionFailure(error)) throw error;
           if (ifMatch || attempt >= MAX_ATTEMPTS) throw ifMatch ? preconditionFailed() : concurrentChange();
+          continue;
         }
+        await finishDeletion(id);
+        return;
       }
     },
 
     /**
      * PUT /magazines and DELETE /magazines. Each magazine's change is atomic and counted in the
      * same transaction; changes are packed into transactions of up to 100 items, so the whole
-     * collection is not replaced atomically (see README).
+     * collection is not replaced atomically (see README). With `If-Match`, the collection's
+     * revision must be the one the client saw, and the first transaction is conditioned on it.
      */
     async replaceAllMagazines(drafts: readonly (MagazineDraft & { id: string })[], ifMatch: IfMatch | undefined): Promise<void> {
-      // `If-Match` names the collection's revision; the first transaction is conditioned on it.
-      let expectedRevision = ifMatch ? (await readVersion(true)).revision : undefined;
+      let expectedRevision = ifMatch ? versionOf(await getItem(catalogueKey, { consistent: true })).revision : undefined;
       if (!matches(ifMatch, expectedRevision)) throw preconditionFailed();
       const current = (
         await queryAll({
-          TableName: tableName,
           IndexName: GSI1,
           KeyConditionExpression: '#pk = :pk',
           ExpressionAttributeNames: { '#pk': 'GSI1PK' },
           ExpressionAttributeValues: { ':pk': MAGAZINE_LIST },
         })
-      ).map(toStoredMagazine);
+      ).map(toMagazineItem);
       const wanted = new Set(drafts.map((d) => d.id));
       const removed = current.filter((m) => !wanted.has(m.id));
-      for (const magazine of removed) await deleteArticlesOf(magazine);
-
       const byId = new Map(current.map((m) => [m.id, m]));
       const now = nowInSeconds();
       const changes: ((catalogue: CatalogueChange) => TransactItem[])[] = [
-        ...removed.map((m) => (catalogue: CatalogueChange) => magazineDelete(m, catalogue)),
-        ...drafts.filter((draft) => !isUnchanged(byId.get(draft.id), draft)).map((draft) => (catalogue: CatalogueChange) => {
-          const previous = byId.get(draft.id);
-          return magazineWrite(toStored(draft, previous, now), previous, catalogue);
-        }),
+        ...removed.map((m) => (catalogue: CatalogueChange) => tombstoneWrite(m, now, catalogue)),
+        ...drafts
+          .filter((draft) => !isUnchanged(byId.get(draft.id), draft))
+          .map((draft) => (catalogue: CatalogueChange) => {
+            const previous = byId.get(draft.id);
+            return magazineWrite(toStored(draft, previous, now), previous, catalogue);
+          }),
       ];
 
       let batch: TransactItem[] = [];
@@ -528,7 +421,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       const flush = async () => {
         if (batch.length === 0) return;
         try {
-          await transact([...batch, catalogue.update(tableName, now, expectedRevision)]);
+          await commit(batch, catalogue, now, expectedRevision);
         } catch (error) {
           const reasons = cancellationReasons(error);
           if (expectedRevision !== undefined && reasons?.at(-1) === 'ConditionalCheckFailed') throw preconditionFailed();
@@ -542,15 +435,20 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       for (const change of changes) {
         const counted = new CatalogueChange();
         const items = change(counted);
-        if (batch.length + items.length + 1 > TRANSACTION_LIMIT || catalogue.size + counted.size > CATALOGUE_ATTRIBUTE_LIMIT) await flush();
+        const merged = new CatalogueChange().merge(catalogue).merge(counted);
+        if (batch.length + items.length + merged.itemCount > TRANSACTION_LIMIT || merged.widest > ATTRIBUTES_PER_ITEM) await flush();
         batch.push(...items);
         catalogue.merge(counted);
       }
       await flush();
+      await inParallel(removed, CLEANUP_CONCURRENCY, async (magazine) => {
+        await finishDeletion(magazine.id);
+      });
     },
 
     /** The magazine (existence, article count) and one page of its articles, read side by side. */
     async listArticles(magazineId: string, page: PageQuery): Promise<Page<StoredArticle>> {
+      if (!isIdentifier(magazineId)) throw magazineNotFound(magazineId);
       const query: QueryCommandInput = {
         TableName: tableName,
         IndexName: GSI1,
@@ -559,13 +457,12 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         ExpressionAttributeValues: { ':pk': articleListPartition(magazineId) },
         ScanIndexForward: page.sort === 'asc',
       };
-      if (!isIdentifier(magazineId)) throw magazineNotFound(magazineId);
       const [magazine, items] = await pageWithCount(query, ['PK', 'SK', 'GSI1PK', 'GSI1SK'], page, readMagazine(magazineId), (m) => m?.articleCount ?? 0);
       if (!magazine) throw magazineNotFound(magazineId);
-      return { items: items.map(toStoredArticle), count: magazine.articleCount ?? 0, lastModified: magazine.articlesModified ?? magazine.updated };
+      return { items: items.map(toStoredArticle), count: magazine.articleCount, lastModified: magazine.articlesModified ?? magazine.updated };
     },
 
-    /** One transaction: the article, and the magazine's article counter (which must exist). */
+    /** One transaction: the article, and the article counter of its magazine (which must exist, and not be being deleted). */
     async createArticle(magazineId: string, input: ArticleInput): Promise<StoredArticle> {
       if (!isIdentifier(magazineId)) throw magazineNotFound(magazineId);
       const article: StoredArticle = { ...input, id: newId(), magazineId, created: nowInSeconds() };
@@ -584,8 +481,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
               TableName: tableName,
               Key: magazineKey(magazineId),
               UpdateExpression: 'ADD #articleCount :one SET #articlesModified = :now',
-              ConditionExpression: 'attribute_exists(#pk)',
-              ExpressionAttributeNames: { '#pk': 'PK', '#articleCount': 'articleCount', '#articlesModified': 'articlesModified' },
+              ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#tombstone)',
+              ExpressionAttributeNames: { '#pk': 'PK', '#articleCount': 'articleCount', '#articlesModified': 'articlesModified', '#tombstone': TOMBSTONE },
               ExpressionAttributeValues: { ':one': 1, ':now': article.created },
             },
           },
@@ -604,29 +501,38 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       return item ? toStoredArticle(item) : undefined;
     },
 
-    /** One GetItem of the catalogue item, which names and counts every tag in use. */
+    /** One Query of the catalogue partition: the collection item and the 16 tag shards. */
     async listTags(page: PageQuery): Promise<Page<TagSummary>> {
-      const catalogue = await getItem(catalogueKey);
-      const tags = Object.entries(catalogue ?? {})
-        .filter(([attribute]) => attribute.startsWith(TAG_NAME_PREFIX))
-        .map(([attribute, name]) => {
-          const id = attribute.slice(TAG_NAME_PREFIX.length);
-          return { id, name: name as string, magazineCount: (catalogue?.[counter.tag(id)] as number | undefined) ?? 0 };
-        })
+      const items = await queryAll({
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': 'PK' },
+        ExpressionAttributeValues: { ':pk': CATALOGUE_PARTITION },
+      });
+      const shards = items.filter((item) => String(item.SK).startsWith(TAG_SHARD_PREFIX));
+      const tags = shards
+        .flatMap((shard) =>
+          Object.entries(shard)
+            .filter(([attribute]) => attribute.startsWith(TAG_NAME_PREFIX))
+            .map(([attribute, name]) => {
+              const id = attribute.slice(TAG_NAME_PREFIX.length);
+              return { id, name: name as string, magazineCount: countOf(shard, counter.tag(id)) };
+            }),
+        )
         .filter((tag) => tag.magazineCount > 0)
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
       if (page.sort === 'desc') tags.reverse();
-      return { items: tags.slice(page.offset, page.offset + page.limit), count: tags.length, ...versionOf(catalogue ?? {}) };
+      // Every tag change is a magazine write, which moves the collection's revision too.
+      const collection = items.find((item) => item.SK === catalogueKey.SK);
+      return { items: tags.slice(page.offset, page.offset + page.limit), count: tags.length, ...versionOf(collection) };
     },
 
-    /** One GetItem (three attributes of the catalogue item). */
+    /** One GetItem of the tag's shard. */
     async getTag(id: string): Promise<TagSummary | undefined> {
       if (!isIdentifier(id)) return undefined;
-      const catalogue = await readCatalogue([counter.tagName(id), counter.tag(id), counter.lastModified, counter.revision]);
-      const magazineCount = (catalogue[counter.tag(id)] as number | undefined) ?? 0;
-      const name = catalogue[counter.tagName(id)] as string | undefined;
-      // A tag changes only with the magazines that carry it: the collection's last change bounds it.
-      return name !== undefined && magazineCount > 0 ? { id, name, magazineCount, ...versionOf(catalogue) } : undefined;
+      const shard = await getItem(tagShardKey(id), { attributes: [counter.tagName(id), counter.tag(id), counter.lastModified, counter.revision] });
+      const magazineCount = countOf(shard, counter.tag(id));
+      const name = shard?.[counter.tagName(id)] as string | undefined;
+      return name !== undefined && magazineCount > 0 ? { id, name, magazineCount, ...versionOf(shard) } : undefined;
     },
   };
 };

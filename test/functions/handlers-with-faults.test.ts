@@ -45,7 +45,8 @@ describe('handlers facing DynamoDB faults', () => {
   });
 
   it('turns a lost create race into 405, the duplicate-id answer', async () => {
-    dynamo.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None'));
+    dynamo.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None', 'None'));
+    dynamo.on(GetCommand).resolves({ Item: storedMagazine('r1') });
     const res = await invoke(createMagazine, { method: 'POST', resource: '/magazines', headers: json, body: { id: 'm1', title: 'New', tags: [{ name: 'Science' }] } });
     expect(res.status).toBe(405);
     expect(res.json).toMatchObject({ errorCode: '40502' });
@@ -55,13 +56,14 @@ describe('handlers facing DynamoDB faults', () => {
     dynamo.on(TransactWriteCommand).resolves({});
     await invoke(createMagazine, { method: 'POST', resource: '/magazines', headers: json, body: { id: 'm1', title: 'New', tags: [{ name: 'Science' }], created: 1_700_000_000 } });
     const items = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems ?? [];
-    expect(items).toHaveLength(3);
+    expect(items).toHaveLength(4);
     expect(items[0]?.Put?.ConditionExpression).toBe('attribute_not_exists(#pk)');
     expect(items[1]?.Put?.Item).toMatchObject({ PK: 'TAG#science', SK: 'MAG#001700000000#m1', title: 'New' });
-    expect(items[2]?.Update?.UpdateExpression).toMatch(/ADD/);
-    expect(Object.values(items[2]?.Update?.ExpressionAttributeNames ?? {})).toEqual(
-      expect.arrayContaining(['count', 'count#Y2023', 'count#T#science', 'count#T#science#Y2023', 'name#T#science']),
-    );
+    const [shard, collection] = [items[2]?.Update, items[3]?.Update];
+    expect(shard?.Key).toMatchObject({ PK: 'CATALOGUE', SK: expect.stringMatching(/^TAGS#\d\d$/) });
+    expect(Object.values(shard?.ExpressionAttributeNames ?? {})).toEqual(expect.arrayContaining(['count#T#science', 'count#T#science#Y2023', 'name#T#science']));
+    expect(collection?.Key).toEqual({ PK: 'CATALOGUE', SK: 'MAGAZINES' });
+    expect(Object.values(collection?.ExpressionAttributeNames ?? {})).toEqual(expect.arrayContaining(['count', 'count#Y2023', 'revision', 'lastModified']));
   });
 
   it('re-reads and retries a replace that raced with another writer', async () => {
@@ -69,7 +71,8 @@ describe('handlers facing DynamoDB faults', () => {
     dynamo.on(TransactWriteCommand).rejectsOnce(cancelled('ConditionalCheckFailed', 'None', 'None', 'None')).resolves({});
     const res = await invoke(replaceMagazine, { method: 'PUT', resource: '/magazines/{id}', params: { id: 'm1' }, headers: json, body: { title: 'New' } });
     expect(res.status).toBe(200);
-    expect(dynamo).toHaveReceivedCommandTimes(GetCommand, 2);
+    // Two reads of the magazine, then the shard of the tag it was uncounted from (pruning).
+    expect(dynamo.commandCalls(GetCommand).filter((call) => call.args[0].input.Key?.SK === 'MAGAZINE')).toHaveLength(2);
     const last = dynamo.commandCalls(TransactWriteCommand)[1]?.args[0].input.TransactItems?.[0]?.Update;
     expect(last?.ExpressionAttributeValues?.[':previous']).toBe('r2');
   });
@@ -93,8 +96,21 @@ describe('handlers facing DynamoDB faults', () => {
     expect(catalogue?.ExpressionAttributeValues?.[':expected']).toBe('c1');
   });
 
-  it('retries the UnprocessedItems of a partial batch before deleting the magazine', async () => {
+  it('deletes nothing when the tombstone write loses to a concurrent change under If-Match', async () => {
     dynamo.on(GetCommand).resolves({ Item: storedMagazine('r1', { articleCount: 2 }) });
+    dynamo.on(TransactWriteCommand).rejects(cancelled('ConditionalCheckFailed', 'None', 'None', 'None'));
+    const res = await invoke(deleteMagazine, { method: 'DELETE', resource: '/magazines/{id}', params: { id: 'm1' }, headers: { 'If-Match': '"r1-json"' } });
+    expect(res.status).toBe(412);
+    expect(dynamo).toHaveReceivedCommandTimes(BatchWriteCommand, 0);
+    expect(dynamo).toHaveReceivedCommandTimes(QueryCommand, 0);
+  });
+
+  it('tombstones first, then deletes the articles (retrying UnprocessedItems), then the tombstone', async () => {
+    dynamo.on(GetCommand).resolves({});
+    dynamo
+      .on(GetCommand, { Key: { PK: 'MAG#m1', SK: 'MAGAZINE' } })
+      .resolvesOnce({ Item: storedMagazine('r1', { articleCount: 2 }) })
+      .resolves({ Item: storedMagazine('r1', { articleCount: 2, deleting: 1_700_000_100 }) });
     dynamo.on(QueryCommand).resolves({ Items: [{ PK: 'ARTICLE#a1', SK: 'ARTICLE' }, { PK: 'ARTICLE#a2', SK: 'ARTICLE' }] });
     dynamo
       .on(BatchWriteCommand)
@@ -104,10 +120,14 @@ describe('handlers facing DynamoDB faults', () => {
     const res = await invoke(deleteMagazine, { method: 'DELETE', resource: '/magazines/{id}', params: { id: 'm1' } });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ id: 'm1' });
+    const transactions = dynamo.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
+    const tombstone = transactions[0]?.[0]?.Update;
+    expect(tombstone?.UpdateExpression).toBe('SET #tombstone = :now REMOVE #gsi1pk, #gsi1sk');
+    expect(tombstone?.ExpressionAttributeValues?.[':revision']).toBe('r1');
+    expect(transactions[0]?.[1]?.Delete?.Key).toEqual({ PK: 'TAG#science', SK: 'MAG#001700000000#m1' });
     expect(dynamo).toHaveReceivedCommandTimes(BatchWriteCommand, 2);
     expect(dynamo.commandCalls(BatchWriteCommand)[1]?.args[0].input.RequestItems?.magazines).toEqual([{ DeleteRequest: { Key: { PK: 'ARTICLE#a2', SK: 'ARTICLE' } } }]);
-    const deletion = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Delete;
-    expect(deletion?.ExpressionAttributeValues).toEqual({ ':revision': 'r1', ':articleCount': 2 });
+    expect(transactions.at(-1)?.[0]?.Delete).toMatchObject({ Key: { PK: 'MAG#m1', SK: 'MAGAZINE' }, ConditionExpression: 'attribute_exists(#tombstone)' });
   });
 
   it('answers 404 for an article whose magazine disappeared, mapping the second condition', async () => {
