@@ -8,22 +8,16 @@ import { Construct } from 'constructs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tableDefinition } from '../shared/db/table';
-import type { TableAccess } from '../shared/routes';
+import type { TableAction } from '../shared/routes';
 import { bundleSettings } from './bundling';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/**
- * The DynamoDB actions each level of table access allows: exactly what `shared/db/repository.ts`
- * calls (Get, Query; BatchWrite and TransactWrite of Put, Update, Delete). A transaction is
- * authorised per item action, so there is no `TransactWriteItems` action to grant.
- */
-export const tableActions = {
-  read: ['dynamodb:GetItem', 'dynamodb:Query'],
-  write: ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem', 'dynamodb:BatchWriteItem'],
-  /** Indexes can only be queried. */
-  index: ['dynamodb:Query'],
-} as const;
+/** The IAM action of a route table entry (`GetItem` → `dynamodb:GetItem`). */
+export const iamAction = (action: TableAction) => `dynamodb:${action}` as const;
+
+/** Indexes are only ever queried: the index grant is `Query`, and only for operations that query. */
+export const indexActions = (actions: readonly TableAction[]): TableAction[] => (actions.includes('Query') ? ['Query'] : []);
 
 export const runtime = Runtime.NODEJS_24_X;
 export const memorySize = 512;
@@ -39,7 +33,8 @@ export const functionLogicalId = (handler: string) => `${pascalCase(handler)}Fun
 export interface ApiFunctionProps {
   /** Module under `functions/` (without extension). */
   readonly handler: string;
-  readonly access: TableAccess;
+  /** The DynamoDB actions the operation sends (its route table `actions`); none for 404/405 and documentation. */
+  readonly actions: readonly TableAction[];
   readonly table: ITable;
   readonly environment: Readonly<Record<string, string>>;
   readonly logRetention: RetentionDays;
@@ -62,7 +57,7 @@ export class ApiFunction extends Construct {
     this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
-      description: `Runs functions/${props.handler}.ts (table access: ${props.access})`,
+      description: `Runs functions/${props.handler}.ts (DynamoDB: ${props.actions.join(', ') || 'none'})`,
     });
     this.logGroup.grantWrite(this.role);
 
@@ -98,16 +93,18 @@ export class ApiFunction extends Construct {
           }),
     });
     (this.function.node.defaultChild as CfnFunction).overrideLogicalId(functionLogicalId(props.handler));
-    this.grantTable(props.table, props.access);
+    this.grantTable(props.table, props.actions);
   }
 
-  /** Only what the operation's `access` says: none, read, or read and write. */
-  private grantTable(table: ITable, access: TableAccess) {
-    if (access === 'none') return;
-    this.role.addToPolicy(new PolicyStatement({ actions: [...tableActions[access]], resources: [table.tableArn] }));
+  /** Only the actions the operation sends, on this table; `Query` on its indexes when it queries. */
+  private grantTable(table: ITable, actions: readonly TableAction[]) {
+    if (actions.length === 0) return;
+    this.role.addToPolicy(new PolicyStatement({ actions: actions.map(iamAction), resources: [table.tableArn] }));
+    const onIndexes = indexActions(actions);
+    if (onIndexes.length === 0) return;
     this.role.addToPolicy(
       new PolicyStatement({
-        actions: [...tableActions.index],
+        actions: onIndexes.map(iamAction),
         resources: tableDefinition.globalSecondaryIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`),
       }),
     );

@@ -2,7 +2,6 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps
 import {
   AccessLogFormat,
   AuthorizationType,
-  Cors,
   type CorsOptions,
   type IResource,
   EndpointType,
@@ -20,7 +19,8 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
-import { expandRoutes, notFoundHandler, type Route, type TableAccess } from '../shared/routes';
+import { corsPreflight } from '../shared/http/cors';
+import { expandRoutes, notFoundHandler, type Operation, type Route } from '../shared/routes';
 import { ApiFunction, pascalCase } from './api-function';
 import { addGatewayResponses } from './gateway-responses';
 import type { StageSettings } from './stage-settings';
@@ -38,25 +38,12 @@ export const writeMethods: ReadonlySet<Route['method']> = new Set(['POST', 'PUT'
 const bulkTimeout = Duration.seconds(25);
 const bulkHandlers = new Set(['replace-all-magazines', 'delete-all-magazines']);
 
-/** Headers a browser may send cross-origin: content, SigV4 signing, conditional requests. */
-const corsAllowHeaders = [
-  'Accept',
-  'Content-Type',
-  'Authorization',
-  'X-Amz-Date',
-  'X-Amz-Security-Token',
-  'X-Amz-Content-Sha256',
-  'If-Match',
-  'If-None-Match',
-  'If-Modified-Since',
-];
-
 /** Preflight (OPTIONS) for browsers, on every path the API serves; API Gateway answers it itself. */
-const corsPreflight: CorsOptions = {
-  allowOrigins: Cors.ALL_ORIGINS,
-  allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-  allowHeaders: corsAllowHeaders,
-  maxAge: Duration.hours(1),
+const preflight: CorsOptions = {
+  allowOrigins: [corsPreflight.allowOrigin],
+  allowMethods: [...corsPreflight.allowMethods],
+  allowHeaders: [...corsPreflight.allowHeaders],
+  maxAge: Duration.seconds(corsPreflight.maxAgeSeconds),
 };
 
 /**
@@ -127,20 +114,20 @@ export class MagazineApiStack extends Stack {
     });
     addGatewayResponses(this.api, settings.baseUrl);
 
-    const environment = (access: TableAccess): Record<string, string> => ({
+    const environment = (operation: Operation | undefined): Record<string, string> => ({
       MOCK_ENABLED: String(settings.mockEnabled),
-      ...(access !== 'none' && { TABLE_NAME: this.table.tableName }),
+      ...(operation && operation.actions.length > 0 && { TABLE_NAME: this.table.tableName }),
       ...(settings.baseUrl && { BASE_URL: settings.baseUrl }),
     });
     const integrations = new Map<string, LambdaIntegration>();
-    const integrationFor = (handler: string, access: TableAccess) => {
+    const integrationFor = (handler: string, operation: Operation | undefined) => {
       const existing = integrations.get(handler);
       if (existing) return existing;
       const fn = new ApiFunction(this, pascalCase(handler), {
         handler,
-        access,
+        actions: operation?.actions ?? [],
         table: this.table,
-        environment: environment(access),
+        environment: environment(operation),
         logRetention: settings.logRetention,
         ...(bulkHandlers.has(handler) && { timeout: bulkTimeout }),
         code: props.functionCode?.(handler),
@@ -159,7 +146,7 @@ export class MagazineApiStack extends Stack {
       const resource = this.api.root.resourceForPath(route.resource);
       routedResources.add(resource.path);
       const write = writeMethods.has(route.method);
-      const method = resource.addMethod(route.method, integrationFor(route.handler, route.operation?.access ?? 'none'), {
+      const method = resource.addMethod(route.method, integrationFor(route.handler, route.operation), {
         authorizationType: write ? AuthorizationType.IAM : AuthorizationType.NONE,
         ...(route.operation && { operationName: route.operation.id }),
       });
@@ -170,8 +157,8 @@ export class MagazineApiStack extends Stack {
     // The root too (`/{proxy+}` does not match `/`).
     const resources: IResource[] = [this.api.root, ...this.node.findAll().filter((c): c is Resource => c instanceof Resource)];
     for (const resource of resources) {
-      if (routedResources.has(resource.path)) resource.addCorsPreflight(corsPreflight);
-      else resource.addMethod('ANY', integrationFor(notFoundHandler, 'none'));
+      if (routedResources.has(resource.path)) resource.addCorsPreflight(preflight);
+      else resource.addMethod('ANY', integrationFor(notFoundHandler, undefined));
     }
     this.acknowledgePublicMethods();
 

@@ -12,7 +12,7 @@ export interface EventOptions {
 }
 
 /** Made-up but well-formed identifiers, so that code reading them sees what AWS would send. */
-const accountId = '123456789012';
+export const localAccountId = '123456789012';
 const apiId = 'local000aa';
 const resourceId = 'local0';
 
@@ -133,7 +133,7 @@ export const buildProxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => 
     pathParameters: request.pathParameters && Object.keys(request.pathParameters).length > 0 ? request.pathParameters : null,
     stageVariables: null,
     requestContext: {
-      accountId,
+      accountId: localAccountId,
       apiId: id,
       authorizer: null,
       domainName: host,

@@ -1,6 +1,5 @@
 import {
   CreateTableCommand,
-  DeleteTableCommand,
   DescribeTableCommand,
   ResourceInUseException,
   ResourceNotFoundException,
@@ -41,14 +40,5 @@ export const ensureTable = async (client: DynamoDBClient, tableName: string, { t
     if (status === 'ACTIVE') return outcome;
     if (Date.now() > deadline) throw new Error(`Table ${tableName} is not ACTIVE after ${Math.round(timeoutMs / 1000)} s (status ${status ?? 'missing'}).`);
     await delay(100);
-  }
-};
-
-/** Drops a table if it exists (test clean-up). */
-export const dropTable = async (client: DynamoDBClient, tableName: string): Promise<void> => {
-  try {
-    await client.send(new DeleteTableCommand({ TableName: tableName }));
-  } catch (error) {
-    if (!(error instanceof ResourceNotFoundException)) throw error;
   }
 };

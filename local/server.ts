@@ -1,16 +1,15 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { corsPreflight } from '../shared/http/cors';
 import { errorCatalogue } from '../shared/http/error-catalogue';
+import { gatewayErrorHeaders, gatewayErrorObject, gatewayErrorOf, requestIdVariable } from '../shared/http/gateway-errors';
 import { expandRoutes } from '../shared/routes';
 import { toApiGatewayEvent, splitUrl } from './api-gateway-event';
+import { lambdaContext } from './lambda-context';
+import { importHandler, type HandlerLoader, type LambdaHandler } from './load-handler';
 import { createRouter, type RouteMatch, type Router } from './router';
-
-export type LambdaHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<unknown>;
-
-/** Resolves a route's `handler` name to its function. The default imports `functions/<name>.ts`. */
-export type HandlerLoader = (name: string) => Promise<LambdaHandler>;
 
 export interface LocalServerOptions {
   /** 0 (the default) picks a free port. */
@@ -21,6 +20,7 @@ export interface LocalServerOptions {
   /** Print why a request ended in a 502 (a handler that threw or answered malformed). Default true. */
   readonly logErrors?: boolean;
   readonly stage?: string;
+  /** Resolves a route's `handler` name to its function; by default imports `functions/<name>.ts`. */
   readonly loadHandler?: HandlerLoader;
   readonly router?: Router;
 }
@@ -41,15 +41,6 @@ const INTEGRATION_TIMEOUT_MS = 29_000;
 /** The longest a deployed function may run (most have 10 s, see infra/api-function.ts); below the integration timeout. */
 const FUNCTION_TIMEOUT_MS = 28_000;
 
-const functionsDirectory = new URL('../functions/', import.meta.url);
-
-const importHandler: HandlerLoader = async (name) => {
-  const module: unknown = await import(new URL(`${name}.ts`, functionsDirectory).href);
-  const handler = typeof module === 'object' && module !== null && 'handler' in module ? module.handler : undefined;
-  if (typeof handler !== 'function') throw new Error(`functions/${name}.ts does not export a \`handler\` function.`);
-  return handler as LambdaHandler;
-};
-
 /** Like Lambda: a module is loaded once (cold start) and reused; a failed load is retried next time. */
 const cachedLoader = (load: HandlerLoader): HandlerLoader => {
   const cache = new Map<string, Promise<LambdaHandler>>();
@@ -64,24 +55,20 @@ const cachedLoader = (load: HandlerLoader): HandlerLoader => {
   };
 };
 
-const lambdaContext = (functionName: string, requestId: string, deadline: number): Context => ({
-  callbackWaitsForEmptyEventLoop: true,
-  functionName,
-  functionVersion: '$LATEST',
-  invokedFunctionArn: `arn:aws:lambda:us-east-1:123456789012:function:${functionName}`,
-  memoryLimitInMB: '512',
-  awsRequestId: requestId,
-  logGroupName: `/aws/lambda/${functionName}`,
-  logStreamName: `${new Date().toISOString().slice(0, 10).replaceAll('-', '/')}/[$LATEST]${randomBytes(16).toString('hex')}`,
-  getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-  done: () => undefined,
-  fail: () => undefined,
-  succeed: () => undefined,
-});
+/** The API Gateway answers the local server imitates, by response type (shared/http/gateway-errors.ts). */
+type GatewayResponseType = 'REQUEST_TOO_LARGE' | 'RESOURCE_NOT_FOUND' | 'INTEGRATION_FAILURE' | 'INTEGRATION_TIMEOUT';
 
-class GatewayError extends Error {
+const errorTypes: Record<GatewayResponseType, string> = {
+  REQUEST_TOO_LARGE: 'RequestEntityTooLargeException',
+  RESOURCE_NOT_FOUND: 'NotFoundException',
+  INTEGRATION_FAILURE: 'InternalServerErrorException',
+  INTEGRATION_TIMEOUT: 'InternalServerErrorException',
+};
+
+/** Why API Gateway answered by itself; the message is for the local log, the client gets the gateway response. */
+class GatewayFailure extends Error {
   constructor(
-    readonly code: '41301' | '40401' | '50201' | '50401',
+    readonly responseType: GatewayResponseType,
     message: string,
     cause?: unknown,
   ) {
@@ -89,47 +76,33 @@ class GatewayError extends Error {
   }
 }
 
-/** The error object the deployed API's customised Gateway Responses send (CONTRACT §7). */
-const gatewayError = (req: IncomingMessage, res: ServerResponse, requestId: string, error: GatewayError) => {
-  const entry = errorCatalogue[error.code];
-  const host = req.headers.host ?? 'localhost';
-  const body = JSON.stringify({
-    developerMessage: error.message,
-    userMessage: entry.userMessage,
-    errorCode: error.code,
-    moreInfo: `http://${host}/v1/documentation/errors/${error.code}.html`,
-  });
-  res.writeHead(entry.status, {
-    'Content-Type': 'application/json; charset=utf-8',
+/** The gateway response the deployed API sends (infra/gateway-responses.ts), with the `$context` filled in locally. */
+const gatewayError = (req: IncomingMessage, res: ServerResponse, requestId: string, failure: GatewayFailure) => {
+  const error = gatewayErrorOf(failure.responseType);
+  const object = gatewayErrorObject(error, `http://${req.headers.host ?? 'localhost'}`);
+  const body = JSON.stringify({ ...object, developerMessage: object.developerMessage.replaceAll(requestIdVariable, requestId) });
+  res.writeHead(errorCatalogue[error.code].status, {
+    ...gatewayErrorHeaders(error),
     'Content-Length': Buffer.byteLength(body),
-    Vary: 'Accept',
-    'Access-Control-Allow-Origin': '*',
     'x-amzn-RequestId': requestId,
-    'x-amzn-ErrorType': error.code === '41301' ? 'RequestEntityTooLargeException' : 'InternalServerErrorException',
+    'x-amzn-ErrorType': errorTypes[failure.responseType],
   });
   res.end(req.method === 'HEAD' ? undefined : body);
 };
 
-/**
- * The CORS preflight the deployed API answers itself (a mock integration) on every routed
- * resource; mirrors `corsPreflight` in infra/magazine-api-stack.ts.
- */
+/** The CORS preflight the deployed API answers itself (a mock integration) on every routed resource. */
 const preflightHeaders = {
-  'Access-Control-Allow-Origin': '*',
-  'Access-Control-Allow-Methods': 'GET,HEAD,POST,PUT,DELETE,OPTIONS',
-  'Access-Control-Allow-Headers': 'Accept,Content-Type,Authorization,X-Amz-Date,X-Amz-Security-Token,X-Amz-Content-Sha256,If-Match,If-None-Match,If-Modified-Since',
-  'Access-Control-Max-Age': '3600',
+  'Access-Control-Allow-Origin': corsPreflight.allowOrigin,
+  'Access-Control-Allow-Methods': corsPreflight.allowMethods.join(','),
+  'Access-Control-Allow-Headers': corsPreflight.allowHeaders.join(','),
+  'Access-Control-Max-Age': String(corsPreflight.maxAgeSeconds),
 };
-
-/** Gateway messages as infra/gateway-responses.ts writes them. */
-const requestIdNote = (requestId: string) => ` The request id is ${requestId}; quote it if this persists.`;
-const tooLargeMessage = 'The request is larger than API Gateway accepts (10 MB); this API accepts request bodies up to 1 MiB.';
 
 const isHeaderValue = (value: unknown): value is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof value);
 
 /** What API Gateway accepts from a proxy integration; anything else is its 502. */
 const checkProxyResult = (result: unknown): APIGatewayProxyResult => {
-  if (typeof result !== 'object' || result === null) throw new GatewayError('50201', 'The function did not answer with an object.');
+  if (typeof result !== 'object' || result === null) throw new GatewayFailure('INTEGRATION_FAILURE', 'The function did not answer with an object.');
   const candidate = result as Record<string, unknown>;
   const { statusCode, headers, multiValueHeaders, body, isBase64Encoded } = candidate;
   const statusValid = typeof statusCode === 'number' && Number.isInteger(statusCode) && statusCode >= 100 && statusCode <= 599;
@@ -141,9 +114,9 @@ const checkProxyResult = (result: unknown): APIGatewayProxyResult => {
   const bodyValid = body === undefined || body === null || typeof body === 'string';
   const base64Valid = isBase64Encoded === undefined || typeof isBase64Encoded === 'boolean';
   if (!(statusValid && headersValid && multiValid && bodyValid && base64Valid)) {
-    throw new GatewayError('50201', `The function answered with a malformed proxy result (keys: ${Object.keys(candidate).join(', ') || 'none'}).`);
+    throw new GatewayFailure('INTEGRATION_FAILURE', `The function answered with a malformed proxy result (keys: ${Object.keys(candidate).join(', ') || 'none'}).`);
   }
-  if (JSON.stringify(result).length > MAX_RESPONSE_BYTES) throw new GatewayError('50201', 'The function answer is larger than 6 MB, the most Lambda returns.');
+  if (JSON.stringify(result).length > MAX_RESPONSE_BYTES) throw new GatewayFailure('INTEGRATION_FAILURE', 'The function answer is larger than 6 MB, the most Lambda returns.');
   return result as APIGatewayProxyResult;
 };
 
@@ -168,9 +141,9 @@ const readBody = (req: IncomingMessage): Promise<Buffer | 'too-large'> =>
     req.once('error', reject);
   });
 
-const withTimeout = <T>(work: Promise<T>, ms: number, requestId: string): Promise<T> =>
+const withTimeout = <T>(work: Promise<T>, ms: number): Promise<T> =>
   new Promise((resolveWork, reject) => {
-    const timer = setTimeout(() => reject(new GatewayError('50401', `${errorCatalogue['50401'].developerMessage}${requestIdNote(requestId)}`)), ms);
+    const timer = setTimeout(() => reject(new GatewayFailure('INTEGRATION_TIMEOUT', `The function did not answer within ${ms} ms.`)), ms);
     timer.unref();
     work.then(
       (value) => {
@@ -202,15 +175,15 @@ export const startLocalServer = async (options: LocalServerOptions = {}): Promis
     try {
       handler = await loadHandler(name);
     } catch (error) {
-      throw new GatewayError('50201', `${errorCatalogue['50201'].developerMessage}${requestIdNote(requestId)}`, error);
+      throw new GatewayFailure('INTEGRATION_FAILURE', `functions/${name}.ts could not be loaded.`, error);
     }
-    const context = lambdaContext(`magazine-api-${stage}-${name}`, requestId, Date.now() + FUNCTION_TIMEOUT_MS);
+    const context = lambdaContext(`magazine-api-${stage}-${name}`, requestId, { timeoutMs: FUNCTION_TIMEOUT_MS });
     let result: unknown;
     try {
-      result = await withTimeout(handler(event, context), INTEGRATION_TIMEOUT_MS, requestId);
+      result = await withTimeout(handler(event, context), INTEGRATION_TIMEOUT_MS);
     } catch (error) {
-      if (error instanceof GatewayError) throw error;
-      throw new GatewayError('50201', `${errorCatalogue['50201'].developerMessage}${requestIdNote(requestId)}`, error);
+      if (error instanceof GatewayFailure) throw error;
+      throw new GatewayFailure('INTEGRATION_FAILURE', `functions/${name}.ts threw.`, error);
     }
     return checkProxyResult(result);
   };
@@ -227,11 +200,11 @@ export const startLocalServer = async (options: LocalServerOptions = {}): Promis
     try {
       const body = await readBody(req);
       if (body === 'too-large') {
-        throw new GatewayError('41301', tooLargeMessage);
+        throw new GatewayFailure('REQUEST_TOO_LARGE', `The request body is larger than ${MAX_REQUEST_BYTES} bytes.`);
       }
       const match = route(method, path);
       // Only a custom router can miss: the deployed routes send every path somewhere.
-      if (!match) throw new GatewayError('40401', `No resource exists at \`${path}\`.`);
+      if (!match) throw new GatewayFailure('RESOURCE_NOT_FOUND', `The router has no route for ${method} ${path}.`);
       if (method === 'OPTIONS' && routedResources.has(match.route.resource)) {
         res.writeHead(204, { ...preflightHeaders, 'x-amzn-RequestId': requestId });
         res.end();
@@ -249,9 +222,9 @@ export const startLocalServer = async (options: LocalServerOptions = {}): Promis
       res.writeHead(result.statusCode, { ...headers, 'x-amzn-RequestId': requestId });
       res.end(method === 'HEAD' || payload.length === 0 ? undefined : payload);
     } catch (error) {
-      const gateway = error instanceof GatewayError ? error : new GatewayError('50201', `${errorCatalogue['50201'].developerMessage}${requestIdNote(requestId)}`, error);
-      if (logErrors && gateway.code !== '41301' && gateway.code !== '40401') {
-        console.error(`${method} ${req.url ?? '/'}: ${gateway.message}`, gateway.cause ?? '');
+      const gateway = error instanceof GatewayFailure ? error : new GatewayFailure('INTEGRATION_FAILURE', 'The local server failed.', error);
+      if (logErrors && (gateway.responseType === 'INTEGRATION_FAILURE' || gateway.responseType === 'INTEGRATION_TIMEOUT')) {
+        console.error(`${method} ${req.url ?? '/'} (request ${requestId}): ${gateway.message}`, gateway.cause ?? '');
       }
       if (res.headersSent) {
         res.destroy();
@@ -271,7 +244,7 @@ export const startLocalServer = async (options: LocalServerOptions = {}): Promis
       res.once('finish', () => {
         if (!options.quiet) console.log(`${req.method ?? ''} ${req.url ?? '/'} 413 0ms`);
       });
-      gatewayError(req, res, requestId, new GatewayError('41301', tooLargeMessage));
+      gatewayError(req, res, requestId, new GatewayFailure('REQUEST_TOO_LARGE', `Content-Length ${declared} is larger than ${MAX_REQUEST_BYTES} bytes.`));
       return;
     }
     res.writeContinue();

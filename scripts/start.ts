@@ -4,8 +4,7 @@
  * DynamoDB that is already running instead.
  */
 import { parseArgs } from 'node:util';
-import { startDynamoDbLocal, localCredentials, localDynamoDbClient, localRegion, type DynamoDbLocal } from '../local/dynamodb-local';
-import { ensureTable } from '../local/ensure-table';
+import { prepareHandlerTable, type HandlerTable } from '../local/handler-table';
 import { startLocalServer, type LocalServer } from '../local/server';
 
 const { values } = parseArgs({
@@ -18,15 +17,14 @@ const { values } = parseArgs({
   allowPositionals: false,
 });
 
-const env = process.env;
-const port = Number(values.port ?? env.PORT ?? 3000);
+const port = Number(values.port ?? process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  console.error(`PORT must be a port number; got ${values.port ?? env.PORT}.`);
+  console.error(`PORT must be a port number; got ${values.port ?? process.env.PORT}.`);
   process.exit(1);
 }
-const dataDir = values.data ?? env.DATA_DIR ?? null;
+const dataDir = values.data ?? process.env.DATA_DIR ?? null;
 
-let dynamoDb: DynamoDbLocal | undefined;
+let table: HandlerTable | undefined;
 let server: LocalServer | undefined;
 let stopping = false;
 
@@ -34,7 +32,7 @@ const stop = async (code: number) => {
   if (stopping) return;
   stopping = true;
   await server?.close().catch(() => undefined);
-  await dynamoDb?.stop().catch(() => undefined);
+  await table?.stop().catch(() => undefined);
   process.exit(code);
 };
 
@@ -46,22 +44,13 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 try {
-  if (!env.DYNAMODB_ENDPOINT) {
-    console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…');
-    dynamoDb = await startDynamoDbLocal({ dataDir, verbose: values.verbose });
-    env.DYNAMODB_ENDPOINT = dynamoDb.endpoint;
-  }
-  // Set before the first handler is imported: shared/config.ts and shared/db read them at load.
-  env.TABLE_NAME ||= 'magazines';
-  env.AWS_ACCESS_KEY_ID ||= localCredentials.accessKeyId;
-  env.AWS_SECRET_ACCESS_KEY ||= localCredentials.secretAccessKey;
-  env.AWS_REGION ||= localRegion;
-  env.MOCK_ENABLED ||= 'true';
-
-  const client = localDynamoDbClient(env.DYNAMODB_ENDPOINT);
-  const table = await ensureTable(client, env.TABLE_NAME);
-  client.destroy();
-  console.log(`DynamoDB at ${env.DYNAMODB_ENDPOINT}, table ${env.TABLE_NAME} (${table})`);
+  // Before the first handler is imported: their modules read their settings when they load.
+  table = await prepareHandlerTable({
+    dataDir,
+    verbose: values.verbose,
+    onStartingLocal: () => console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…'),
+  });
+  console.log(`DynamoDB at ${table.endpoint}, table ${table.tableName} (${table.table})`);
 
   server = await startLocalServer({ port, quiet: values.quiet });
   console.log(`Magazine API listening on ${server.url}`);

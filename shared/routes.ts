@@ -7,8 +7,18 @@
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 
-/** What an operation may do to the table: it becomes the function's IAM grant. */
+/** What an operation may do to the table, coarsely: whether its function gets the table at all, and may change it. */
 export type TableAccess = 'none' | 'read' | 'write';
+
+/**
+ * The DynamoDB actions (IAM names without `dynamodb:`) an operation's function is granted on the
+ * table: exactly what its path through the repository sends. A transaction is authorised by the
+ * actions of its items (`TransactWriteItems` of a Put and an Update needs PutItem and UpdateItem).
+ */
+export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem';
+
+/** The actions that change the table: an operation with `access: 'read'` has none of them. */
+export const writeActions: ReadonlySet<TableAction> = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
 
 export interface Operation {
   /** The OpenAPI `operationId` and the stem of the function's construct id. */
@@ -19,29 +29,31 @@ export interface Operation {
   /** Module under `functions/` (without extension) exporting `handler`. */
   readonly handler: string;
   readonly access: TableAccess;
+  /** Its IAM grant on the table; the indexes get `Query` when this has it. Empty when `access` is `none`. */
+  readonly actions: readonly TableAction[];
   readonly summary: string;
   /** Whether `.json`/`.xml` may end the path: every GET, and the POST the spec shows with one. */
   readonly labels?: boolean;
 }
 
 export const operations = [
-  { id: 'listMagazines', method: 'GET', path: '/magazines', handler: 'list-magazines', access: 'read', summary: 'List magazines' },
-  { id: 'createMagazine', method: 'POST', path: '/magazines', handler: 'create-magazine', access: 'write', summary: 'Create a magazine' },
-  { id: 'replaceAllMagazines', method: 'PUT', path: '/magazines', handler: 'replace-all-magazines', access: 'write', summary: 'Replace all magazines' },
-  { id: 'deleteAllMagazines', method: 'DELETE', path: '/magazines', handler: 'delete-all-magazines', access: 'write', summary: 'Delete all magazines' },
-  { id: 'getMagazine', method: 'GET', path: '/magazines/{id}', handler: 'get-magazine', access: 'read', summary: 'Get a magazine' },
-  { id: 'replaceMagazine', method: 'PUT', path: '/magazines/{id}', handler: 'replace-magazine', access: 'write', summary: 'Create or replace a magazine' },
-  { id: 'deleteMagazine', method: 'DELETE', path: '/magazines/{id}', handler: 'delete-magazine', access: 'write', summary: 'Delete a magazine' },
-  { id: 'listArticles', method: 'GET', path: '/magazines/{id}/articles', handler: 'list-articles', access: 'read', summary: 'List the articles of a magazine' },
-  { id: 'createArticle', method: 'POST', path: '/magazines/{id}/articles', handler: 'create-article', access: 'write', summary: 'Add an article to a magazine', labels: true },
-  { id: 'getArticle', method: 'GET', path: '/articles/{articleId}', handler: 'get-article', access: 'read', summary: 'Get an article' },
-  { id: 'listTags', method: 'GET', path: '/tags', handler: 'list-tags', access: 'read', summary: 'List tags' },
-  { id: 'getTag', method: 'GET', path: '/tags/{tagId}', handler: 'get-tag', access: 'read', summary: 'Get a tag' },
-  { id: 'listTagMagazines', method: 'GET', path: '/tags/{tagId}/magazines', handler: 'list-tag-magazines', access: 'read', summary: 'List the magazines carrying a tag' },
-  { id: 'getDocumentation', method: 'GET', path: '/documentation', handler: 'get-documentation', access: 'none', summary: 'API reference (HTML)' },
-  { id: 'listErrorPages', method: 'GET', path: '/documentation/errors', handler: 'list-error-pages', access: 'none', summary: 'Index of error codes (HTML)' },
-  { id: 'getErrorPage', method: 'GET', path: '/documentation/errors/{errorCode}', handler: 'get-error-page', access: 'none', summary: 'Documentation of one error code (HTML)' },
-  { id: 'getOpenApi', method: 'GET', path: '/openapi.json', handler: 'get-openapi', access: 'none', summary: 'OpenAPI 3.1 document of this API' },
+  { id: 'listMagazines', method: 'GET', path: '/magazines', handler: 'list-magazines', access: 'read', actions: ['GetItem', 'Query'], summary: 'List magazines' },
+  { id: 'createMagazine', method: 'POST', path: '/magazines', handler: 'create-magazine', access: 'write', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Create a magazine' },
+  { id: 'replaceAllMagazines', method: 'PUT', path: '/magazines', handler: 'replace-all-magazines', access: 'write', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Replace all magazines' },
+  { id: 'deleteAllMagazines', method: 'DELETE', path: '/magazines', handler: 'delete-all-magazines', access: 'write', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Delete all magazines' },
+  { id: 'getMagazine', method: 'GET', path: '/magazines/{id}', handler: 'get-magazine', access: 'read', actions: ['GetItem'], summary: 'Get a magazine' },
+  { id: 'replaceMagazine', method: 'PUT', path: '/magazines/{id}', handler: 'replace-magazine', access: 'write', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Create or replace a magazine' },
+  { id: 'deleteMagazine', method: 'DELETE', path: '/magazines/{id}', handler: 'delete-magazine', access: 'write', actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Delete a magazine' },
+  { id: 'listArticles', method: 'GET', path: '/magazines/{id}/articles', handler: 'list-articles', access: 'read', actions: ['GetItem', 'Query'], summary: 'List the articles of a magazine' },
+  { id: 'createArticle', method: 'POST', path: '/magazines/{id}/articles', handler: 'create-article', access: 'write', actions: ['PutItem', 'UpdateItem'], summary: 'Add an article to a magazine', labels: true },
+  { id: 'getArticle', method: 'GET', path: '/articles/{articleId}', handler: 'get-article', access: 'read', actions: ['GetItem'], summary: 'Get an article' },
+  { id: 'listTags', method: 'GET', path: '/tags', handler: 'list-tags', access: 'read', actions: ['GetItem', 'BatchGetItem'], summary: 'List tags' },
+  { id: 'getTag', method: 'GET', path: '/tags/{tagId}', handler: 'get-tag', access: 'read', actions: ['GetItem'], summary: 'Get a tag' },
+  { id: 'listTagMagazines', method: 'GET', path: '/tags/{tagId}/magazines', handler: 'list-tag-magazines', access: 'read', actions: ['GetItem', 'Query'], summary: 'List the magazines carrying a tag' },
+  { id: 'getDocumentation', method: 'GET', path: '/documentation', handler: 'get-documentation', access: 'none', actions: [], summary: 'API reference (HTML)' },
+  { id: 'listErrorPages', method: 'GET', path: '/documentation/errors', handler: 'list-error-pages', access: 'none', actions: [], summary: 'Index of error codes (HTML)' },
+  { id: 'getErrorPage', method: 'GET', path: '/documentation/errors/{errorCode}', handler: 'get-error-page', access: 'none', actions: [], summary: 'Documentation of one error code (HTML)' },
+  { id: 'getOpenApi', method: 'GET', path: '/openapi.json', handler: 'get-openapi', access: 'none', actions: [], summary: 'OpenAPI 3.1 document of this API' },
 ] as const satisfies readonly Operation[];
 
 export type OperationId = (typeof operations)[number]['id'];

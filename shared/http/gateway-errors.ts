@@ -1,3 +1,4 @@
+import { corsResponseHeaders } from './cors';
 import { errorCatalogue, type ErrorCode } from './error-catalogue';
 
 /**
@@ -15,7 +16,9 @@ export interface GatewayError {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-const requestIdNote = ' The request id is $context.requestId; quote it if this persists.';
+/** Filled in by API Gateway (a `$context` variable), and by the local server with its own request id. */
+export const requestIdVariable = '$context.requestId';
+const requestIdNote = ` The request id is ${requestIdVariable}; quote it if this persists.`;
 
 /**
  * The API has no API keys, usage plans, authorizers or WAF, so their responses (INVALID_API_KEY,
@@ -44,3 +47,28 @@ export const gatewayErrors: readonly GatewayError[] = [
 ];
 
 export const gatewayErrorCodes: readonly ErrorCode[] = [...new Set(gatewayErrors.map((error) => error.code))];
+
+export const gatewayErrorOf = (responseType: string): GatewayError => {
+  const error = gatewayErrors.find((candidate) => candidate.responseType === responseType);
+  if (!error) throw new Error(`No gateway error for ${responseType}`);
+  return error;
+};
+
+/** The headers of a gateway response: JSON, `Vary: Accept`, the CORS headers of every response, then its own. */
+export const gatewayErrorHeaders = (error: GatewayError): Record<string, string> => ({
+  'Content-Type': 'application/json; charset=utf-8',
+  Vary: 'Accept',
+  ...corsResponseHeaders,
+  ...error.headers,
+});
+
+/**
+ * The spec's error object of a gateway response; `baseUrl` is `{base_url}`. The deployed API's
+ * template leaves `$context` variables in it for API Gateway to fill; the local server fills them.
+ */
+export const gatewayErrorObject = (error: GatewayError, baseUrl: string) => ({
+  developerMessage: error.developerMessage ?? errorCatalogue[error.code].developerMessage,
+  userMessage: errorCatalogue[error.code].userMessage,
+  errorCode: error.code,
+  moreInfo: `${baseUrl}/v1/documentation/errors/${error.code}.html`,
+});

@@ -1,16 +1,19 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { indexActions } from '../../infra/api-function';
 import { localCredentials, localDynamoDbClient } from '../../local/dynamodb-local';
 import { ensureTable } from '../../local/ensure-table';
+import { lambdaContext } from '../../local/lambda-context';
+import { importHandler } from '../../local/load-handler';
 import { allEvents, eventsDir } from '../../scripts/make-events';
-import { lambdaContext, loadHandler } from '../../scripts/invoke';
-import { expandRoutes } from '../../shared/routes';
+import { expandRoutes, operations, type TableAction } from '../../shared/routes';
 
 const files = readdirSync(eventsDir).filter((file) => file.endsWith('.json'));
 const eventOf = (handler: string) => JSON.parse(readFileSync(path.join(eventsDir, `${handler}.json`), 'utf8')) as APIGatewayProxyEvent;
-const moduleExists = (handler: string) => existsSync(path.resolve(eventsDir, '..', 'functions', `${handler}.ts`));
 
 describe('events/', () => {
   it('holds one event per handler, as `npm run events` writes them', () => {
@@ -58,12 +61,71 @@ const sequence: readonly [handler: string, status: number][] = [
   ['method-not-allowed', 405],
 ];
 
+/** One DynamoDB request as IAM authorises it: an action, on the table or on an index. */
+interface Authorised {
+  readonly action: string;
+  readonly onIndex: boolean;
+}
+
+/** A transaction needs the action of each of its items; there is no IAM action for the transaction itself. */
+const transactItemActions: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem', Get: 'GetItem' };
+
+const authorisedActions = (target: string, body: string): Authorised[] => {
+  const operation = target.replace(/^DynamoDB_\d+\./, '');
+  const input = JSON.parse(body || '{}') as { IndexName?: string; TransactItems?: Record<string, unknown>[] };
+  if (operation === 'TransactWriteItems' || operation === 'TransactGetItems') {
+    return (input.TransactItems ?? []).flatMap((item) => Object.keys(item).map((kind) => ({ action: transactItemActions[kind] ?? `unknown ${kind}`, onIndex: false })));
+  }
+  return [{ action: operation, onIndex: input.IndexName !== undefined }];
+};
+
+/**
+ * The handlers talk to DynamoDB Local through this proxy, which notes what each request needs
+ * from IAM, so that a handler calling an action its role lacks fails here rather than in AWS.
+ */
+let proxy: Server;
+let calls: Authorised[] = [];
+
+const startRecordingProxy = async (target: string): Promise<string> => {
+  const upstream = new URL(target);
+  proxy = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => {
+      const body = Buffer.concat(chunks);
+      calls.push(...authorisedActions(String(req.headers['x-amz-target'] ?? 'unknown'), body.toString('utf8')));
+      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      forward.once('error', () => res.destroy());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+};
+
+/** What the route table grants a handler's function: its operation's actions, and `Query` on the indexes when it queries. */
+const grantsOf = (handler: string) => {
+  const actions: readonly TableAction[] = operations.find((operation) => operation.handler === handler)?.actions ?? [];
+  return { onTable: [...actions].sort(), onIndexes: indexActions(actions) };
+};
+
+describe('the grant check', () => {
+  it('counts a transaction as the actions of its items', () => {
+    const body = JSON.stringify({ TransactItems: [{ Put: {} }, { Update: {} }, { ConditionCheck: {} }] });
+    expect(authorisedActions('DynamoDB_20120810.TransactWriteItems', body).map((a) => a.action)).toEqual(['PutItem', 'UpdateItem', 'ConditionCheckItem']);
+    expect(authorisedActions('DynamoDB_20120810.Query', JSON.stringify({ IndexName: 'GSI1' }))).toEqual([{ action: 'Query', onIndex: true }]);
+  });
+});
+
 describe('each event, fed to its handler on DynamoDB Local', () => {
   beforeAll(async () => {
     const endpoint = inject('dynamoDbEndpoint');
     const tableName = `events-${process.pid}-${Date.now()}`;
     Object.assign(process.env, {
-      DYNAMODB_ENDPOINT: endpoint,
+      DYNAMODB_ENDPOINT: await startRecordingProxy(endpoint),
       TABLE_NAME: tableName,
       MOCK_ENABLED: 'true',
       AWS_REGION: 'us-east-1',
@@ -73,20 +135,29 @@ describe('each event, fed to its handler on DynamoDB Local', () => {
     await ensureTable(localDynamoDbClient(endpoint), tableName);
   });
 
+  afterAll(() => new Promise<void>((closed) => proxy.close(() => closed())));
+
   it('covers every event file', () => {
     expect(sequence.map(([handler]) => `${handler}.json`).sort()).toEqual([...files].sort());
   });
 
+  // A handler module that is missing fails here: its route would be a 502 in AWS.
   for (const [handler, status] of sequence) {
-    it.skipIf(!moduleExists(handler))(`${handler}.json answers ${status}`, async () => {
-      const run = await loadHandler(handler);
+    it(`${handler}.json answers ${status}, calling only DynamoDB actions its role is granted`, async () => {
+      const run = await importHandler(handler);
       const event = eventOf(handler);
-      const response = (await run(event, lambdaContext(handler, event.requestContext.requestId), () => undefined)) as APIGatewayProxyResult;
+      calls = [];
+      const response = (await run(event, lambdaContext(handler, event.requestContext.requestId))) as APIGatewayProxyResult;
       expect(response.statusCode, response.body).toBe(status);
       expect(response.headers?.Vary).toBe('Accept');
       if (status >= 400) {
         expect(Object.keys(JSON.parse(response.body) as object).sort()).toEqual(['developerMessage', 'errorCode', 'moreInfo', 'userMessage']);
       }
+      const grants = grantsOf(handler);
+      const onTable = new Set(calls.filter((call) => !call.onIndex).map((call) => call.action));
+      const onIndexes = new Set(calls.filter((call) => call.onIndex).map((call) => call.action));
+      expect([...onTable].filter((action) => !grants.onTable.includes(action as TableAction)), `${handler}: table actions not granted`).toEqual([]);
+      expect([...onIndexes].filter((action) => !grants.onIndexes.includes(action as TableAction)), `${handler}: index actions not granted`).toEqual([]);
     });
   }
 });

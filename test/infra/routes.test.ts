@@ -1,6 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { functionLogicalId } from '../../infra/api-function';
+import { corsPreflight } from '../../shared/http/cors';
 import { expandRoutes, methodNotAllowedHandler, notFoundHandler } from '../../shared/routes';
 import { synthStack } from './stack';
 
@@ -28,7 +29,7 @@ interface MethodProps {
   HttpMethod: string;
   AuthorizationType: string;
   ResourceId: { Ref?: string; 'Fn::GetAtt'?: [string, string] };
-  Integration: { Type: string; IntegrationHttpMethod?: string; Uri?: unknown };
+  Integration: { Type: string; IntegrationHttpMethod?: string; Uri?: unknown; IntegrationResponses?: { ResponseParameters?: Record<string, string> }[] };
 }
 
 const methods = ofType('AWS::ApiGateway::Method').map(([, resource]) => {
@@ -92,6 +93,19 @@ describe('the REST API built from the route table', () => {
     for (const path of new Set(routes.map((route) => route.resource))) {
       const options = methods.find((m) => m.path === path && m.HttpMethod === 'OPTIONS');
       expect(options?.Integration.Type, path).toBe('MOCK');
+    }
+  });
+
+  it('answers preflight with the shared CORS settings (shared/http/cors.ts), as the local server does', () => {
+    const preflights = methods.filter((m) => m.HttpMethod === 'OPTIONS');
+    expect(preflights.length).toBeGreaterThan(0);
+    for (const preflight of preflights) {
+      expect(preflight.Integration.IntegrationResponses?.[0]?.ResponseParameters, preflight.path).toMatchObject({
+        'method.response.header.Access-Control-Allow-Origin': `'${corsPreflight.allowOrigin}'`,
+        'method.response.header.Access-Control-Allow-Methods': `'${corsPreflight.allowMethods.join(',')}'`,
+        'method.response.header.Access-Control-Allow-Headers': `'${corsPreflight.allowHeaders.join(',')}'`,
+        'method.response.header.Access-Control-Max-Age': `'${corsPreflight.maxAgeSeconds}'`,
+      });
     }
   });
 

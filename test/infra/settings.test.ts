@@ -1,11 +1,12 @@
 import { Match } from 'aws-cdk-lib/assertions';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { functionLogicalId, tableActions } from '../../infra/api-function';
+import { functionLogicalId, iamAction } from '../../infra/api-function';
+import { corsResponseHeaders } from '../../shared/http/cors';
 import { gatewayErrors } from '../../shared/http/gateway-errors';
 import { tableDefinition } from '../../shared/db/table';
 import { errorCatalogue } from '../../shared/http/error-catalogue';
-import { expandRoutes, operations, type TableAccess } from '../../shared/routes';
+import { expandRoutes, operations, writeActions, type Operation, type TableAction } from '../../shared/routes';
 import { synthStack } from './stack';
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
@@ -14,18 +15,31 @@ const dev = synthStack('dev');
 const prod = synthStack('prod');
 const resourcesOf = (template: typeof dev.template) => template.toJSON().Resources as Record<string, Resource>;
 
-/** Table access of each handler module: the widest of its operations, `none` for 404/405. */
-const accessByHandler = new Map<string, TableAccess>();
-for (const route of expandRoutes()) {
-  const access = route.operation?.access ?? 'none';
-  const known = accessByHandler.get(route.handler);
-  if (!known || known === 'none' || (known === 'read' && access === 'write')) accessByHandler.set(route.handler, access);
-}
+/** The DynamoDB actions of each handler module's operation; none for 404/405. */
+const actionsByHandler = new Map<string, readonly TableAction[]>();
+for (const route of expandRoutes()) actionsByHandler.set(route.handler, route.operation?.actions ?? []);
+
+/** What the lead's repository sends per operation (issue 3 item 4): each function is granted exactly this. */
+const expectedGrants: Record<string, string[]> = {
+  'get-magazine': ['GetItem'],
+  'list-magazines': ['GetItem', 'Query'],
+  'create-magazine': ['PutItem', 'UpdateItem', 'GetItem', 'DeleteItem', 'BatchWriteItem', 'Query'],
+  'replace-magazine': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
+  'replace-all-magazines': ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+  'delete-all-magazines': ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+  'delete-magazine': ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+  'list-articles': ['GetItem', 'Query'],
+  'create-article': ['PutItem', 'UpdateItem'],
+  'get-article': ['GetItem'],
+  'list-tags': ['GetItem', 'BatchGetItem'],
+  'get-tag': ['GetItem'],
+  'list-tag-magazines': ['GetItem', 'Query'],
+};
 
 describe('functions', () => {
   it('run Node 24 on arm64 with a timeout below API Gateway\'s 29 s', () => {
     const functions = Object.values(resourcesOf(dev.template)).filter((r) => r.Type === 'AWS::Lambda::Function');
-    expect(functions.length).toBe(accessByHandler.size);
+    expect(functions.length).toBe(actionsByHandler.size);
     for (const fn of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -40,12 +54,12 @@ describe('functions', () => {
       [dev, 'true'],
       [prod, 'false'],
     ] as const) {
-      for (const [handler, access] of accessByHandler) {
+      for (const [handler, actions] of actionsByHandler) {
         const fn = resourcesOf(stage.template)[functionLogicalId(handler)]!;
         const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
         expect(variables.MOCK_ENABLED, handler).toBe(expected);
         expect(variables.NODE_OPTIONS).toBe('--enable-source-maps');
-        if (access === 'none') expect(variables.TABLE_NAME, handler).toBeUndefined();
+        if (actions.length === 0) expect(variables.TABLE_NAME, handler).toBeUndefined();
         else expect(variables.TABLE_NAME, handler).toEqual({ Ref: expect.stringMatching(/^Table/) });
       }
     }
@@ -77,28 +91,45 @@ describe('least privilege', () => {
       .map((statement) => ({ actions: [statement.Action].flat(), resource: JSON.stringify(statement.Resource) }));
   };
 
-  it('gives each function exactly the DynamoDB actions its route access allows, on this table and its indexes', () => {
-    for (const [handler, access] of accessByHandler) {
-      const statements = statementsOf(handler);
-      const dynamo = statements.filter((s) => s.actions.some((a) => a.startsWith('dynamodb:')));
-      if (access === 'none') {
-        expect(dynamo, handler).toEqual([]);
-        continue;
-      }
-      const onTable = dynamo.filter((s) => s.resource === JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }));
-      const onIndexes = dynamo.filter((s) => s.resource.includes('/index/'));
-      expect(onTable.flatMap((s) => s.actions).sort(), handler).toEqual([...tableActions[access]].sort());
-      expect(onIndexes.flatMap((s) => s.actions), handler).toEqual(['dynamodb:Query']);
-      for (const index of tableDefinition.globalSecondaryIndexes) expect(onIndexes[0]!.resource).toContain(`/index/${index.indexName}`);
-      expect(onTable.length + onIndexes.length, `${handler}: nothing else`).toBe(dynamo.length);
-      if (access === 'read') {
-        expect(dynamo.flatMap((s) => s.actions).filter((a) => /Put|Update|Delete|Write/.test(a)), handler).toEqual([]);
-      }
+  const dynamoStatements = (handler: string) => {
+    const dynamo = statementsOf(handler).filter((s) => s.actions.some((a) => a.startsWith('dynamodb:')));
+    const onTable = dynamo.filter((s) => s.resource === JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }));
+    const onIndexes = dynamo.filter((s) => s.resource.includes('/index/'));
+    expect(onTable.length + onIndexes.length, `${handler}: nothing but the table and its indexes`).toBe(dynamo.length);
+    return { onTable: onTable.flatMap((s) => s.actions).sort(), onIndexes: onIndexes.flatMap((s) => s.actions), indexResources: onIndexes.map((s) => s.resource) };
+  };
+
+  it('grants each function exactly the DynamoDB actions its operation sends, per operation', () => {
+    for (const [handler, actions] of Object.entries(expectedGrants)) {
+      expect(dynamoStatements(handler).onTable, handler).toEqual(actions.map((action) => `dynamodb:${action}`).sort());
+    }
+    for (const handler of actionsByHandler.keys()) {
+      if (!(handler in expectedGrants)) expect(dynamoStatements(handler), `${handler}: no table access`).toEqual({ onTable: [], onIndexes: [], indexResources: [] });
+    }
+  });
+
+  it('grants the route table\'s actions, on this table only', () => {
+    for (const [handler, actions] of actionsByHandler) expect(dynamoStatements(handler).onTable, handler).toEqual(actions.map(iamAction).sort());
+  });
+
+  it('lets only functions that query read the indexes, and only with Query', () => {
+    for (const [handler, actions] of actionsByHandler) {
+      const { onIndexes, indexResources } = dynamoStatements(handler);
+      expect(onIndexes, handler).toEqual(actions.includes('Query') ? ['dynamodb:Query'] : []);
+      for (const index of tableDefinition.globalSecondaryIndexes) for (const resource of indexResources) expect(resource).toContain(`/index/${index.indexName}`);
+    }
+    expect(dynamoStatements('get-magazine').onIndexes).toEqual([]);
+    expect(dynamoStatements('list-tag-magazines').onIndexes).toEqual(['dynamodb:Query']);
+  });
+
+  it('lets read operations change nothing', () => {
+    for (const operation of operations.filter((o) => o.access === 'read')) {
+      expect(dynamoStatements(operation.handler).onTable.filter((a) => /Put|Update|Delete|Write/.test(a)), operation.id).toEqual([]);
     }
   });
 
   it('lets functions write only to their own log group', () => {
-    for (const handler of accessByHandler.keys()) {
+    for (const handler of actionsByHandler.keys()) {
       const logs = statementsOf(handler).filter((s) => s.actions.some((a) => a.startsWith('logs:')));
       expect(logs.flatMap((s) => s.actions).sort()).toEqual(['logs:CreateLogStream', 'logs:PutLogEvents']);
       expect(logs[0]!.resource).toMatch(/^\{"Fn::GetAtt":\["[A-Za-z0-9]+Logs[A-Za-z0-9]+","Arn"\]\}$/);
@@ -106,7 +137,7 @@ describe('least privilege', () => {
   });
 
   it('uses no wildcard action or resource in any function role', () => {
-    for (const handler of accessByHandler.keys()) {
+    for (const handler of actionsByHandler.keys()) {
       for (const statement of statementsOf(handler)) {
         expect(statement.actions.join(' ')).not.toContain('*');
         expect(statement.resource).not.toContain('*');
@@ -114,8 +145,13 @@ describe('least privilege', () => {
     }
   });
 
-  it('grants what the repository calls, and nothing it does not', () => {
-    const source = readFileSync(new URL('../../shared/db/repository.ts', import.meta.url), 'utf8');
+  it('grants, over all operations, what shared/db calls, and nothing it does not', () => {
+    // Everything under shared/db, wherever the repository keeps its DynamoDB calls.
+    const dbDirectory = new URL('../../shared/db/', import.meta.url);
+    const source = readdirSync(dbDirectory)
+      .filter((file) => file.endsWith('.ts'))
+      .map((file) => readFileSync(new URL(file, dbDirectory), 'utf8'))
+      .join('\n');
     const commandActions: Record<string, string[]> = {
       GetCommand: ['dynamodb:GetItem'],
       QueryCommand: ['dynamodb:Query'],
@@ -135,11 +171,16 @@ describe('least privilege', () => {
     }
     const transactKinds: Record<string, string> = { Put: 'dynamodb:PutItem', Update: 'dynamodb:UpdateItem', Delete: 'dynamodb:DeleteItem', ConditionCheck: 'dynamodb:ConditionCheckItem' };
     for (const [, kind] of source.matchAll(/\b(Put|Update|Delete|ConditionCheck): \{/g)) used.add(transactKinds[kind!]!);
-    expect([...used].sort()).toEqual([...tableActions.write].sort());
+    // Per operation, the events test checks each handler's calls against its grant on DynamoDB Local.
+    const granted = new Set(operations.flatMap((operation) => operation.actions.map(iamAction)));
+    expect([...used].sort()).toEqual([...granted].sort());
   });
 
-  it('matches the route table: operations that read cannot write', () => {
-    for (const operation of operations) expect(accessByHandler.get(operation.handler)).toBe(operation.access);
+  it('keeps each operation\'s coarse access in line with its actions', () => {
+    for (const operation of operations as readonly Operation[]) {
+      const writes = operation.actions.some((action) => writeActions.has(action));
+      expect(operation.access, operation.id).toBe(operation.actions.length === 0 ? 'none' : writes ? 'write' : 'read');
+    }
   });
 });
 
@@ -245,6 +286,8 @@ describe('gateway responses', () => {
         'gatewayresponse.header.Content-Type': "'application/json; charset=utf-8'",
         'gatewayresponse.header.Vary': "'Accept'",
         'gatewayresponse.header.Access-Control-Allow-Origin': "'*'",
+        // Retry-After (THROTTLED) and the rest are readable cross-origin, as on the functions' answers.
+        'gatewayresponse.header.Access-Control-Expose-Headers': `'${corsResponseHeaders['Access-Control-Expose-Headers']}'`,
       });
     }
   });

@@ -1,7 +1,11 @@
 import { request as httpRequest } from 'node:http';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalServer, type LambdaHandler, type LocalServer } from '../../local/server';
+import { errorTemplate } from '../../infra/gateway-responses';
+import type { LambdaHandler } from '../../local/load-handler';
+import { corsPreflight, corsResponseHeaders } from '../../shared/http/cors';
+import { gatewayErrorOf, requestIdVariable } from '../../shared/http/gateway-errors';
+import { startLocalServer, type LocalServer } from '../../local/server';
 
 /** Handlers standing in for functions/, so these tests exercise the server alone. */
 const seen: { event?: APIGatewayProxyEvent; context?: Context } = {};
@@ -105,6 +109,14 @@ describe('local server', () => {
     expect(body.developerMessage).toContain(response.headers.get('x-amzn-requestid'));
   });
 
+  it('answers a failed function with the deployed API\'s gateway response, request id filled in', async () => {
+    const response = await fetch(`${server.url}/magazines`, { method: 'POST', body: '{}' });
+    const requestId = response.headers.get('x-amzn-requestid')!;
+    const deployed = JSON.parse(errorTemplate(gatewayErrorOf('INTEGRATION_FAILURE'), server.url).replaceAll(requestIdVariable, requestId)) as unknown;
+    expect(await response.json()).toEqual(deployed);
+    for (const [name, value] of Object.entries(corsResponseHeaders)) expect(response.headers.get(name), name).toBe(value);
+  });
+
   it('answers 502 when the handler returns something that is not a proxy result', async () => {
     for (const id of ['malformed', 'nothing']) {
       const response = await fetch(`${server.url}/magazines/${id}`);
@@ -134,11 +146,20 @@ describe('local server', () => {
     expect(seen.event).toBeUndefined();
   });
 
+  it('refuses a too large body with the deployed API\'s gateway response and headers', async () => {
+    const response = await fetch(`${server.url}/magazines`, { method: 'PUT', body: 'x'.repeat(10 * 1024 * 1024 + 1) });
+    expect(await response.json()).toEqual(JSON.parse(errorTemplate(gatewayErrorOf('REQUEST_TOO_LARGE'), server.url)));
+    expect(response.headers.get('access-control-expose-headers')).toBe(corsResponseHeaders['Access-Control-Expose-Headers']);
+  });
+
   it('answers a CORS preflight on a routed resource itself, as the deployed API does', async () => {
     const response = await fetch(`${server.url}/magazines/abc`, { method: 'OPTIONS', headers: { Origin: 'https://example.test', 'Access-Control-Request-Method': 'PUT' } });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toContain('PUT');
     expect(response.headers.get('access-control-allow-headers')).toContain('If-Match');
+    expect(response.headers.get('access-control-allow-headers')?.split(',')).toEqual([...corsPreflight.allowHeaders]);
+    expect(response.headers.get('access-control-allow-methods')?.split(',')).toEqual([...corsPreflight.allowMethods]);
+    expect(response.headers.get('access-control-max-age')).toBe(String(corsPreflight.maxAgeSeconds));
   });
 });

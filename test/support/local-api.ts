@@ -4,7 +4,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { localCredentials, localDynamoDbClient, localRegion } from '../../local/dynamodb-local';
 import { ensureTable } from '../../local/ensure-table';
-import { startLocalServer, type HandlerLoader } from '../../local/server';
+import type { HandlerLoader } from '../../local/load-handler';
+import { startLocalServer } from '../../local/server';
 
 export interface LocalApiOptions {
   /** `MOCK_ENABLED` for the handlers; on by default, as on the testing server. */

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { buildProxyEvent } from '../../local/api-gateway-event';
+import { lambdaContext } from '../../local/lambda-context';
 
 export interface EventOptions {
   readonly method?: string;
@@ -30,26 +31,11 @@ export const proxyEvent = ({ method = 'GET', resource, path, params, query, head
     now: new Date(1_700_000_000_000),
   });
 
-export const lambdaContext = (): Context => ({
-  callbackWaitsForEmptyEventLoop: false,
-  functionName: 'test-function',
-  functionVersion: '$LATEST',
-  invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:test-function',
-  memoryLimitInMB: '256',
-  awsRequestId: 'request-1',
-  logGroupName: '/aws/lambda/test-function',
-  logStreamName: 'stream',
-  getRemainingTimeInMillis: () => 10_000,
-  done: () => undefined,
-  fail: () => undefined,
-  succeed: () => undefined,
-});
-
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, unknown>; body: string }>;
 
 /** Calls a handler as Lambda would and parses a JSON body. */
 export const invoke = async (handler: unknown, options: EventOptions) => {
-  const response = await (handler as ProxyHandler)(proxyEvent(options), lambdaContext());
+  const response = await (handler as ProxyHandler)(proxyEvent(options), lambdaContext('test-function', 'request-1'));
   const headers = (response.headers ?? {}) as Record<string, string>;
   const isJson = /json|javascript/.test(headers['Content-Type'] ?? '') && response.body !== '';
   const json = isJson ? (JSON.parse(response.body) as Record<string, unknown>) : undefined;
