@@ -6,7 +6,7 @@ import { created, done } from '../shared/http/replies';
 import { isIdentifier } from '../shared/domain/fields';
 
 const draftFor = (id: string, body: Parameters<typeof toDraft>[0]) => {
-  if (!isIdentifier(id)) throw new ApiError('40001', `Path segment \`{id}\` (\`${id}\`) must be 1 to 64 letters, digits, \`_\` or \`-\`, starting with a letter or digit.`);
+  if (!isIdentifier(id)) throw new ApiError('40013', `Path segment \`{id}\` (\`${id}\`) must be 1 to 64 letters, digits, \`_\` or \`-\`, starting with a letter or digit.`);
   if (body.id !== undefined && body.id !== id) throw new ApiError('40007', `Body field \`id\` (\`${body.id}\`) differs from the path's \`{id}\` (\`${id}\`); leave it out or make them equal.`);
   return { ...toDraft(body), id };
 };

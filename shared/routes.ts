@@ -47,7 +47,7 @@ export const operations = [
   { id: 'listArticles', method: 'GET', path: '/magazines/{id}/articles', handler: 'list-articles', access: 'read', actions: ['GetItem', 'Query'], summary: 'List the articles of a magazine' },
   { id: 'createArticle', method: 'POST', path: '/magazines/{id}/articles', handler: 'create-article', access: 'write', actions: ['PutItem', 'UpdateItem'], summary: 'Add an article to a magazine', labels: true },
   { id: 'getArticle', method: 'GET', path: '/articles/{articleId}', handler: 'get-article', access: 'read', actions: ['GetItem'], summary: 'Get an article' },
-  { id: 'listTags', method: 'GET', path: '/tags', handler: 'list-tags', access: 'read', actions: ['GetItem', 'BatchGetItem'], summary: 'List tags' },
+  { id: 'listTags', method: 'GET', path: '/tags', handler: 'list-tags', access: 'read', actions: ['Query'], summary: 'List tags' },
   { id: 'getTag', method: 'GET', path: '/tags/{tagId}', handler: 'get-tag', access: 'read', actions: ['GetItem'], summary: 'Get a tag' },
   { id: 'listTagMagazines', method: 'GET', path: '/tags/{tagId}/magazines', handler: 'list-tag-magazines', access: 'read', actions: ['GetItem', 'Query'], summary: 'List the magazines carrying a tag' },
   { id: 'getDocumentation', method: 'GET', path: '/documentation', handler: 'get-documentation', access: 'none', actions: [], summary: 'API reference (HTML)' },

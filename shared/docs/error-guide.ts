@@ -70,6 +70,11 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
     cause: 'API Gateway refused the request before any function saw it, for a reason no more specific code covers (for example a malformed header).',
     fix: 'Check the request line and headers against the API reference; `developerMessage` says what the gateway objected to where it can.',
   },
+  '40013': {
+    title: 'Invalid identifier in the path',
+    cause: 'PUT /magazines/{id} creates the magazine when it does not exist, so its `{id}` must be a valid magazine identifier: 1 to 64 letters, digits, `_` or `-`, starting with a letter or digit.',
+    fix: 'Choose an identifier of that form for the path.',
+  },
   '40301': {
     title: 'Request not authorised',
     cause: 'The request had no valid AWS SigV4 signature, or the signing principal is not allowed to invoke this method.',

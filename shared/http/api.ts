@@ -10,7 +10,7 @@ import { errorCatalogue } from './error-catalogue';
 import { corsResponseHeaders } from './cors';
 import { ApiError } from './errors';
 import { linksFor, type Links } from './links';
-import { defaultJson, jsonFor, negotiate, type Negotiated } from './negotiation';
+import { defaultJson, isFormat, jsonFor, negotiate, type Negotiated } from './negotiation';
 import type { Reply, RepresentationReply } from './replies';
 import { readJsonBody } from './request-body';
 import { parseWith } from './validation';
@@ -83,9 +83,16 @@ const pathParameters = (event: APIGatewayProxyEvent) => {
 
 const FORMAT_LABEL = /\.([A-Za-z0-9]+)$/;
 
-/** `.json`/`.xml` ends either a literal resource (`/magazines.json`) or the last parameter (`{id}` = `1234.json`). */
+/**
+ * `.json`/`.xml` ends either a literal resource (`/magazines.json`) or the last parameter (`{id}` =
+ * `1234.json`). On the catch-all `/{proxy+}` a known label still chooses the format of the 404.
+ */
 const splitLabel = (event: APIGatewayProxyEvent) => {
   const params = pathParameters(event);
+  if (event.resource.endsWith('{proxy+}')) {
+    const label = FORMAT_LABEL.exec(event.path)?.[1]?.toLowerCase();
+    return { params, label: label !== undefined && isFormat(label) ? label : undefined };
+  }
   const lastParam = /\{([A-Za-z0-9_]+)\}$/.exec(event.resource)?.[1] as keyof PathParameters | undefined;
   if (lastParam && lastParam in params) {
     const value = params[lastParam];
@@ -123,12 +130,18 @@ const negotiation = (negotiates: boolean): MiddlewareObj<APIGatewayProxyEvent, A
   },
 });
 
+/**
+ * Documents change only with a deployment, and a function instance starts after it: its start is
+ * a safe `Last-Modified` (never earlier than the change; the ETag still matches across instances).
+ */
+const documentsSince = Math.floor(Date.now() / 1000);
+
 const respond = (event: APIGatewayProxyEvent, negotiated: Negotiated, reply: Reply): APIGatewayProxyResult => {
   const head = event.httpMethod === 'HEAD';
   if (reply.kind === 'document') {
     const etag = etagOf('json', reply.body);
-    const headers = { ...corsHeaders, Vary: 'Accept', 'Content-Type': reply.contentType, ETag: etag, 'Cache-Control': 'no-cache' };
-    if (isNotModified(event.headers ?? {}, etag, undefined)) return { statusCode: 304, headers, body: '' };
+    const headers = { ...corsHeaders, Vary: 'Accept', 'Content-Type': reply.contentType, ETag: etag, 'Cache-Control': 'no-cache', ...lastModifiedHeader(documentsSince) };
+    if (isNotModified(event.headers ?? {}, etag, documentsSince)) return { statusCode: 304, headers, body: '' };
     return { statusCode: 200, headers, body: head ? '' : reply.body };
   }
   const body = serialize(negotiated, reply);
@@ -151,31 +164,55 @@ const respond = (event: APIGatewayProxyEvent, negotiated: Negotiated, reply: Rep
   return { statusCode: reply.status, headers, body: head ? '' : body };
 };
 
-/** Renders every error as the spec's error object, in the negotiated format (JSON if that failed). */
+const internalError = (requestId: string) =>
+  new ApiError('50001', `Something failed on the server while handling request ${requestId}; retry later, and quote this request id if it persists.`);
+
+/**
+ * Renders every error as the spec's error object, in the negotiated format (JSON if that failed).
+ * Should rendering itself fail, it leaves the response unset for `@middy/http-error-handler`.
+ */
 const errorRenderer = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> => ({
   onError: (request) => {
     const error = request.error;
     const state = request.context.api as RequestState | undefined;
     const negotiated = state?.negotiated ?? defaultJson;
-    let apiError: ApiError;
-    if (error instanceof ApiError) {
-      apiError = error;
-    } else {
-      logger.error('Unhandled error', { error: error as Error, requestId: request.context.awsRequestId });
-      apiError = new ApiError('50001', `Something failed on the server while handling request ${request.context.awsRequestId}; retry later, and quote this request id if it persists.`);
+    try {
+      let apiError: ApiError;
+      if (error instanceof ApiError) {
+        apiError = error;
+      } else {
+        logger.error('Unhandled error', { error: error as Error, requestId: request.context.awsRequestId });
+        apiError = internalError(request.context.awsRequestId);
+      }
+      const body = errorBody(state?.links, apiError.code, apiError.message);
+      const serialized = negotiated.format === 'xml' ? toXml('error', body) : JSON.stringify(body);
+      request.response = {
+        statusCode: apiError.status,
+        headers: { ...corsHeaders, Vary: 'Accept', 'Content-Type': negotiated.contentType, ...apiError.headers },
+        body: request.event.httpMethod === 'HEAD' ? '' : serialized,
+      };
+    } catch (renderingError) {
+      logger.error('Error rendering failed', { error: renderingError as Error, original: error as Error, requestId: request.context.awsRequestId });
     }
-    const body = errorBody(state?.links, apiError.code, apiError.message);
-    const serialized = negotiated.format === 'xml' ? toXml('error', body) : JSON.stringify(body);
-    request.response = {
-      statusCode: apiError.status,
-      headers: { ...corsHeaders, Vary: 'Accept', 'Content-Type': negotiated.contentType, ...apiError.headers },
-      body: request.event.httpMethod === 'HEAD' ? '' : serialized,
-    };
   },
 });
 
-/** Last-resort answer, should rendering itself fail: still the spec's error object. */
+/** What `@middy/http-error-handler` answers if the renderer failed: still the spec's error object. */
 const fallbackError = JSON.stringify(errorBody(undefined, '50001', errorCatalogue['50001'].developerMessage));
+
+/**
+ * Runs last on error: whatever answered, the response keeps the API's form (absolute `moreInfo`
+ * with the request id, `Vary`, CORS, a JSON type with its charset).
+ */
+const lastResort = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> => ({
+  onError: (request) => {
+    const response = request.response;
+    if (!response || response.body !== fallbackError) return;
+    const links = (request.context.api as RequestState | undefined)?.links;
+    response.body = JSON.stringify(errorBody(links, '50001', internalError(request.context.awsRequestId).message));
+    response.headers = { ...response.headers, ...corsHeaders, Vary: 'Accept', 'Content-Type': defaultJson.contentType };
+  },
+});
 
 /**
  * The one middleware stack of every function: header normalisation, format negotiation, mock
@@ -185,7 +222,8 @@ export const api = <QuerySchema extends z.ZodMiniType = z.ZodMiniUnknown, BodySc
   definition: OperationDefinition<QuerySchema, BodySchema>,
 ) =>
   middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
-    .use(httpErrorHandler({ logger: (error: unknown) => logger.error('Error rendering failed', { error: error as Error }), fallbackMessage: fallbackError }))
+    .use(lastResort())
+    .use(httpErrorHandler({ logger: false, fallbackMessage: fallbackError }))
     .use(httpHeaderNormalizer())
     .use(negotiation(definition.negotiate !== false))
     .use(errorRenderer())

@@ -72,6 +72,11 @@ export const errorCatalogue = {
     developerMessage: 'The request was refused before it reached the service: its path, query or headers are not valid.',
     userMessage: 'The request is not valid.',
   },
+  '40013': {
+    status: 400,
+    developerMessage: 'An identifier in the path is not of the form this API accepts.',
+    userMessage: 'The request is not valid.',
+  },
   '40301': {
     status: 403,
     developerMessage: 'Writing operations (POST, PUT, DELETE) need a request signed with AWS Signature Version 4 by a principal allowed to publish.',

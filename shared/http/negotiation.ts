@@ -55,6 +55,8 @@ const describe = (format: Format, ranges: readonly MediaRange[] | undefined): Ne
 
 export const isFormat = (value: string): value is Format => value === 'json' || value === 'xml';
 
+export const unknownLabel = (label: string) => notAcceptable(`The path label \`.${label}\` is not a format of this API; use \`.json\` or \`.xml\`.`);
+
 export interface FormatRequest {
   /** The `.json`/`.xml` (or other) label at the end of the path, without the dot. */
   readonly label?: string;
@@ -71,7 +73,7 @@ export const negotiate = ({ label, formatParameter, accept }: FormatRequest): Ne
   const ranges = accept?.trim() ? parseAccept(accept) : undefined;
   if (label !== undefined) {
     const lower = label.toLowerCase();
-    if (!isFormat(lower)) throw notAcceptable(`The path label \`.${label}\` is not a format of this API; use \`.json\` or \`.xml\`.`);
+    if (!isFormat(lower)) throw unknownLabel(label);
     return describe(lower, ranges);
   }
   if (formatParameter !== undefined) {

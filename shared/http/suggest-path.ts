@@ -16,6 +16,15 @@ const distance = (a: string, b: string): number => {
 
 const isNear = (sent: string, literal: string) => sent.toLowerCase() === literal || distance(sent.toLowerCase(), literal) <= 2;
 
+/** Whether `requestPath` (any version prefix) is the path of an operation, parameters filled in. */
+export const isOperationPath = (requestPath: string): boolean => {
+  const sent = requestPath.slice(versionPrefixOf(requestPath).length).replace(/\/+$/, '').split('/').slice(1);
+  return operations.some(({ path }) => {
+    const template = path.split('/').slice(1);
+    return template.length === sent.length && template.every((segment, i) => segment.startsWith('{') || segment === sent[i]);
+  });
+};
+
 /** A near miss such as `/magazine` or `/magazines/1/article`: the path that was probably meant. */
 export const suggestPath = (requestPath: string): string | undefined => {
   const prefix = versionPrefixOf(requestPath);

@@ -107,7 +107,7 @@ export const operationDocs = {
       { kind: 'representation', status: 200, description: 'Replaced an existing magazine.', schema: 'IdReply', example: 'MagazineReplaced' },
       { kind: 'representation', status: 201, description: 'Created a new magazine. `Location` is its address.', schema: 'IdReply', example: 'MagazineCreated' },
     ],
-    errors: ['40007', '40009', '40010', '40901', '41201'],
+    errors: ['40007', '40009', '40010', '40013', '40901', '41201'],
     ifMatch: true,
   },
   deleteMagazine: {

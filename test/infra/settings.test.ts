@@ -31,7 +31,7 @@ const expectedGrants: Record<string, string[]> = {
   'list-articles': ['GetItem', 'Query'],
   'create-article': ['PutItem', 'UpdateItem'],
   'get-article': ['GetItem'],
-  'list-tags': ['GetItem', 'BatchGetItem'],
+  'list-tags': ['Query'],
   'get-tag': ['GetItem'],
   'list-tag-magazines': ['GetItem', 'Query'],
 };

