@@ -1,9 +1,9 @@
 import { repository } from '../shared/db/repository';
+import { isIdentifier } from '../shared/domain/fields';
 import { magazineInput, toDraft } from '../shared/domain/magazine';
 import { api } from '../shared/http/api';
 import { ApiError } from '../shared/http/errors';
 import { created, done } from '../shared/http/replies';
-import { isIdentifier } from '../shared/domain/fields';
 
 const draftFor = (id: string, body: Parameters<typeof toDraft>[0]) => {
   if (!isIdentifier(id)) throw new ApiError('40013', `Path segment \`{id}\` (\`${id}\`) must be 1 to 64 letters, digits, \`_\` or \`-\`, starting with a letter or digit.`);

@@ -1,4 +1,4 @@
-import { readConfig } from '../shared/config';
+import { readConfig, requiredTableName } from '../shared/config';
 import { localCredentials, localDynamoDbClient, startDynamoDbLocal, type DynamoDbLocalOptions } from './dynamodb-local';
 import { ensureTable } from './ensure-table';
 
@@ -28,7 +28,7 @@ export const prepareHandlerTable = async (options: DynamoDbLocalOptions & { read
   process.env.AWS_ACCESS_KEY_ID ||= localCredentials.accessKeyId;
   process.env.AWS_SECRET_ACCESS_KEY ||= localCredentials.secretAccessKey;
 
-  const { tableName } = readConfig();
+  const tableName = requiredTableName(readConfig());
   const client = localDynamoDbClient(endpoint);
   try {
     const table = await ensureTable(client, tableName).catch(async (error: unknown) => {

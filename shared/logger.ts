@@ -3,17 +3,16 @@
  * Insights reads field by field. Powertools' Logger did the same for 20 KiB of every bundle
  * (6 % of the size budget) while the functions log only failures; see README, "Bundle budget".
  */
+import { config, type LogLevel } from './config';
 
-type Level = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+const LEVELS: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 };
 
-const LEVELS: Record<Level, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 };
-
-const threshold = LEVELS[(process.env.LOG_LEVEL?.toUpperCase() as Level | undefined) ?? 'INFO'] ?? LEVELS.INFO;
+const threshold = LEVELS[config.logLevel];
 
 const serializable = (value: unknown): unknown =>
   value instanceof Error ? { name: value.name, message: value.message, stack: value.stack, ...(value.cause !== undefined && { cause: serializable(value.cause) }) } : value;
 
-const write = (level: Level, message: string, fields: Record<string, unknown> = {}) => {
+const write = (level: LogLevel, message: string, fields: Record<string, unknown> = {}) => {
   if (LEVELS[level] < threshold) return;
   const entry = { level, message, timestamp: new Date().toISOString(), service: 'magazine-api', ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, serializable(v)])) };
   process.stdout.write(`${JSON.stringify(entry)}\n`);

@@ -1,15 +1,16 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config, type Config } from '../config';
 
 /**
  * One document client per function instance, made at module load. `DYNAMODB_ENDPOINT` points it
  * at DynamoDB Local; in AWS the SDK finds region and credentials itself.
  */
-export const createDocumentClient = (env: NodeJS.ProcessEnv = process.env) =>
+export const createDocumentClient = (settings: Pick<Config, 'dynamoDbEndpoint' | 'region'> = config) =>
   DynamoDBDocumentClient.from(
     new DynamoDBClient({
-      ...(env.DYNAMODB_ENDPOINT && { endpoint: env.DYNAMODB_ENDPOINT }),
-      region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+      ...(settings.dynamoDbEndpoint && { endpoint: settings.dynamoDbEndpoint }),
+      region: settings.region,
       maxAttempts: 5,
     }),
     { marshallOptions: { removeUndefinedValues: true } },

@@ -1,5 +1,5 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { config } from '../config';
+import { requiredTableName } from '../config';
 import type { ArticleInput, StoredArticle } from '../domain/article';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
 import { yearBounds, type Page, type PageQuery } from '../domain/list-query';
@@ -540,4 +540,4 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
 export type Repository = ReturnType<typeof createRepository>;
 
 /** The repository every function uses, on the client made once at module load. */
-export const repository: Repository = createRepository(createDocumentClient(), config.tableName);
+export const repository: Repository = createRepository(createDocumentClient(), requiredTableName());

@@ -4,7 +4,6 @@ import { IDENTIFIER_PATTERN } from './fields';
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 
-
 const integer = (min: number, max: number | undefined) => {
   const rule = { error: max === undefined ? `must be an integer of ${min} or more` : `must be an integer from ${min} to ${max}` };
   return z

@@ -66,8 +66,6 @@ export interface Magazine {
   readonly created: string;
 }
 
-export const magazineFields = ['id', 'type', 'title', 'tags', 'created'] as const;
-
 /** Settles tag ids (derived from names where left out) and refuses duplicates. */
 export const toDraft = (input: MagazineInput, at = ''): MagazineDraft => {
   const seen = new Set<string>();
