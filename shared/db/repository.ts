@@ -67,11 +67,12 @@ const inParallel = async <T>(items: readonly T[], limit: number, work: (item: T)
  * The store of the API: one function per access pattern. Every write that can race is
  * conditional, and counters change in the same transaction as the items they count.
  *
- * Deleting a magazine is two steps. First one transaction turns it into a tombstone (conditioned
- * on the revision read, and on `If-Match`), removes its tag memberships and uncounts it: from
- * then on it is gone for every reader and no article can be added to it. Then its articles are
- * deleted in batches and the tombstone last. A refused delete therefore changes nothing, and a
- * deletion cut short is finished by the next write to that id.
+ * Deleting a magazine with articles is two steps. First one transaction turns it into a tombstone
+ * (conditioned on the revision and article count read, and on `If-Match`), removes its tag
+ * memberships and uncounts it: from then on it is gone for every reader and no article can be
+ * added to it. Then its articles are deleted in batches and the tombstone last. A refused delete
+ * therefore changes nothing, and a deletion cut short is finished by the next write to that id.
+ * A magazine without articles goes in the first transaction.
  */
 export const createRepository = (client: DocumentClient, tableName: string) => {
   const { transact, getItem, queryAll, pageWithCount, deleteAll } = tableAccess(client, tableName);
@@ -145,23 +146,33 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     return items;
   };
 
-  /** The items that make a magazine a tombstone: its deletion's point of no return. */
-  const tombstoneWrite = (magazine: MagazineItem, now: number, catalogue: CatalogueChange): TransactItem[] => {
+  /**
+   * The items that remove a magazine, conditioned on the revision and article count read: with no
+   * articles it is deleted outright; with some it becomes a tombstone, its deletion's point of no
+   * return, and its articles (their number now fixed) go afterwards.
+   */
+  const removalWrite = (magazine: MagazineItem, now: number, catalogue: CatalogueChange): TransactItem[] => {
     catalogue.count(magazine, -1);
-    return [
-      {
-        Update: {
-          TableName: tableName,
-          Key: magazineKey(magazine.id),
-          // Out of GSI1, so that no list shows it any more.
-          UpdateExpression: 'SET #tombstone = :now REMOVE #gsi1pk, #gsi1sk',
-          ConditionExpression: '#revision = :revision AND attribute_not_exists(#tombstone)',
-          ExpressionAttributeNames: { '#tombstone': TOMBSTONE, '#gsi1pk': 'GSI1PK', '#gsi1sk': 'GSI1SK', '#revision': 'revision' },
-          ExpressionAttributeValues: { ':now': now, ':revision': magazine.revision },
-        },
-      },
-      ...membershipDeletes(magazine),
-    ];
+    const guard = {
+      TableName: tableName,
+      Key: magazineKey(magazine.id),
+      ConditionExpression: '#revision = :revision AND #articleCount = :articleCount AND attribute_not_exists(#tombstone)',
+    };
+    const names = { '#revision': 'revision', '#articleCount': 'articleCount', '#tombstone': TOMBSTONE };
+    const values = { ':revision': magazine.revision, ':articleCount': magazine.articleCount };
+    const first: TransactItem =
+      magazine.articleCount === 0
+        ? { Delete: { ...guard, ExpressionAttributeNames: names, ExpressionAttributeValues: values } }
+        : {
+            Update: {
+              ...guard,
+              // Out of GSI1, so that no list shows it any more.
+              UpdateExpression: 'SET #tombstone = :now REMOVE #gsi1pk, #gsi1sk',
+              ExpressionAttributeNames: { ...names, '#gsi1pk': 'GSI1PK', '#gsi1sk': 'GSI1SK' },
+              ExpressionAttributeValues: { ...values, ':now': now },
+            },
+          };
+    return [first, ...membershipDeletes(magazine)];
   };
 
   /**
@@ -207,47 +218,62 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
   };
 
   /**
-   * Deletes the articles of a tombstone, then the tombstone. Its article count is exact (nothing
-   * is added to a tombstone), so GSI1, which may lag, is read until it shows them all.
-   * Returns whether the id is free again.
+   * The keys of a tombstone's articles. Their count is exact (nothing is added to a tombstone), so
+   * GSI1, which may lag behind the table, is read until it shows them all; undefined if it never does.
    */
+  const articleKeysOf = async (tombstone: MagazineItem): Promise<Item[] | undefined> => {
+    for (let attempt = 1; attempt <= INDEX_SETTLE_ATTEMPTS; attempt++) {
+      const keys = await queryAll({
+        IndexName: GSI1,
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': 'GSI1PK', '#tablePk': 'PK', '#tableSk': 'SK' },
+        ExpressionAttributeValues: { ':pk': articleListPartition(tombstone.id) },
+        ProjectionExpression: '#tablePk, #tableSk',
+      });
+      if (keys.length >= tombstone.articleCount) return keys;
+      await backoff(attempt);
+    }
+    logger.warn('Articles of a deleted magazine not yet visible in GSI1', { magazineId: tombstone.id, expected: tombstone.articleCount });
+    return undefined;
+  };
+
+  /**
+   * Deletes the articles of tombstones in batches, then the tombstones (each only while it still
+   * is one), packed into transactions. A tombstone whose articles could not all be found stays,
+   * for the next write to its id to finish. Returns the ids that are free again.
+   */
+  const clearTombstones = async (tombstones: readonly MagazineItem[]): Promise<Set<string>> => {
+    const cleared: MagazineItem[] = [];
+    await inParallel(tombstones, CLEANUP_CONCURRENCY, async (tombstone) => {
+      const keys = await articleKeysOf(tombstone);
+      if (!keys) return;
+      await deleteAll(keys);
+      cleared.push(tombstone);
+    });
+    const deletion = (tombstone: MagazineItem): TransactItem => ({
+      Delete: { TableName: tableName, Key: magazineKey(tombstone.id), ConditionExpression: 'attribute_exists(#tombstone)', ExpressionAttributeNames: { '#tombstone': TOMBSTONE } },
+    });
+    const deleteOne = (tombstone: MagazineItem) =>
+      transact([deletion(tombstone)]).catch((error: unknown) => {
+        // Finished meanwhile by another request: the id is free all the same.
+        if (!isConditionFailure(error)) throw error;
+      });
+    for (let start = 0; start < cleared.length; start += TRANSACTION_LIMIT) {
+      const chunk = cleared.slice(start, start + TRANSACTION_LIMIT);
+      await transact(chunk.map(deletion)).catch(async (error: unknown) => {
+        if (!cancellationReasons(error)?.includes('ConditionalCheckFailed')) throw error;
+        for (const tombstone of chunk) await deleteOne(tombstone);
+      });
+    }
+    return new Set(cleared.map((tombstone) => tombstone.id));
+  };
+
+  /** Finishes a deletion cut short; returns whether the id is free. */
   const finishDeletion = async (id: string): Promise<boolean> => {
     const magazine = await readMagazineItem(id, true);
     if (!magazine) return true;
     if (!magazine.tombstone) return false;
-    let keys: Item[] = [];
-    for (let attempt = 1; attempt <= INDEX_SETTLE_ATTEMPTS; attempt++) {
-      keys = await queryAll({
-        IndexName: GSI1,
-        KeyConditionExpression: '#pk = :pk',
-        ExpressionAttributeNames: { '#pk': 'GSI1PK', '#tablePk': 'PK', '#tableSk': 'SK' },
-        ExpressionAttributeValues: { ':pk': articleListPartition(id) },
-        ProjectionExpression: '#tablePk, #tableSk',
-      });
-      if (keys.length >= magazine.articleCount) break;
-      await backoff(attempt);
-    }
-    await deleteAll(keys);
-    if (keys.length < magazine.articleCount) {
-      // Left as a tombstone: the next write to this id finishes the job.
-      logger.warn('Articles of a deleted magazine not yet visible in GSI1', { magazineId: id, expected: magazine.articleCount, found: keys.length });
-      return false;
-    }
-    try {
-      await transact([
-        {
-          Delete: {
-            TableName: tableName,
-            Key: magazineKey(id),
-            ConditionExpression: 'attribute_exists(#tombstone)',
-            ExpressionAttributeNames: { '#tombstone': TOMBSTONE },
-          },
-        },
-      ]);
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
-    return true;
+    return (await clearTombstones([magazine])).has(id);
   };
 
   /** Before an id is written anew, a deletion of it that was cut short is finished. */
@@ -364,7 +390,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       }
     },
 
-    /** The tombstone transaction (conditioned on the revision read), then its articles and the tombstone. */
+    /** One transaction (conditioned on the revision and article count read); with articles, then their deletion. */
     async deleteMagazine(id: string, ifMatch: IfMatch | undefined): Promise<void> {
       for (let attempt = 1; ; attempt++) {
         const magazine = await readMagazineItem(id, true);
@@ -374,13 +400,14 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         const now = nowInSeconds();
         const catalogue = new CatalogueChange();
         try {
-          await commit(tombstoneWrite(magazine, now, catalogue), catalogue, now);
+          await commit(removalWrite(magazine, now, catalogue), catalogue, now);
         } catch (error) {
           if (!isConditionFailure(error)) throw error;
+          // Changed, given an article, or being deleted by someone else since our read.
           if (ifMatch || attempt >= MAX_ATTEMPTS) throw ifMatch ? preconditionFailed() : concurrentChange();
           continue;
         }
-        await finishDeletion(id);
+        if (magazine.articleCount > 0) await clearTombstones([{ ...magazine, tombstone: true }]);
         return;
       }
     },
@@ -407,7 +434,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       const byId = new Map(current.map((m) => [m.id, m]));
       const now = nowInSeconds();
       const changes: ((catalogue: CatalogueChange) => TransactItem[])[] = [
-        ...removed.map((m) => (catalogue: CatalogueChange) => tombstoneWrite(m, now, catalogue)),
+        ...removed.map((m) => (catalogue: CatalogueChange) => removalWrite(m, now, catalogue)),
         ...drafts
           .filter((draft) => !isUnchanged(byId.get(draft.id), draft))
           .map((draft) => (catalogue: CatalogueChange) => {
@@ -441,9 +468,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         catalogue.merge(counted);
       }
       await flush();
-      await inParallel(removed, CLEANUP_CONCURRENCY, async (magazine) => {
-        await finishDeletion(magazine.id);
-      });
+      await clearTombstones(removed.filter((magazine) => magazine.articleCount > 0).map((magazine) => ({ ...magazine, tombstone: true })));
     },
 
     /** The magazine (existence, article count) and one page of its articles, read side by side. */
