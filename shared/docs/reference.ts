@@ -1,5 +1,6 @@
 import type { Links } from '../http/links';
 import type { JsonObject, OpenApiDocument, OpenApiOperation } from '../openapi/document';
+import { resolveRef } from '../openapi/resolve-ref';
 import { escapeHtml, markdown, page } from './html';
 
 /**
@@ -9,20 +10,6 @@ import { escapeHtml, markdown, page } from './html';
  */
 
 const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const resolver = (document: OpenApiDocument) => {
-  const resolve = (value: unknown): JsonObject => {
-    if (!isObject(value)) return {};
-    const target = value.$ref;
-    if (typeof target !== 'string') return value;
-    const found = target
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce<unknown>((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), document);
-    return resolve(found);
-  };
-  return resolve;
-};
 
 const refName = (value: unknown) => (isObject(value) && typeof value.$ref === 'string' ? value.$ref.split('/').pop() : undefined);
 
@@ -58,7 +45,7 @@ interface Concrete {
 const pretty = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
 export const renderReference = (document: OpenApiDocument, links: Links): string => {
-  const resolve = resolver(document);
+  const resolve = (value: unknown): JsonObject => resolveRef(document, value);
   const concrete: Concrete[] = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, operation]) => ({ method, path, operation: operation as OpenApiOperation })),
   );

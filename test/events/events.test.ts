@@ -1,6 +1,4 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -11,6 +9,7 @@ import { lambdaContext } from '../../local/lambda-context';
 import { importHandler } from '../../local/load-handler';
 import { allEvents, eventsDir } from '../../scripts/make-events';
 import { expandRoutes, operations, type TableAction } from '../../shared/routes';
+import { startDynamoDbProxy, type DynamoDbProxy } from '../support/dynamodb-proxy';
 
 const files = readdirSync(eventsDir).filter((file) => file.endsWith('.json'));
 const eventOf = (handler: string) => JSON.parse(readFileSync(path.join(eventsDir, `${handler}.json`), 'utf8')) as APIGatewayProxyEvent;
@@ -83,28 +82,8 @@ const authorisedActions = (target: string, body: string): Authorised[] => {
  * The handlers talk to DynamoDB Local through this proxy, which notes what each request needs
  * from IAM, so that a handler calling an action its role lacks fails here rather than in AWS.
  */
-let proxy: Server;
+let proxy: DynamoDbProxy | undefined;
 let calls: Authorised[] = [];
-
-const startRecordingProxy = async (target: string): Promise<string> => {
-  const upstream = new URL(target);
-  proxy = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.once('end', () => {
-      const body = Buffer.concat(chunks);
-      calls.push(...authorisedActions(String(req.headers['x-amz-target'] ?? 'unknown'), body.toString('utf8')));
-      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
-      forward.once('error', () => res.destroy());
-      forward.end(body);
-    });
-  });
-  await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-};
 
 /** What the route table grants a handler's function: its operation's actions, and `Query` on the indexes when it queries. */
 const grantsOf = (handler: string) => {
@@ -124,8 +103,9 @@ describe('each event, fed to its handler on DynamoDB Local', () => {
   beforeAll(async () => {
     const endpoint = inject('dynamoDbEndpoint');
     const tableName = `events-${process.pid}-${Date.now()}`;
+    proxy = await startDynamoDbProxy(endpoint, (target, body) => calls.push(...authorisedActions(target, body)));
     Object.assign(process.env, {
-      DYNAMODB_ENDPOINT: await startRecordingProxy(endpoint),
+      DYNAMODB_ENDPOINT: proxy.endpoint,
       TABLE_NAME: tableName,
       MOCK_ENABLED: 'true',
       AWS_REGION: 'us-east-1',
@@ -135,7 +115,7 @@ describe('each event, fed to its handler on DynamoDB Local', () => {
     await ensureTable(localDynamoDbClient(endpoint), tableName);
   });
 
-  afterAll(() => new Promise<void>((closed) => proxy.close(() => closed())));
+  afterAll(() => proxy?.close());
 
   it('covers every event file', () => {
     expect(sequence.map(([handler]) => `${handler}.json`).sort()).toEqual([...files].sort());

@@ -1,6 +1,5 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startDynamoDbProxy, type DynamoDbProxy } from '../support/dynamodb-proxy';
 import { clientFor, type Client } from '../support/http';
 import { startLocalApi } from '../support/local-api';
 import { articleBody, magazineBody, expectEveryResponseConforms } from './expect-api';
@@ -12,28 +11,9 @@ import { articleBody, magazineBody, expectEveryResponseConforms } from './expect
  */
 let api: Awaited<ReturnType<typeof startLocalApi>>;
 let client: Client;
-let proxy: Server;
+let proxy: DynamoDbProxy | undefined;
 let calls: string[] = [];
 let articleId: string;
-
-const startCountingProxy = async (target: string): Promise<string> => {
-  const upstream = new URL(target);
-  proxy = createServer((req, res) => {
-    const operation = String(req.headers['x-amz-target'] ?? 'unknown').replace(/^DynamoDB_\d+\./, '');
-    calls.push(operation);
-    const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => res.destroy());
-    req.pipe(forward);
-  });
-  await new Promise<void>((listening) => proxy.listen(0, '127.0.0.1', listening));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-};
 
 /** The calls `action` makes, in order. */
 const callsOf = async (action: () => Promise<{ status: number }>, status?: number) => {
@@ -51,8 +31,8 @@ const measure = async (name: string, action: () => Promise<{ status: number }>, 
 };
 
 beforeAll(async () => {
-  const endpoint = await startCountingProxy(inject('dynamoDbEndpoint'));
-  api = await startLocalApi({ env: { DYNAMODB_ENDPOINT: endpoint } });
+  proxy = await startDynamoDbProxy(inject('dynamoDbEndpoint'), (target) => calls.push(target.replace(/^DynamoDB_\d+\./, '')));
+  api = await startLocalApi({ env: { DYNAMODB_ENDPOINT: proxy.endpoint } });
   client = clientFor(api.baseUrl);
   expect((await client.post('/magazines', magazineBody({ id: 'd1', tags: [{ name: 'Science' }] }))).status).toBe(201);
   const article = await client.post('/magazines/d1/articles', articleBody());
@@ -66,7 +46,7 @@ afterEach(() => {
 
 afterAll(async () => {
   await api?.close();
-  await new Promise<void>((closed) => (proxy ? proxy.close(() => closed()) : closed()));
+  await proxy?.close();
   // The figures for the README (issue 2 asks for DynamoDB calls per operation).
   console.info(`DynamoDB calls per operation:\n${figures.map(([name, made]) => `  ${name}: ${made.length} (${made.join(', ') || 'none'})`).join('\n')}`);
 });

@@ -2,6 +2,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { openApiDocument, type JsonObject, type OpenApiDocument } from '../../shared/openapi/document';
+import { resolveRef } from '../../shared/openapi/resolve-ref';
 
 /**
  * Checks an HTTP response against the OpenAPI document the API publishes: the method and path
@@ -59,17 +60,9 @@ class Contract {
     );
   }
 
-  /** Follows `$ref`s inside the OpenAPI document. */
+  /** Follows `$ref`s inside the OpenAPI document; one that points nowhere throws. */
   resolve(value: unknown): JsonObject {
-    if (!isObject(value)) return {};
-    const target = value.$ref;
-    if (typeof target !== 'string') return value;
-    const found = target
-      .replace(/^#\//, '')
-      .split('/')
-      .reduce<unknown>((node, key) => (isObject(node) ? node[key.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), this.document);
-    if (found === undefined) throw new Error(`Unresolvable $ref ${target} in the OpenAPI document.`);
-    return this.resolve(found);
+    return resolveRef(this.document, value, { strict: true });
   }
 
   validate(schema: unknown, value: unknown): string[] {

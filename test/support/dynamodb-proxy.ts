@@ -1,0 +1,36 @@
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface DynamoDbProxy {
+  /** Where to point a DynamoDB client, such as `http://127.0.0.1:54321`. */
+  readonly endpoint: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A small HTTP proxy in front of DynamoDB Local that shows each request to `record` before
+ * passing it on: `target` is the raw `X-Amz-Target` header (such as `DynamoDB_20120810.GetItem`,
+ * `unknown` when there is none) and `body` the request body as text. The answer is piped back.
+ */
+export const startDynamoDbProxy = async (targetEndpoint: string, record: (target: string, body: string) => void): Promise<DynamoDbProxy> => {
+  const upstream = new URL(targetEndpoint);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => {
+      const body = Buffer.concat(chunks);
+      record(String(req.headers['x-amz-target'] ?? 'unknown'), body.toString('utf8'));
+      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      forward.once('error', () => res.destroy());
+      forward.end(body);
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((closed) => server.close(() => closed())),
+  };
+};
