@@ -45,7 +45,7 @@ export const operations = [
   { id: 'replaceMagazine', method: 'PUT', path: '/magazines/{id}', handler: 'replace-magazine', access: 'write', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Create or replace a magazine' },
   { id: 'deleteMagazine', method: 'DELETE', path: '/magazines/{id}', handler: 'delete-magazine', access: 'write', actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Delete a magazine' },
   { id: 'listArticles', method: 'GET', path: '/magazines/{id}/articles', handler: 'list-articles', access: 'read', actions: ['GetItem', 'Query'], summary: 'List the articles of a magazine' },
-  { id: 'createArticle', method: 'POST', path: '/magazines/{id}/articles', handler: 'create-article', access: 'write', actions: ['PutItem', 'UpdateItem'], summary: 'Add an article to a magazine', labels: true },
+  { id: 'createArticle', method: 'POST', path: '/magazines/{id}/articles', handler: 'create-article', access: 'write', actions: ['GetItem', 'PutItem', 'UpdateItem'], summary: 'Add an article to a magazine', labels: true },
   { id: 'getArticle', method: 'GET', path: '/articles/{articleId}', handler: 'get-article', access: 'read', actions: ['GetItem'], summary: 'Get an article' },
   { id: 'listTags', method: 'GET', path: '/tags', handler: 'list-tags', access: 'read', actions: ['Query'], summary: 'List tags' },
   { id: 'getTag', method: 'GET', path: '/tags/{tagId}', handler: 'get-tag', access: 'read', actions: ['GetItem'], summary: 'Get a tag' },

@@ -7,6 +7,8 @@ import { TOMBSTONE } from './keys';
 export interface MagazineItem extends StoredMagazine {
   readonly articleCount: number;
   readonly articlesModified: number | undefined;
+  /** Made anew each time the id is created; its articles are listed under it. */
+  readonly generation: string;
   /** Its deletion has begun: gone for every reader, and its id not yet free. */
   readonly tombstone: boolean;
 }
@@ -20,6 +22,7 @@ export const toMagazineItem = (item: Record<string, unknown>): MagazineItem => (
   revision: item.revision as string,
   articleCount: (item.articleCount as number | undefined) ?? 0,
   articlesModified: item.articlesModified as number | undefined,
+  generation: (item.generation as string | undefined) ?? '',
   tombstone: item[TOMBSTONE] !== undefined,
 });
 

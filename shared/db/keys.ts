@@ -5,7 +5,7 @@
  * |--------------------|----------------|-------------------------------|---------------------|------------------|
  * | Magazine           | `MAG#<id>`     | `MAGAZINE`                    | `MAGAZINES`         | `<created>#<id>` |
  * | Tag membership     | `TAG#<tagId>`  | `MAG#<created>#<magazineId>`  |                     |                  |
- * | Article            | `ARTICLE#<id>` | `ARTICLE`                     | `MAG#<id>#ARTICLES` | `<created>#<id>` |
+ * | Article            | `ARTICLE#<id>` | `ARTICLE`                     | `MAG#<id>#<generation>#ARTICLES` | `<created>#<id>` |
  * | Collection counts  | `CATALOGUE`    | `MAGAZINES`                   |                     |                  |
  * | Tag shard (16)     | `CATALOGUE`    | `TAGS#<00..15>`               |                     |                  |
  *
@@ -15,8 +15,8 @@
  * tag's name, count and per-year counts live on one of 16 shard items chosen by a hash of its
  * id, so a magazine write touches at most 16 of them whatever its tags, and a transaction
  * (magazine, up to 64 memberships, collection, shards) stays under DynamoDB's 100 items. A
- * magazine being deleted keeps its item as a tombstone (`deleting`, no GSI1 keys) until its
- * articles are gone.
+ * magazine being deleted keeps its item as a tombstone (`deleting`, listed under GSI1PK
+ * `TOMBSTONES`) until its articles are gone.
  */
 
 const pad = (seconds: number) => String(seconds).padStart(12, '0');
@@ -33,11 +33,19 @@ export const membershipKey = (tagId: string, created: number, magazineId: string
 export const membershipPartition = (tagId: string) => `TAG#${tagId}`;
 
 export const articleKey = (id: string) => ({ PK: `ARTICLE#${id}`, SK: 'ARTICLE' });
-export const articleListKey = (magazineId: string, created: number, id: string) => ({
-  GSI1PK: articleListPartition(magazineId),
+export const articleListKey = (magazineId: string, generation: string, created: number, id: string) => ({
+  GSI1PK: articleListPartition(magazineId, generation),
   GSI1SK: `${pad(created)}#${id}`,
 });
-export const articleListPartition = (magazineId: string) => `MAG#${magazineId}#ARTICLES`;
+/**
+ * A magazine's articles are listed under its generation, made anew each time the id is created:
+ * a deletion still cleaning up can never reach the articles of a magazine created again under the
+ * same id.
+ */
+export const articleListPartition = (magazineId: string, generation: string) => `MAG#${magazineId}#${generation}#ARTICLES`;
+
+/** Tombstones are listed apart in GSI1, so that bulk operations find and finish them. */
+export const TOMBSTONE_LIST = 'TOMBSTONES';
 
 export const CATALOGUE_PARTITION = 'CATALOGUE';
 export const catalogueKey = { PK: CATALOGUE_PARTITION, SK: 'MAGAZINES' } as const;

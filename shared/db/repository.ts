@@ -31,6 +31,7 @@ import {
   TAG_SHARD_PREFIX,
   tagShardKey,
   TOMBSTONE,
+  TOMBSTONE_LIST,
 } from './keys';
 import { backoff, cancellationReasons, isConditionFailure, MAX_ATTEMPTS, tableAccess, type Item } from './table-access';
 
@@ -40,6 +41,8 @@ const TRANSACTION_LIMIT = 100;
 const CLEANUP_CONCURRENCY = 8;
 /** How long to wait for GSI1 to show articles written just before a deletion began. */
 const INDEX_SETTLE_ATTEMPTS = 6;
+/** Tags whose zero counters one update removes: a few attributes each, far under 4 KB. */
+const PRUNE_TAGS_PER_UPDATE = 25;
 
 export interface MagazineListFilter extends PageQuery {
   readonly year?: number | undefined;
@@ -135,7 +138,14 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       items.push({
         Put: {
           TableName: tableName,
-          Item: { ...magazineKey(next.id), ...magazineListKey(next.created, next.id), entity: ENTITY.magazine, ...magazineData(next), articleCount: 0 },
+          Item: {
+            ...magazineKey(next.id),
+            ...magazineListKey(next.created, next.id),
+            entity: ENTITY.magazine,
+            ...magazineData(next),
+            articleCount: 0,
+            generation: newRevision(),
+          },
           ConditionExpression: 'attribute_not_exists(#pk)',
           ExpressionAttributeNames: { '#pk': 'PK' },
         },
@@ -166,10 +176,10 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         : {
             Update: {
               ...guard,
-              // Out of GSI1, so that no list shows it any more.
-              UpdateExpression: 'SET #tombstone = :now REMOVE #gsi1pk, #gsi1sk',
+              // Out of the magazine list, into the tombstone list that bulk operations finish.
+              UpdateExpression: 'SET #tombstone = :now, #gsi1pk = :tombstones, #gsi1sk = :id',
               ExpressionAttributeNames: { ...names, '#gsi1pk': 'GSI1PK', '#gsi1sk': 'GSI1SK' },
-              ExpressionAttributeValues: { ...values, ':now': now },
+              ExpressionAttributeValues: { ...values, ':now': now, ':tombstones': TOMBSTONE_LIST, ':id': magazine.id },
             },
           };
     return [first, ...membershipDeletes(magazine)];
@@ -189,22 +199,29 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           tagIds.some((tagId) => attribute === counter.tag(tagId) || attribute.startsWith(`${counter.tag(tagId)}#Y`)) && shard[attribute] === 0,
         );
         const gone = tagIds.filter((tagId) => shard[counter.tag(tagId)] === 0).map((tagId) => counter.tagName(tagId));
-        const removed = [...empty, ...gone.filter((name) => name in shard)];
-        if (removed.length === 0) continue;
-        const names = Object.fromEntries(removed.map((attribute, i) => [`#r${i}`, attribute]));
-        const zeros = empty.map((attribute) => `#r${removed.indexOf(attribute)} = :zero`);
-        await transact([
-          {
-            Update: {
-              TableName: tableName,
-              Key: key,
-              UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
-              ...(zeros.length > 0 && { ConditionExpression: zeros.join(' AND ') }),
-              ExpressionAttributeNames: names,
-              ...(zeros.length > 0 && { ExpressionAttributeValues: { ':zero': 0 } }),
+        // A tag's name goes with its count; per chunk, so that each expression stays under 4 KB.
+        const chunks = tagIds
+          .map((tagId) => [...empty.filter((a) => a === counter.tag(tagId) || a.startsWith(`${counter.tag(tagId)}#Y`)), ...(gone.includes(counter.tagName(tagId)) && counter.tagName(tagId) in shard ? [counter.tagName(tagId)] : [])])
+          .filter((attributes) => attributes.length > 0);
+        for (let start = 0; start < chunks.length; start += PRUNE_TAGS_PER_UPDATE) {
+          const removed = chunks.slice(start, start + PRUNE_TAGS_PER_UPDATE).flat();
+          const names = Object.fromEntries(removed.map((attribute, i) => [`#r${i}`, attribute]));
+          const zeros = removed.flatMap((attribute, i) => (empty.includes(attribute) ? [`#r${i} = :zero`] : []));
+          await transact([
+            {
+              Update: {
+                TableName: tableName,
+                Key: key,
+                UpdateExpression: `REMOVE ${Object.keys(names).join(', ')}`,
+                ...(zeros.length > 0 && { ConditionExpression: zeros.join(' AND ') }),
+                ExpressionAttributeNames: names,
+                ...(zeros.length > 0 && { ExpressionAttributeValues: { ':zero': 0 } }),
+              },
             },
-          },
-        ]);
+          ]).catch((error: unknown) => {
+            if (!isConditionFailure(error)) throw error;
+          });
+        }
       } catch (error) {
         if (!isConditionFailure(error)) logger.warn('Pruning empty tag counters failed', { error, shard: key.SK });
       }
@@ -227,7 +244,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         IndexName: GSI1,
         KeyConditionExpression: '#pk = :pk',
         ExpressionAttributeNames: { '#pk': 'GSI1PK', '#tablePk': 'PK', '#tableSk': 'SK' },
-        ExpressionAttributeValues: { ':pk': articleListPartition(tombstone.id) },
+        ExpressionAttributeValues: { ':pk': articleListPartition(tombstone.id, tombstone.generation) },
         ProjectionExpression: '#tablePk, #tableSk',
       });
       if (keys.length >= tombstone.articleCount) return keys;
@@ -328,8 +345,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
   };
 
   return {
-    /** One GetItem. */
-    getMagazine: (id: string): Promise<StoredMagazine | undefined> => readMagazine(id).then((m) => m && toStoredMagazine(m)),
+    /** One strongly consistent GetItem, so that the `Location` of a magazine just written resolves. */
+    getMagazine: (id: string): Promise<StoredMagazine | undefined> => readMagazine(id, true).then((m) => m && toStoredMagazine(m)),
 
     /**
      * The counter (collection item, or the tag's shard) and one page, read side by side. A tag's
@@ -345,7 +362,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       // No magazine is created before 1970.
       if (range && range[1] < 0) return { items: [], count: 0, ...versionOf(await getItem(counterItem, { attributes })) };
       const { query, keys } = magazineRange(filter, range);
-      const [counted, items] = await pageWithCount(query, keys, filter, getItem(counterItem, { attributes }), (item) => countOf(item, countAttribute));
+      // Consistent: the count and the ETag (for If-Match on the collection) are the latest.
+      const [counted, items] = await pageWithCount(query, keys, filter, getItem(counterItem, { attributes, consistent: true }), (item) => countOf(item, countAttribute));
       return { items: items.map((item) => toStoredMagazine(toMagazineItem(item))), count: countOf(counted, countAttribute), ...versionOf(counted) };
     },
 
@@ -407,7 +425,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           if (ifMatch || attempt >= MAX_ATTEMPTS) throw ifMatch ? preconditionFailed() : concurrentChange();
           continue;
         }
-        if (magazine.articleCount > 0) await clearTombstones([{ ...magazine, tombstone: true }]);
+        // Past the point of no return the magazine is deleted; a cleanup cut short is finished later.
+        if (magazine.articleCount > 0) await clearTombstones([{ ...magazine, tombstone: true }]).catch((error: unknown) => logger.warn('Cleanup of a deleted magazine cut short', { error, magazineId: id }));
         return;
       }
     },
@@ -421,29 +440,35 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     async replaceAllMagazines(drafts: readonly (MagazineDraft & { id: string })[], ifMatch: IfMatch | undefined): Promise<void> {
       let expectedRevision = ifMatch ? versionOf(await getItem(catalogueKey, { consistent: true })).revision : undefined;
       if (!matches(ifMatch, expectedRevision)) throw preconditionFailed();
-      const current = (
-        await queryAll({
-          IndexName: GSI1,
-          KeyConditionExpression: '#pk = :pk',
-          ExpressionAttributeNames: { '#pk': 'GSI1PK' },
-          ExpressionAttributeValues: { ':pk': MAGAZINE_LIST },
-        })
-      ).map(toMagazineItem);
+      const listed = (partition: string) =>
+        queryAll({ IndexName: GSI1, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': 'GSI1PK' }, ExpressionAttributeValues: { ':pk': partition } });
+      // Deletions cut short earlier are finished first, so that their ids are free to be written.
+      await clearTombstones((await listed(TOMBSTONE_LIST)).map(toMagazineItem));
+      const current = (await listed(MAGAZINE_LIST)).map(toMagazineItem);
       const wanted = new Set(drafts.map((d) => d.id));
       const removed = current.filter((m) => !wanted.has(m.id));
       const byId = new Map(current.map((m) => [m.id, m]));
       const now = nowInSeconds();
-      const changes: ((catalogue: CatalogueChange) => TransactItem[])[] = [
-        ...removed.map((m) => (catalogue: CatalogueChange) => removalWrite(m, now, catalogue)),
+      interface Change {
+        readonly items: (catalogue: CatalogueChange) => TransactItem[];
+        /** A magazine this change leaves as a tombstone, whose articles are to go once it commits. */
+        readonly tombstone?: MagazineItem;
+      }
+      const changes: Change[] = [
+        ...removed.map((m) => ({ items: (catalogue: CatalogueChange) => removalWrite(m, now, catalogue), ...(m.articleCount > 0 && { tombstone: { ...m, tombstone: true } }) })),
         ...drafts
           .filter((draft) => !isUnchanged(byId.get(draft.id), draft))
-          .map((draft) => (catalogue: CatalogueChange) => {
-            const previous = byId.get(draft.id);
-            return magazineWrite(toStored(draft, previous, now), previous, catalogue);
-          }),
+          .map((draft) => ({
+            items: (catalogue: CatalogueChange) => {
+              const previous = byId.get(draft.id);
+              return magazineWrite(toStored(draft, previous, now), previous, catalogue);
+            },
+          })),
       ];
 
+      const committedTombstones: MagazineItem[] = [];
       let batch: TransactItem[] = [];
+      let batchTombstones: MagazineItem[] = [];
       let catalogue = new CatalogueChange();
       const flush = async () => {
         if (batch.length === 0) return;
@@ -455,74 +480,87 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           if (reasons?.includes('ConditionalCheckFailed')) throw concurrentChange();
           throw error;
         }
+        committedTombstones.push(...batchTombstones);
         expectedRevision = undefined;
         batch = [];
+        batchTombstones = [];
         catalogue = new CatalogueChange();
       };
-      for (const change of changes) {
-        const counted = new CatalogueChange();
-        const items = change(counted);
-        const merged = new CatalogueChange().merge(catalogue).merge(counted);
-        if (batch.length + items.length + merged.itemCount > TRANSACTION_LIMIT || merged.widest > ATTRIBUTES_PER_ITEM) await flush();
-        batch.push(...items);
-        catalogue.merge(counted);
+      try {
+        for (const change of changes) {
+          const counted = new CatalogueChange();
+          const items = change.items(counted);
+          const merged = new CatalogueChange().merge(catalogue).merge(counted);
+          if (batch.length + items.length + merged.itemCount > TRANSACTION_LIMIT || merged.widest > ATTRIBUTES_PER_ITEM) await flush();
+          batch.push(...items);
+          if (change.tombstone) batchTombstones.push(change.tombstone);
+          catalogue.merge(counted);
+        }
+        await flush();
+      } finally {
+        // Whatever stopped the request, the magazines it did delete lose their articles too.
+        await clearTombstones(committedTombstones);
       }
-      await flush();
-      await clearTombstones(removed.filter((magazine) => magazine.articleCount > 0).map((magazine) => ({ ...magazine, tombstone: true })));
     },
 
-    /** The magazine (existence, article count) and one page of its articles, read side by side. */
+    /** The magazine (existence, article count, generation), then one page of its articles. */
     async listArticles(magazineId: string, page: PageQuery): Promise<Page<StoredArticle>> {
-      if (!isIdentifier(magazineId)) throw magazineNotFound(magazineId);
+      const magazine = await readMagazine(magazineId, true);
+      if (!magazine) throw magazineNotFound(magazineId);
       const query: QueryCommandInput = {
         TableName: tableName,
         IndexName: GSI1,
         KeyConditionExpression: '#pk = :pk',
         ExpressionAttributeNames: { '#pk': 'GSI1PK' },
-        ExpressionAttributeValues: { ':pk': articleListPartition(magazineId) },
+        ExpressionAttributeValues: { ':pk': articleListPartition(magazineId, magazine.generation) },
         ScanIndexForward: page.sort === 'asc',
       };
-      const [magazine, items] = await pageWithCount(query, ['PK', 'SK', 'GSI1PK', 'GSI1SK'], page, readMagazine(magazineId), (m) => m?.articleCount ?? 0);
-      if (!magazine) throw magazineNotFound(magazineId);
+      const [, items] = await pageWithCount(query, ['PK', 'SK', 'GSI1PK', 'GSI1SK'], page, Promise.resolve(magazine), (m) => m.articleCount);
       return { items: items.map(toStoredArticle), count: magazine.articleCount, lastModified: magazine.articlesModified ?? magazine.updated };
     },
 
-    /** One transaction: the article, and the article counter of its magazine (which must exist, and not be being deleted). */
+    /**
+     * The magazine's generation, then one transaction: the article, listed under that generation,
+     * and the magazine's article counter, only while it is that same magazine and not being deleted.
+     */
     async createArticle(magazineId: string, input: ArticleInput): Promise<StoredArticle> {
-      if (!isIdentifier(magazineId)) throw magazineNotFound(magazineId);
-      const article: StoredArticle = { ...input, id: newId(), magazineId, created: nowInSeconds() };
-      try {
-        await transact([
-          {
-            Put: {
-              TableName: tableName,
-              Item: { ...articleKey(article.id), ...articleListKey(magazineId, article.created, article.id), entity: ENTITY.article, ...article },
-              ConditionExpression: 'attribute_not_exists(#pk)',
-              ExpressionAttributeNames: { '#pk': 'PK' },
+      for (let attempt = 1; ; attempt++) {
+        const magazine = await readMagazine(magazineId, true);
+        if (!magazine) throw magazineNotFound(magazineId);
+        const article: StoredArticle = { ...input, id: newId(), magazineId, created: nowInSeconds() };
+        try {
+          await transact([
+            {
+              Put: {
+                TableName: tableName,
+                Item: { ...articleKey(article.id), ...articleListKey(magazineId, magazine.generation, article.created, article.id), entity: ENTITY.article, ...article },
+                ConditionExpression: 'attribute_not_exists(#pk)',
+                ExpressionAttributeNames: { '#pk': 'PK' },
+              },
             },
-          },
-          {
-            Update: {
-              TableName: tableName,
-              Key: magazineKey(magazineId),
-              UpdateExpression: 'ADD #articleCount :one SET #articlesModified = :now',
-              ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#tombstone)',
-              ExpressionAttributeNames: { '#pk': 'PK', '#articleCount': 'articleCount', '#articlesModified': 'articlesModified', '#tombstone': TOMBSTONE },
-              ExpressionAttributeValues: { ':one': 1, ':now': article.created },
+            {
+              Update: {
+                TableName: tableName,
+                Key: magazineKey(magazineId),
+                UpdateExpression: 'ADD #articleCount :one SET #articlesModified = :now',
+                ConditionExpression: '#generation = :generation AND attribute_not_exists(#tombstone)',
+                ExpressionAttributeNames: { '#generation': 'generation', '#articleCount': 'articleCount', '#articlesModified': 'articlesModified', '#tombstone': TOMBSTONE },
+                ExpressionAttributeValues: { ':one': 1, ':now': article.created, ':generation': magazine.generation },
+              },
             },
-          },
-        ]);
-      } catch (error) {
-        if (isConditionFailure(error, 1)) throw magazineNotFound(magazineId);
-        throw error;
+          ]);
+          return article;
+        } catch (error) {
+          // Deleted (or deleted and created again) since our read: read again.
+          if (!isConditionFailure(error, 1) || attempt >= MAX_ATTEMPTS) throw isConditionFailure(error, 1) ? magazineNotFound(magazineId) : error;
+        }
       }
-      return article;
     },
 
-    /** One GetItem. */
+    /** One strongly consistent GetItem, so that the `Location` of an article just added resolves. */
     async getArticle(id: string): Promise<StoredArticle | undefined> {
       if (!isIdentifier(id)) return undefined;
-      const item = await getItem(articleKey(id));
+      const item = await getItem(articleKey(id), { consistent: true });
       return item ? toStoredArticle(item) : undefined;
     },
 

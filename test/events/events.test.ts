@@ -103,7 +103,9 @@ describe('each event, fed to its handler on DynamoDB Local', () => {
   beforeAll(async () => {
     const endpoint = inject('dynamoDbEndpoint');
     const tableName = `events-${process.pid}-${Date.now()}`;
-    proxy = await startDynamoDbProxy(endpoint, (target, body) => calls.push(...authorisedActions(target, body)));
+    proxy = await startDynamoDbProxy(endpoint, (target, body) => {
+    calls.push(...authorisedActions(target, body));
+  });
     Object.assign(process.env, {
       DYNAMODB_ENDPOINT: proxy.endpoint,
       TABLE_NAME: tableName,

@@ -119,7 +119,7 @@ describe('handlers facing DynamoDB faults', () => {
     expect(res.json).toEqual({ id: 'm1' });
     const transactions = dynamo.commandCalls(TransactWriteCommand).map((call) => call.args[0].input.TransactItems ?? []);
     const tombstone = transactions[0]?.[0]?.Update;
-    expect(tombstone?.UpdateExpression).toBe('SET #tombstone = :now REMOVE #gsi1pk, #gsi1sk');
+    expect(tombstone?.UpdateExpression).toBe('SET #tombstone = :now, #gsi1pk = :tombstones, #gsi1sk = :id');
     expect(tombstone?.ExpressionAttributeValues).toMatchObject({ ':revision': 'r1', ':articleCount': 2 });
     expect(transactions[0]?.[1]?.Delete?.Key).toEqual({ PK: 'TAG#science', SK: 'MAG#001700000000#m1' });
     expect(dynamo).toHaveReceivedCommandTimes(BatchWriteCommand, 2);
@@ -127,7 +127,8 @@ describe('handlers facing DynamoDB faults', () => {
     expect(transactions.at(-1)?.[0]?.Delete).toMatchObject({ Key: { PK: 'MAG#m1', SK: 'MAGAZINE' }, ConditionExpression: 'attribute_exists(#tombstone)' });
   });
 
-  it('answers 404 for an article whose magazine disappeared, mapping the second condition', async () => {
+  it('answers 404 for an article whose magazine keeps disappearing between read and write', async () => {
+    dynamo.on(GetCommand).resolves({ Item: storedMagazine('r1', { generation: 'g1' }) });
     dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed'));
     const res = await invoke(createArticle, {
       method: 'POST',

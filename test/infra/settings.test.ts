@@ -29,7 +29,7 @@ const expectedGrants: Record<string, string[]> = {
   'delete-all-magazines': ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
   'delete-magazine': ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
   'list-articles': ['GetItem', 'Query'],
-  'create-article': ['PutItem', 'UpdateItem'],
+  'create-article': ['GetItem', 'PutItem', 'UpdateItem'],
   'get-article': ['GetItem'],
   'list-tags': ['Query'],
   'get-tag': ['GetItem'],

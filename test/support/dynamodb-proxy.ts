@@ -7,19 +7,32 @@ export interface DynamoDbProxy {
   close(): Promise<void>;
 }
 
+/** An answer the proxy gives instead of DynamoDB's, to inject a fault DynamoDB Local never makes. */
+export interface InjectedFault {
+  readonly status: number;
+  /** DynamoDB's error type, such as `ValidationException`. */
+  readonly type: string;
+}
+
 /**
  * A small HTTP proxy in front of DynamoDB Local that shows each request to `record` before
  * passing it on: `target` is the raw `X-Amz-Target` header (such as `DynamoDB_20120810.GetItem`,
- * `unknown` when there is none) and `body` the request body as text. The answer is piped back.
+ * `unknown` when there is none) and `body` the request body as text. The answer is piped back,
+ * unless `record` returns a fault to answer with instead.
  */
-export const startDynamoDbProxy = async (targetEndpoint: string, record: (target: string, body: string) => void): Promise<DynamoDbProxy> => {
+export const startDynamoDbProxy = async (targetEndpoint: string, record: (target: string, body: string) => InjectedFault | void): Promise<DynamoDbProxy> => {
   const upstream = new URL(targetEndpoint);
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => {
       const body = Buffer.concat(chunks);
-      record(String(req.headers['x-amz-target'] ?? 'unknown'), body.toString('utf8'));
+      const fault = record(String(req.headers['x-amz-target'] ?? 'unknown'), body.toString('utf8'));
+      if (fault) {
+        res.writeHead(fault.status, { 'Content-Type': 'application/x-amz-json-1.0' });
+        res.end(JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${fault.type}`, message: 'Injected by the test proxy.' }));
+        return;
+      }
       const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

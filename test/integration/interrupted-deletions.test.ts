@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startDynamoDbProxy, type DynamoDbProxy } from '../support/dynamodb-proxy';
+import { clientFor, type Client } from '../support/http';
+import { startLocalApi } from '../support/local-api';
+import { articleBody, magazineBody, scanTable, type ArticleView, type Envelope, type MagazineView } from './expect-api';
+
+/**
+ * A delete cut short after its point of no return (the tombstone): here, DynamoDB refuses the
+ * article deletes once. The magazine is gone for clients at once, and the next write to its id,
+ * or a bulk operation, finishes the job.
+ */
+let proxy: DynamoDbProxy;
+let api: Awaited<ReturnType<typeof startLocalApi>>;
+let client: Client;
+let refuseBatchWrites = false;
+
+beforeAll(async () => {
+  proxy = await startDynamoDbProxy(inject('dynamoDbEndpoint'), (target) =>
+    refuseBatchWrites && target.endsWith('.BatchWriteItem') ? { status: 400, type: 'ValidationException' } : undefined,
+  );
+  // The warning each refused cleanup logs is the expected outcome here.
+  api = await startLocalApi({ env: { DYNAMODB_ENDPOINT: proxy.endpoint, LOG_LEVEL: 'ERROR' }, logErrors: false });
+  client = clientFor(api.baseUrl);
+});
+
+afterAll(async () => {
+  await api?.close();
+  await proxy?.close();
+});
+
+const count = async () => (await client.get('/magazines?limit=1')).json<Envelope<MagazineView>>().metadata.resultset.count;
+
+/** Creates a magazine with an article, then deletes it with its article deletes refused. */
+const interruptedDeletion = async (id: string) => {
+  expect((await client.post('/magazines', magazineBody({ id }))).status).toBe(201);
+  const article = await client.post(`/magazines/${id}/articles`, articleBody());
+  const before = await count();
+  refuseBatchWrites = true;
+  try {
+    expect((await client.delete(`/magazines/${id}`)).status).toBe(200);
+  } finally {
+    refuseBatchWrites = false;
+  }
+  expect((await client.get(`/magazines/${id}`)).status).toBe(404);
+  expect((await client.post(`/magazines/${id}/articles`, articleBody())).status).toBe(404);
+  expect(await count()).toBe(before - 1);
+  return article.json<{ id: string }>().id;
+};
+
+describe('a deletion cut short', () => {
+  it('is finished by PUT /magazines, which can then create the id again with no article of its past', async () => {
+    const articleId = await interruptedDeletion('cut-1');
+    const put = await client.put('/magazines', [magazineBody({ id: 'cut-1', title: 'Second life' })]);
+    expect(put.status, put.text).toBe(200);
+    expect((await client.get(`/articles/${articleId}`)).status).toBe(404);
+    expect((await client.get('/magazines/cut-1')).json<MagazineView>().title).toBe('Second life');
+    const articles = (await client.get('/magazines/cut-1/articles')).json<Envelope<ArticleView>>();
+    expect([articles.metadata.resultset.count, articles.results]).toEqual([0, []]);
+  });
+
+  it('is finished by a POST of the same id, which then creates it', async () => {
+    const articleId = await interruptedDeletion('cut-2');
+    expect((await client.post('/magazines', magazineBody({ id: 'cut-2' }))).status).toBe(201);
+    expect((await client.get(`/articles/${articleId}`)).status).toBe(404);
+    expect((await client.get('/magazines/cut-2/articles')).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(0);
+  });
+
+  it('is finished by DELETE /magazines, leaving nothing behind', async () => {
+    await interruptedDeletion('cut-3');
+    expect((await client.delete('/magazines')).status).toBe(200);
+    expect(await count()).toBe(0);
+    const left = (await scanTable(api.documentClient, api.tableName)).filter((item) => 'id' in item || 'magazineId' in item);
+    expect(left).toEqual([]);
+  });
+});
