@@ -9,6 +9,8 @@ export type Item = Record<string, unknown>;
 
 const BATCH_WRITE_LIMIT = 25;
 export const MAX_ATTEMPTS = 5;
+/** Every magazine write updates the collection item, so concurrent writes conflict there and wait their turn. */
+const CONFLICT_ATTEMPTS = 8;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const backoff = (attempt: number) => sleep(Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random() / 2));
@@ -48,7 +50,7 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
         const reasons = cancellationReasons(error);
         const retryable = reasons?.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError') && !reasons.includes('ConditionalCheckFailed');
         if (!retryable) throw error;
-        if (attempt >= MAX_ATTEMPTS) throw reasons?.includes('ThrottlingError') ? storeBusy() : concurrentChange();
+        if (attempt >= CONFLICT_ATTEMPTS) throw reasons?.includes('ThrottlingError') ? storeBusy() : concurrentChange();
         await backoff(attempt);
       }
     }
