@@ -39,8 +39,8 @@ export interface Operation {
 export const operations = [
   { id: 'listMagazines', method: 'GET', path: '/magazines', handler: 'list-magazines', access: 'read', actions: ['GetItem', 'Query'], summary: 'List magazines' },
   { id: 'createMagazine', method: 'POST', path: '/magazines', handler: 'create-magazine', access: 'write', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Create a magazine' },
-  { id: 'replaceAllMagazines', method: 'PUT', path: '/magazines', handler: 'replace-all-magazines', access: 'write', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Replace all magazines' },
-  { id: 'deleteAllMagazines', method: 'DELETE', path: '/magazines', handler: 'delete-all-magazines', access: 'write', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Delete all magazines' },
+  { id: 'replaceAllMagazines', method: 'PUT', path: '/magazines', handler: 'replace-all-magazines', access: 'write', actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Replace all magazines' },
+  { id: 'deleteAllMagazines', method: 'DELETE', path: '/magazines', handler: 'delete-all-magazines', access: 'write', actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Delete all magazines' },
   { id: 'getMagazine', method: 'GET', path: '/magazines/{id}', handler: 'get-magazine', access: 'read', actions: ['GetItem'], summary: 'Get a magazine' },
   { id: 'replaceMagazine', method: 'PUT', path: '/magazines/{id}', handler: 'replace-magazine', access: 'write', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Create or replace a magazine' },
   { id: 'deleteMagazine', method: 'DELETE', path: '/magazines/{id}', handler: 'delete-magazine', access: 'write', actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Delete a magazine' },

@@ -78,7 +78,7 @@ const inParallel = async <T>(items: readonly T[], limit: number, work: (item: T)
  * A magazine without articles goes in the first transaction.
  */
 export const createRepository = (client: DocumentClient, tableName: string) => {
-  const { transact, getItem, queryAll, pageWithCount, deleteAll } = tableAccess(client, tableName);
+  const { transact, getItem, getAll, queryAll, pageWithCount, deleteAll } = tableAccess(client, tableName);
 
   const readMagazineItem = async (id: string, consistent = false): Promise<MagazineItem | undefined> => {
     if (!isIdentifier(id)) return undefined;
@@ -293,6 +293,21 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     return (await clearTombstones([magazine])).has(id);
   };
 
+  /**
+   * Every magazine as stored now, for a bulk operation to decide on: GSI1 (which may lag) finds
+   * the ids, the table is then read consistently for them and for the ids about to be written,
+   * and GSI1 is asked again until it shows as many magazines as the collection counts.
+   */
+  const readCollection = async (listed: (partition: string) => Promise<Item[]>, draftIds: readonly string[]): Promise<MagazineItem[]> => {
+    for (let attempt = 1; ; attempt++) {
+      const [collection, index] = await Promise.all([getItem(catalogueKey, { consistent: true }), listed(MAGAZINE_LIST)]);
+      const ids = [...new Set([...index.map((item) => item.id as string), ...draftIds])];
+      const magazines = (await getAll(ids.map(magazineKey))).map(toMagazineItem).filter((magazine) => !magazine.tombstone);
+      if (magazines.length >= countOf(collection, counter.all) || attempt >= INDEX_SETTLE_ATTEMPTS) return magazines;
+      await backoff(attempt);
+    }
+  };
+
   /** Before an id is written anew, a deletion of it that was cut short is finished. */
   const freeId = async (id: string) => {
     if (!(await finishDeletion(id))) throw storeBusy();
@@ -444,7 +459,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         queryAll({ IndexName: GSI1, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': 'GSI1PK' }, ExpressionAttributeValues: { ':pk': partition } });
       // Deletions cut short earlier are finished first, so that their ids are free to be written.
       await clearTombstones((await listed(TOMBSTONE_LIST)).map(toMagazineItem));
-      const current = (await listed(MAGAZINE_LIST)).map(toMagazineItem);
+      const current = await readCollection(listed, drafts.map((draft) => draft.id));
       const wanted = new Set(drafts.map((d) => d.id));
       const removed = current.filter((m) => !wanted.has(m.id));
       const byId = new Map(current.map((m) => [m.id, m]));

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { PageQuery } from '../domain/list-query';
 import { concurrentChange, storeBusy } from '../http/errors';
 import type { TransactItem } from './catalogue';
@@ -8,6 +8,7 @@ type Key = Record<string, unknown>;
 export type Item = Record<string, unknown>;
 
 const BATCH_WRITE_LIMIT = 25;
+const BATCH_GET_LIMIT = 100;
 export const MAX_ATTEMPTS = 5;
 /** Every magazine write updates the collection item, so concurrent writes conflict there and wait their turn. */
 const CONFLICT_ATTEMPTS = 8;
@@ -157,5 +158,21 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
     }
   };
 
-  return { send, transact, getItem, queryAll, pageWithCount, deleteAll };
+  /** Strongly consistent BatchGetItem in chunks of 100, retrying UnprocessedKeys with exponential backoff. */
+  const getAll = async (keys: readonly Key[]): Promise<Item[]> => {
+    const items: Item[] = [];
+    for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
+      let pending: Key[] = keys.slice(start, start + BATCH_GET_LIMIT);
+      for (let attempt = 1; pending.length > 0; attempt++) {
+        if (attempt > MAX_ATTEMPTS + 3) throw storeBusy();
+        if (attempt > 1) await backoff(attempt);
+        const result = await send(() => client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } })));
+        items.push(...(result.Responses?.[tableName] ?? []));
+        pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Key[];
+      }
+    }
+    return items;
+  };
+
+  return { send, transact, getItem, getAll, queryAll, pageWithCount, deleteAll };
 };

@@ -1,4 +1,4 @@
-import { BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -88,6 +88,7 @@ describe('handlers facing DynamoDB faults', () => {
   it('answers 412 when the collection changed between the If-Match check and the first write', async () => {
     dynamo.on(GetCommand).resolves({ Item: { PK: 'CATALOGUE', SK: 'MAGAZINES', revision: 'c1', count: 0 } });
     dynamo.on(QueryCommand).resolves({ Items: [] });
+    dynamo.on(BatchGetCommand).resolves({ Responses: { magazines: [] } });
     dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed'));
     const res = await invoke(replaceAllMagazines, { method: 'PUT', resource: '/magazines', headers: { ...json, 'If-Match': '"c1-json"' }, body: [{ id: 'm1', title: 'New' }] });
     expect(res.status).toBe(412);
@@ -139,6 +140,19 @@ describe('handlers facing DynamoDB faults', () => {
     });
     expect(res.status).toBe(404);
     expect(res.json).toMatchObject({ errorCode: '40402' });
+  });
+
+  it('decides a bulk replace on the table, not on a lagging index: a copy it has not indexed yet is still replaced', async () => {
+    dynamo.on(GetCommand).resolves({ Item: { PK: 'CATALOGUE', SK: 'MAGAZINES', revision: 'c1', count: 1 } });
+    // GSI1 has not caught up: it lists nothing, the table has m1 with another title.
+    dynamo.on(QueryCommand).resolves({ Items: [] });
+    dynamo.on(BatchGetCommand).resolves({ Responses: { magazines: [storedMagazine('r7', { title: 'Newer' })] } });
+    dynamo.on(TransactWriteCommand).resolves({});
+    const res = await invoke(replaceAllMagazines, { method: 'PUT', resource: '/magazines', headers: json, body: [{ id: 'm1', title: 'Old', tags: [{ name: 'Science' }], created: 1_700_000_000 }] });
+    expect(res.status).toBe(200);
+    expect(dynamo.commandCalls(BatchGetCommand)[0]?.args[0].input.RequestItems?.magazines).toMatchObject({ ConsistentRead: true, Keys: [{ PK: 'MAG#m1', SK: 'MAGAZINE' }] });
+    const update = dynamo.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Update;
+    expect(update?.ExpressionAttributeValues).toMatchObject({ ':title': 'Old', ':previous': 'r7' });
   });
 });
 
