@@ -3,7 +3,15 @@ import { api } from '../shared/http/api';
 import { document } from '../shared/http/replies';
 import { openApiDocument } from '../shared/openapi/document';
 
+/** The page differs only by base URL and version segment: rendered once for each. */
+const rendered = new Map<string, string>();
+
 export const handler = api({
   negotiate: false,
-  run: ({ links }) => document('text/html; charset=utf-8', renderReference(openApiDocument(), links)),
+  run: ({ links }) => {
+    const key = `${links.baseUrl}${links.versionPrefix}`;
+    let page = rendered.get(key);
+    if (page === undefined) rendered.set(key, (page = renderReference(openApiDocument(), links)));
+    return document('text/html; charset=utf-8', page);
+  },
 });

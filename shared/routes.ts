@@ -113,8 +113,18 @@ export const expandRoutes = (): Route[] => {
 };
 
 /** The methods a resource path answers, for the `Allow` header. */
-export const allowedMethods = (resource: string): HttpMethod[] =>
-  expandRoutes().flatMap((route) => (route.resource === resource && route.method !== 'ANY' ? [route.method] : []));
+export const allowedMethods = (resource: string): readonly HttpMethod[] => (methodsByResource ??= methodsOfResources()).get(resource) ?? [];
+
+let methodsByResource: Map<string, HttpMethod[]> | undefined;
+
+/** Worked out once per function instance, not on every 405. */
+const methodsOfResources = () => {
+  const methods = new Map<string, HttpMethod[]>();
+  for (const route of expandRoutes()) {
+    if (route.method !== 'ANY') methods.set(route.resource, [...(methods.get(route.resource) ?? []), route.method]);
+  }
+  return methods;
+};
 
 /** The version prefix a request path carries (`''`, `/v1` or `/api/v1`). */
 export const versionPrefixOf = (path: string): (typeof versionPrefixes)[number] =>

@@ -44,7 +44,6 @@ export const magazineQuery = z.object({ fields: fieldList });
 
 export type PageQuery = z.output<typeof pageQuery>;
 export type MagazineListQuery = z.output<typeof magazineListQuery>;
-export type MagazineQuery = z.output<typeof magazineQuery>;
 
 /** One page of a list, before it is rendered. */
 export interface Page<T> {

@@ -12,13 +12,14 @@ export interface Links {
 const header = (event: APIGatewayProxyEvent, name: string) => event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
 
 /**
- * `{base_url}` is the scheme, host and stage the request came in on. The stage is part of the
- * path only on API Gateway's own domain; behind a custom domain the deployment sets `BASE_URL`.
+ * `{base_url}` is the scheme, host and stage the request came in on: API Gateway's domain name,
+ * never the raw `Host` header (CONTRACT §1). The stage is part of the path only on API Gateway's
+ * own domain; behind a custom domain the deployment sets `BASE_URL`.
  */
 export const baseUrlOf = (event: APIGatewayProxyEvent, configured: string | undefined): string => {
   if (configured) return configured;
   const { domainName, stage } = event.requestContext;
-  const host = domainName ?? header(event, 'host') ?? 'localhost';
+  const host = domainName ?? 'localhost';
   const scheme = header(event, 'x-forwarded-proto')?.split(',')[0]?.trim() || 'https';
   const stagePath = host.endsWith('.amazonaws.com') && stage ? `/${stage}` : '';
   return `${scheme}://${host}${stagePath}`;

@@ -4,7 +4,8 @@ import * as z from 'zod/mini';
 import { api } from '../../../shared/http/api';
 import { ApiError } from '../../../shared/http/errors';
 import { created, document, ok } from '../../../shared/http/replies';
-import { invoke } from '../../support/proxy-event';
+import { lambdaContext } from '../../../local/lambda-context';
+import { invoke, proxyEvent, type ProxyHandler } from '../../support/proxy-event';
 
 const echo = api({
   query: z.object({ n: z.optional(z.string().check(z.regex(/^\d+$/, { error: 'must be digits' }))) }),
@@ -99,6 +100,15 @@ describe('the shared middleware stack', () => {
     const res = await invoke(echo, { method: 'POST', resource: '/things', headers: json({ 'Content-Type': contentType }), body });
     expect(res.status).toBe(status);
     expect(res.json).toMatchObject({ errorCode: code });
+  });
+
+  it('never writes links from the Host header the client sent', async () => {
+    const linker = api({ run: ({ links }) => created('x1', links.to('/things/x1')) });
+    const event = proxyEvent({ method: 'POST', resource: '/things', headers: { Host: 'evil.example' } });
+    const { domainName: _, ...withoutDomain } = event.requestContext;
+    const res = await (linker as unknown as ProxyHandler)({ ...event, requestContext: withoutDomain as typeof event.requestContext }, lambdaContext('test-function', 'request-1'));
+    expect(res.statusCode).toBe(201);
+    expect(String(res.headers?.Location)).not.toContain('evil.example');
   });
 
   it('accepts JSON under application/*+json and with no Content-Type', async () => {
