@@ -1,4 +1,4 @@
-import { repository } from '../shared/db/repository';
+import { repository } from '../shared/db/store';
 import { articleInput } from '../shared/domain/article';
 import { mockData } from '../shared/domain/mock-data';
 import { api } from '../shared/http/api';

@@ -1,4 +1,4 @@
-import { repository } from '../shared/db/repository';
+import { repository } from '../shared/db/store';
 import { magazineInput, toDraft } from '../shared/domain/magazine';
 import { mockData } from '../shared/domain/mock-data';
 import { api } from '../shared/http/api';

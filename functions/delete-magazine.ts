@@ -1,4 +1,4 @@
-import { repository } from '../shared/db/repository';
+import { repository } from '../shared/db/store';
 import { api } from '../shared/http/api';
 import { done } from '../shared/http/replies';
 

@@ -3,13 +3,13 @@ import { api } from '../shared/http/api';
 import { document } from '../shared/http/replies';
 import { openApiDocument } from '../shared/openapi/document';
 
-/** The page differs only by base URL and version segment: rendered once for each. */
+/** The page differs only by base URL: rendered once for each. */
 const rendered = new Map<string, string>();
 
 export const handler = api({
   negotiate: false,
   run: ({ links }) => {
-    const key = `${links.baseUrl}${links.versionPrefix}`;
+    const key = links.baseUrl;
     let page = rendered.get(key);
     if (page === undefined) rendered.set(key, (page = renderReference(openApiDocument(), links)));
     return document('text/html; charset=utf-8', page);

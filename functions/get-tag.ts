@@ -1,4 +1,4 @@
-import { repository } from '../shared/db/repository';
+import { repository } from '../shared/db/store';
 import { mockData } from '../shared/domain/mock-data';
 import { tagReply } from '../shared/domain/representation';
 import { api } from '../shared/http/api';

@@ -1,4 +1,4 @@
-import { repository } from '../shared/db/repository';
+import { repository } from '../shared/db/store';
 import { magazineListQuery } from '../shared/domain/list-query';
 import { mockData } from '../shared/domain/mock-data';
 import { magazineListReply } from '../shared/domain/representation';

@@ -1,4 +1,4 @@
-import { repository } from '../shared/db/repository';
+import { repository } from '../shared/db/store';
 import { newId } from '../shared/domain/fields';
 import { magazineListInput, toDraft } from '../shared/domain/magazine';
 import { api } from '../shared/http/api';

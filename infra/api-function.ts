@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { tableDefinition } from '../shared/db/table';
 import type { TableAction } from '../shared/routes';
-import { bundleSettings } from './bundling';
+import { bundleSettings, memorySize } from './bundling';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -20,7 +20,6 @@ export const iamAction = (action: TableAction) => `dynamodb:${action}` as const;
 export const indexActions = (actions: readonly TableAction[]): TableAction[] => (actions.includes('Query') ? ['Query'] : []);
 
 export const runtime = Runtime.NODEJS_24_X;
-export const memorySize = 512;
 /** API Gateway gives up after 29 s; a function must finish (or fail in form) before that. */
 export const defaultTimeout = Duration.seconds(10);
 
@@ -80,7 +79,7 @@ export class ApiFunction extends Construct {
       timeout: props.timeout ?? defaultTimeout,
       role: this.role,
       logGroup: this.logGroup,
-      environment: { ...props.environment, NODE_OPTIONS: '--enable-source-maps' },
+      environment: { ...props.environment },
       description: `Magazine API: functions/${props.handler}.ts`,
       ...(props.code
         ? { code: props.code, handler: 'index.handler' }

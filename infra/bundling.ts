@@ -1,10 +1,14 @@
 /**
- * How every function is bundled, stated once: the CDK function construct and `scripts/bundle.ts`
+ * How every function is built and sized, stated once: the CDK function construct and `scripts/bundle.ts`
  * (which measures what is deployed) both read these settings.
  */
 
 /** Node version of the Lambda runtime and of the esbuild target; keep the two in step. */
 export const nodeMajor = 24;
+/** Lambda's name of that runtime. */
+export const runtimeName = `nodejs${nodeMajor}.x`;
+/** Memory of every function (MB); CPU grows with it, and 512 MB halves cold starts against 128 MB. */
+export const memorySize = 512;
 
 /**
  * ESM output still meets CommonJS inside dependencies (parts of the AWS SDK, Powertools) that

@@ -20,7 +20,7 @@ import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
 import { corsPreflight } from '../shared/http/cors';
-import { expandRoutes, notFoundHandler, type Operation, type Route } from '../shared/routes';
+import { expandRoutes, functionEnvironment, notFoundHandler, type Operation, type Route } from '../shared/routes';
 import { ApiFunction, pascalCase } from './api-function';
 import { addGatewayResponses } from './gateway-responses';
 import type { StageSettings } from './stage-settings';
@@ -114,11 +114,8 @@ export class MagazineApiStack extends Stack {
     });
     addGatewayResponses(this.api, settings.baseUrl);
 
-    const environment = (operation: Operation | undefined): Record<string, string> => ({
-      MOCK_ENABLED: String(settings.mockEnabled),
-      ...(operation && operation.actions.length > 0 && { TABLE_NAME: this.table.tableName }),
-      ...(settings.baseUrl && { BASE_URL: settings.baseUrl }),
-    });
+    const environment = (operation: Operation | undefined) =>
+      functionEnvironment(operation, { tableName: this.table.tableName, mockEnabled: settings.mockEnabled, baseUrl: settings.baseUrl });
     const integrations = new Map<string, LambdaIntegration>();
     const integrationFor = (handler: string, operation: Operation | undefined) => {
       const existing = integrations.get(handler);

@@ -7,7 +7,7 @@ export type StageName = 'dev' | 'prod';
 /** What differs between a testing and a production deployment. All of it comes from CDK context. */
 export interface StageSettings {
   readonly stage: StageName;
-  /** `mock` requests are answered on the testing server only (CONTRACT §6). */
+  /** `mock` requests are answered on the testing server only. */
   readonly mockEnabled: boolean;
   /** Steady-state requests per second for the whole stage. */
   readonly throttlingRateLimit: number;

@@ -1,6 +1,6 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { APIGatewayProxyEvent, APIGatewayProxyEventHeaders, APIGatewayProxyEventMultiValueHeaders } from 'aws-lambda';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { RouteMatch } from './router';
 
 export interface EventOptions {
@@ -15,14 +15,42 @@ export interface EventOptions {
 export const localAccountId = '123456789012';
 const apiId = 'local000aa';
 const resourceId = 'local0';
+const deploymentId = 'local1';
+
+/**
+ * Who signed a write. Writes are IAM-authorised when deployed, so API Gateway puts the caller's
+ * identity into the event; locally (no signature is checked) writes come from this publisher.
+ */
+export interface Caller {
+  readonly accessKey: string;
+  readonly accountId: string;
+  /** `<role id>:<session name>`. */
+  readonly caller: string;
+  readonly userArn: string;
+}
+
+export const localPublisher: Caller = {
+  accessKey: 'ASIALOCAL0PUBLISHER0',
+  accountId: localAccountId,
+  caller: 'AROALOCAL0PUBLISHER0:local',
+  userArn: `arn:aws:sts::${localAccountId}:assumed-role/magazine-publisher/local`,
+};
+
+/** Methods IAM authorises when deployed (see infra/): their events carry a caller. */
+export const signedMethods: ReadonlySet<string> = new Set(['POST', 'PUT', 'DELETE']);
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const pad = (n: number) => String(n).padStart(2, '0');
 
 /** API Gateway's `requestTime` format: `09/Apr/2015:12:34:56 +0000`. */
-const requestTime = (date: Date): string => {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
-};
+const requestTime = (date: Date): string =>
+  `${pad(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
+
+/** SigV4's `X-Amz-Date` format: `20240617T145824Z`. */
+export const amzDate = (date: Date): string => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+
+/** An X-Ray trace header as API Gateway starts one: `Root=1-<epoch seconds, hex>-<96 random bits, hex>`. */
+export const traceHeader = (date: Date, random: string = randomBytes(12).toString('hex')): string => `Root=1-${Math.floor(date.getTime() / 1000).toString(16)}-${random}`;
 
 /** API Gateway decodes query keys and values; a malformed escape is kept as sent. */
 const decode = (value: string): string => {
@@ -33,49 +61,41 @@ const decode = (value: string): string => {
   }
 };
 
-interface Query {
-  readonly single: Record<string, string> | null;
-  readonly multi: Record<string, string[]> | null;
-}
+/** Name-value pairs in the order sent. Pairs, not objects: names come from clients, and `__proto__` or `constructor` are names too. */
+export type Pairs = readonly (readonly [string, string])[];
 
-export const parseQuery = (search: string): Query => {
-  const multi: Record<string, string[]> = {};
-  for (const pair of search.replace(/^\?/, '').split('&')) {
-    if (pair === '') continue;
-    const equals = pair.indexOf('=');
-    const key = decode(equals === -1 ? pair : pair.slice(0, equals));
-    const value = equals === -1 ? '' : decode(pair.slice(equals + 1));
-    (multi[key] ??= []).push(value);
-  }
-  const keys = Object.keys(multi);
-  if (keys.length === 0) return { single: null, multi: null };
-  // With repeated keys the single-value map holds the last one, as API Gateway does.
-  const single = Object.fromEntries(keys.map((key) => [key, multi[key]!.at(-1)!]));
-  return { single, multi };
-};
-
-interface Headers {
-  readonly single: Record<string, string> | null;
-  readonly multi: Record<string, string[]> | null;
-}
+export const parseQuery = (search: string): Pairs =>
+  search
+    .replace(/^\?/, '')
+    .split('&')
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      return [decode(equals === -1 ? pair : pair.slice(0, equals)), equals === -1 ? '' : decode(pair.slice(equals + 1))] as const;
+    });
 
 /** From `rawHeaders`, so names keep the case the client sent, as in a REST (v1) event. */
-export const collectHeaders = (rawHeaders: readonly string[], extra: Readonly<Record<string, string>> = {}): Headers => {
-  const multi: Record<string, string[]> = {};
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2) (multi[rawHeaders[i]!] ??= []).push(rawHeaders[i + 1]!);
-  const present = new Set(Object.keys(multi).map((name) => name.toLowerCase()));
-  for (const [name, value] of Object.entries(extra)) if (!present.has(name.toLowerCase())) multi[name] = [value];
-  const names = Object.keys(multi);
-  if (names.length === 0) return { single: null, multi: null };
-  const single = Object.fromEntries(names.map((name) => [name, multi[name]!.at(-1)!]));
-  return { single, multi };
+export const headerPairs = (rawHeaders: readonly string[]): Pairs => {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) pairs.push([rawHeaders[i]!, rawHeaders[i + 1]!]);
+  return pairs;
 };
 
-const headerValue = (headers: Record<string, string> | null, name: string): string | undefined => {
-  if (!headers) return undefined;
-  const lower = name.toLowerCase();
-  return Object.entries(headers).find(([key]) => key.toLowerCase() === lower)?.[1];
+const has = (pairs: Pairs, name: string) => pairs.some(([key]) => key.toLowerCase() === name.toLowerCase());
+const valueOf = (pairs: Pairs, name: string) => pairs.findLast(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+
+/** Every value of each name, in a Map (never a plain object) while it is built; `null` when there is none, as in a REST (v1) event. */
+const multiValues = (pairs: Pairs): Record<string, string[]> | null => {
+  if (pairs.length === 0) return null;
+  const values = new Map<string, string[]>();
+  for (const [name, value] of pairs) values.set(name, [...(values.get(name) ?? []), value]);
+  // Object.fromEntries defines own properties: `__proto__` stays a key like any other.
+  return Object.fromEntries(values);
 };
+
+/** The single-value map holds the last value of each name, as API Gateway does. */
+const lastValues = (multi: Record<string, string[]> | null): Record<string, string> | null =>
+  multi && Object.fromEntries(Object.entries(multi).map(([name, values]) => [name, values.at(-1) ?? '']));
 
 /** Splits `/a/b?c=d` into the path (still percent-encoded, as REST APIs deliver it) and query. */
 export const splitUrl = (url: string): { path: string; search: string } => {
@@ -94,99 +114,132 @@ export interface ProxyRequest {
   readonly resource: string;
   /** The request path, still percent-encoded, without the stage. */
   readonly path: string;
-  readonly pathParameters: Record<string, string> | null;
-  /** Every value of each header, names as sent. */
-  readonly headers: Record<string, string[]> | null;
-  /** Every value of each query parameter, decoded. */
-  readonly query: Record<string, string[]> | null;
+  readonly pathParameters: Readonly<Record<string, string>> | null;
+  /** The headers as the client sent them. */
+  readonly headers: Pairs;
+  /** The query parameters, decoded. */
+  readonly query: Pairs;
   readonly body: string | null;
   readonly stage: string;
   readonly requestId: string;
   readonly now: Date;
-  readonly sourceIp?: string;
+  readonly sourceIp: string;
+  /** The port the client connected to (`X-Forwarded-Port`). */
+  readonly port: number;
+  /** The scheme the client used (`X-Forwarded-Proto`). */
+  readonly scheme: 'http' | 'https';
+  /** The identity of a signed (IAM-authorised) request. */
+  readonly caller?: Caller | undefined;
   readonly protocol?: string;
   readonly apiId?: string;
 }
 
-/** The single-value map of a multi-value one holds the last value, as API Gateway does. */
-const lastValues = (multi: Record<string, string[]> | null) =>
-  multi && Object.keys(multi).length > 0 ? Object.fromEntries(Object.entries(multi).map(([key, values]) => [key, values.at(-1) ?? ''])) : null;
+/**
+ * What API Gateway adds to the client's headers: the client's address appended to
+ * `X-Forwarded-For`, the port and scheme it came in on, and a trace id when it had none.
+ */
+const gatewayHeaders = (request: ProxyRequest): Pairs => {
+  const forwardedFor = valueOf(request.headers, 'x-forwarded-for');
+  const added: [string, string][] = [];
+  if (!has(request.headers, 'x-amzn-trace-id')) added.push(['X-Amzn-Trace-Id', traceHeader(request.now, createHash('sha256').update(request.requestId).digest('hex').slice(0, 24))]);
+  added.push(['X-Forwarded-For', forwardedFor ? `${forwardedFor}, ${request.sourceIp}` : request.sourceIp]);
+  if (!has(request.headers, 'x-forwarded-port')) added.push(['X-Forwarded-Port', String(request.port)]);
+  if (!has(request.headers, 'x-forwarded-proto')) added.push(['X-Forwarded-Proto', request.scheme]);
+  return [...request.headers.filter(([name]) => name.toLowerCase() !== 'x-forwarded-for'), ...added];
+};
 
 /**
- * The Lambda proxy event (payload format 1.0) an API Gateway REST API delivers: one builder for
- * the local server, the `sam local invoke` event files and the tests, so they cannot differ.
+ * The Lambda proxy event (payload format 1.0) an API Gateway REST API delivers, field for field
+ * as captured from one (see test/local/api-gateway-event.test.ts): one builder for the local
+ * server, the `sam local invoke` event files and the tests, so they cannot differ.
  */
 export const buildProxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => {
-  const headers = lastValues(request.headers);
-  const query = lastValues(request.query);
-  const host = headerValue(headers, 'host') ?? 'localhost';
-  const id = request.apiId ?? apiId;
-  return {
+  const multiValueHeaders = multiValues(gatewayHeaders(request));
+  const headers = lastValues(multiValueHeaders);
+  const multiValueQueryStringParameters = multiValues(request.query);
+  const host = (headers && valueOf(Object.entries(headers), 'host')) ?? 'localhost';
+  const caller = request.caller;
+  const event = {
     resource: request.resource,
     path: request.path,
     httpMethod: request.method,
-    // The aws-lambda types say never null, but a REST (v1) event without headers carries null.
-    headers: headers as APIGatewayProxyEventHeaders,
-    multiValueHeaders: (headers && request.headers) as APIGatewayProxyEventMultiValueHeaders,
-    queryStringParameters: query,
-    multiValueQueryStringParameters: query && request.query,
-    pathParameters: request.pathParameters && Object.keys(request.pathParameters).length > 0 ? request.pathParameters : null,
+    headers,
+    multiValueHeaders,
+    queryStringParameters: lastValues(multiValueQueryStringParameters),
+    multiValueQueryStringParameters,
+    pathParameters: request.pathParameters && Object.keys(request.pathParameters).length > 0 ? { ...request.pathParameters } : null,
     stageVariables: null,
     requestContext: {
-      accountId: localAccountId,
-      apiId: id,
-      authorizer: null,
-      domainName: host,
-      domainPrefix: host.split('.')[0] ?? host,
-      extendedRequestId: createHash('sha256').update(request.requestId).digest('base64url').slice(0, 16),
-      httpMethod: request.method,
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp: request.sourceIp ?? '127.0.0.1',
-        user: null,
-        userAgent: headerValue(headers, 'user-agent') ?? null,
-        userArn: null,
-      },
-      path: `/${request.stage}${request.path}`,
-      protocol: request.protocol ?? 'HTTP/1.1',
-      requestId: request.requestId,
-      requestTime: requestTime(request.now),
-      requestTimeEpoch: request.now.getTime(),
       resourceId,
       resourcePath: request.resource,
+      httpMethod: request.method,
+      extendedRequestId: createHash('sha256').update(request.requestId).digest('base64').slice(0, 15) + '=',
+      requestTime: requestTime(request.now),
+      path: `/${request.stage}${request.path}`,
+      accountId: localAccountId,
+      protocol: request.protocol ?? 'HTTP/1.1',
       stage: request.stage,
+      domainPrefix: host.split('.')[0] ?? host,
+      requestTimeEpoch: request.now.getTime(),
+      requestId: request.requestId,
+      identity: {
+        cognitoIdentityPoolId: null,
+        accountId: caller?.accountId ?? null,
+        cognitoIdentityId: null,
+        caller: caller?.caller ?? null,
+        sourceIp: request.sourceIp,
+        principalOrgId: null,
+        accessKey: caller?.accessKey ?? null,
+        cognitoAuthenticationType: null,
+        cognitoAuthenticationProvider: null,
+        userArn: caller?.userArn ?? null,
+        userAgent: (headers && valueOf(Object.entries(headers), 'user-agent')) ?? null,
+        user: caller?.caller ?? null,
+      },
+      domainName: host,
+      deploymentId,
+      apiId: request.apiId ?? apiId,
     },
     body: request.body,
     isBase64Encoded: false,
   };
+  // aws-lambda's type wants identity fields (apiKey, clientCert…) and an `authorizer` that a REST
+  // event without API keys, mTLS or authorizers does not carry; the event is what AWS sends.
+  return event as unknown as APIGatewayProxyEvent;
 };
+
+/**
+ * The SigV4 headers of a signed write the client did not sign (locally nothing is checked):
+ * the time and the body's hash, as a signing client sends them.
+ */
+const localSignature = (headers: Pairs, body: Buffer, now: Date): Pairs => [
+  ...headers,
+  ...(has(headers, 'x-amz-date') ? [] : [['X-Amz-Date', amzDate(now)] as const]),
+  ...(has(headers, 'x-amz-content-sha256') ? [] : [['X-Amz-Content-Sha256', createHash('sha256').update(body).digest('hex')] as const]),
+];
 
 /** The event API Gateway would deliver for this HTTP request to the local server. */
 export const toApiGatewayEvent = (req: IncomingMessage, body: Buffer, match: RouteMatch, options: EventOptions = {}): APIGatewayProxyEvent => {
   const { path, search } = splitUrl(req.url ?? '/');
+  const method = (req.method ?? 'GET').toUpperCase();
+  const now = options.now ?? new Date();
+  const signed = signedMethods.has(method) && match.route.operation !== undefined;
+  const headers = headerPairs(req.rawHeaders);
   return buildProxyEvent({
-    method: (req.method ?? 'GET').toUpperCase(),
+    method,
     resource: match.route.resource,
     path,
     pathParameters: match.pathParameters,
-    // API Gateway sets X-Forwarded-Proto (https); links.ts reads it to write absolute links.
-    headers: collectHeaders(req.rawHeaders, { 'X-Forwarded-Proto': 'http' }).multi,
-    query: parseQuery(search).multi,
+    headers: signed ? localSignature(headers, body, now) : headers,
+    query: parseQuery(search),
     body: body.length > 0 ? body.toString('utf8') : null,
     stage: options.stage ?? 'local',
     requestId: options.requestId ?? randomUUID(),
-    now: options.now ?? new Date(),
+    now,
     sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
+    port: req.socket.localPort ?? 80,
+    scheme: 'http',
+    caller: signed ? localPublisher : undefined,
     protocol: `HTTP/${req.httpVersion}`,
   });
 };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { memorySize } from '../infra/bundling';
 import { localAccountId } from './api-gateway-event';
 import { localRegion } from './dynamodb-local';
 
@@ -10,8 +11,7 @@ export interface LambdaContextOptions {
 
 /** A deployed function's default timeout (see infra/api-function.ts). */
 const defaultTimeoutMs = 10_000;
-/** A deployed function's memory (infra/api-function.ts `memorySize`). */
-const memoryLimitInMB = '512';
+const memoryLimitInMB = String(memorySize);
 
 /**
  * The Lambda context of one invocation, as Lambda hands it to a handler: one builder for the

@@ -8,7 +8,7 @@ import { gatewayErrorHeaders, gatewayErrorObject, gatewayErrorOf, requestIdVaria
 import { expandRoutes } from '../shared/routes';
 import { toApiGatewayEvent, splitUrl } from './api-gateway-event';
 import { lambdaContext } from './lambda-context';
-import { importHandler, type HandlerLoader, type LambdaHandler } from './load-handler';
+import type { HandlerLoader, LambdaHandler } from './load-handler';
 import { createRouter, type RouteMatch, type Router } from './router';
 
 export interface LocalServerOptions {
@@ -20,8 +20,8 @@ export interface LocalServerOptions {
   /** Print why a request ended in a 502 (a handler that threw or answered malformed). Default true. */
   readonly logErrors?: boolean;
   readonly stage?: string;
-  /** Resolves a route's `handler` name to its function; by default imports `functions/<name>.ts`. */
-  readonly loadHandler?: HandlerLoader;
+  /** Resolves a route's `handler` name to its function: `sourceHandlers` or `bundledHandlers` of a prepared environment. */
+  readonly handlers: HandlerLoader;
   readonly router?: Router;
 }
 
@@ -161,11 +161,11 @@ const withTimeout = <T>(work: Promise<T>, ms: number): Promise<T> =>
  * The API on a local port, as API Gateway would serve it: each request is routed with the route
  * table, turned into a REST (v1) proxy event and handed to the function's `handler`.
  */
-export const startLocalServer = async (options: LocalServerOptions = {}): Promise<LocalServer> => {
+export const startLocalServer = async (options: LocalServerOptions): Promise<LocalServer> => {
   const host = options.host ?? '127.0.0.1';
   const stage = options.stage ?? 'local';
   const route = options.router ?? createRouter();
-  const loadHandler = cachedLoader(options.loadHandler ?? importHandler);
+  const loadHandler = cachedLoader(options.handlers);
   const logErrors = options.logErrors ?? true;
   const routedResources = new Set(expandRoutes().map((r) => r.resource));
 
@@ -264,10 +264,12 @@ export const startLocalServer = async (options: LocalServerOptions = {}): Promis
   return {
     url: `http://${urlHost}:${port}`,
     port,
-    close: () =>
-      new Promise<void>((closed, reject) => {
+    close: async () => {
+      await new Promise<void>((closed, reject) => {
         server.close((error) => (error ? reject(error) : closed()));
         server.closeAllConnections();
-      }),
+      });
+      await options.handlers.close?.();
+    },
   };
 };

@@ -4,22 +4,21 @@
  *
  * `<operation>` is a handler module (`get-magazine`) or an operation id (`getMagazine`); the event
  * defaults to `events/<handler>.json`. The table is DynamoDB at `DYNAMODB_ENDPOINT` when set, else
- * a DynamoDB Local started (and stopped) for this call; its name is the shared config's (`TABLE_NAME`,
- * default `magazines`).
+ * a DynamoDB Local started (and stopped) for this call; the table is `TABLE_NAME` (default `magazines`),
+ * created when missing. It never reaches AWS: see local/environment.ts.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { prepareHandlerTable, type HandlerTable } from '../local/handler-table';
+import { prepareLocalEnvironment } from '../local/environment';
 import { lambdaContext } from '../local/lambda-context';
-import { importHandler } from '../local/load-handler';
-import { expandRoutes, operations } from '../shared/routes';
+import { sourceHandlers } from '../local/load-handler';
+import { handlerNames, operations } from '../shared/routes';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 export const resolveHandler = (name: string): string | undefined => {
-  const handlers = new Set(expandRoutes().map((route) => route.handler));
-  if (handlers.has(name)) return name;
+  if (handlerNames().includes(name)) return name;
   return operations.find((operation) => operation.id === name)?.handler;
 };
 
@@ -27,28 +26,26 @@ const main = async () => {
   const [name, eventArgument] = process.argv.slice(2);
   const handler = name ? resolveHandler(name) : undefined;
   if (!name || !handler) {
-    process.stderr.write(`Usage: npm run invoke -- <operation> [event-file]\nOperations: ${[...new Set(expandRoutes().map((r) => r.handler))].join(', ')}\n`);
+    process.stderr.write(`Usage: npm run invoke -- <operation> [event-file]\nOperations: ${handlerNames().join(', ')}\n`);
     process.exit(2);
   }
   const eventFile = path.resolve(eventArgument ?? path.join(root, 'events', `${handler}.json`));
   if (!existsSync(eventFile)) throw new Error(`No event file at ${eventFile}; run \`npm run events\`.`);
   const event = JSON.parse(readFileSync(eventFile, 'utf8')) as APIGatewayProxyEvent;
 
-  const usesTable = (operations.find((operation) => operation.handler === handler)?.actions.length ?? 0) > 0;
-  const table: HandlerTable | undefined = usesTable ? await prepareHandlerTable() : undefined;
+  const environment = await prepareLocalEnvironment();
   try {
-    // Imported only now that the table is ready: handler modules read their settings when they load.
-    const run = await importHandler(handler);
+    const run = await sourceHandlers(environment)(handler);
     const response = await run(event, lambdaContext(handler, event.requestContext.requestId));
     process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
   } finally {
-    await table?.stop();
+    await environment.stop();
   }
 };
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
   main().catch((error: unknown) => {
-    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(`npm run invoke: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   });
 }

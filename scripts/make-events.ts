@@ -7,7 +7,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildProxyEvent } from '../local/api-gateway-event';
+import { amzDate, buildProxyEvent, signedMethods, type Caller } from '../local/api-gateway-event';
+import { createHash } from 'node:crypto';
 import { methodNotAllowedHandler, notFoundHandler, operations, type OperationId } from '../shared/routes';
 
 interface Sample {
@@ -57,28 +58,46 @@ const requestTimeEpoch = 1_714_521_600_000;
 const fill = (resource: string, params: Readonly<Record<string, string>> = {}) =>
   resource.replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) => params[name] ?? '');
 
-const multi = (values: Readonly<Record<string, string>> | undefined) => (values ? Object.fromEntries(Object.entries(values).map(([key, value]) => [key, [value]])) : null);
+const pairs = (values: Readonly<Record<string, string>> | undefined) => Object.entries(values ?? {});
 
-export const makeEvent = (method: string, resource: string, sample: Sample, name: string): APIGatewayProxyEvent => {
+/** The signer of the sample writes: a role session, as a publisher's temporary credentials are. */
+const sampleCaller: Caller = {
+  accessKey: 'ASIAXAMPLEPUBLISHER0',
+  accountId: '123456789012',
+  caller: 'AROAXAMPLEPUBLISHER0:publisher-session',
+  userArn: 'arn:aws:sts::123456789012:assumed-role/MagazinePublisher/publisher-session',
+};
+
+export const makeEvent = (method: string, resource: string, sample: Sample, name: string, signed = false): APIGatewayProxyEvent => {
   const body = sample.body === undefined ? null : JSON.stringify(sample.body);
+  const now = new Date(requestTimeEpoch);
   return buildProxyEvent({
     method,
     resource,
     path: fill(resource, sample.params),
     pathParameters: sample.params ? { ...sample.params } : null,
-    headers: multi({
+    headers: pairs({
       Accept: 'application/json, text/javascript',
+      'Accept-Encoding': 'gzip, deflate, br',
       Host: domainName,
       'User-Agent': 'sam-local-invoke-sample',
-      'X-Forwarded-Proto': 'https',
       ...(body !== null && { 'Content-Type': 'application/json' }),
+      // SigV4, as a signing client sends it: API Gateway checked the signature and passes these on.
+      ...(signed && {
+        'X-Amz-Content-Sha256': createHash('sha256').update(body ?? '').digest('hex'),
+        'X-Amz-Date': amzDate(now),
+        'X-Amz-Security-Token': 'IQoJb3JpZ2luX2VjEXAMPLESESSIONTOKEN==',
+      }),
     }),
-    query: multi(sample.query),
+    query: pairs(sample.query),
     body,
     stage,
     requestId: `00000000-0000-4000-8000-${String(name.length).padStart(12, '0')}`,
-    now: new Date(requestTimeEpoch),
+    now,
     sourceIp: '203.0.113.10',
+    port: 443,
+    scheme: 'https',
+    caller: signed ? sampleCaller : undefined,
     apiId: domainName.split('.')[0],
   });
 };
@@ -86,7 +105,7 @@ export const makeEvent = (method: string, resource: string, sample: Sample, name
 /** Every event file, by handler module name. */
 export const allEvents = (): Record<string, APIGatewayProxyEvent> => {
   const events: Record<string, APIGatewayProxyEvent> = {};
-  for (const operation of operations) events[operation.handler] = makeEvent(operation.method, operation.path, samples[operation.id], operation.handler);
+  for (const operation of operations) events[operation.handler] = makeEvent(operation.method, operation.path, samples[operation.id], operation.handler, signedMethods.has(operation.method));
   events[notFoundHandler] = makeEvent('GET', '/{proxy+}', { params: { proxy: 'magazine' } }, notFoundHandler);
   events[methodNotAllowedHandler] = makeEvent('PATCH', '/magazines', {}, methodNotAllowedHandler);
   return events;

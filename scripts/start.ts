@@ -1,30 +1,45 @@
 /**
  * `npm start`: the whole API on one local port, on DynamoDB Local (in memory unless `DATA_DIR` or
- * `--data DIR` says where to keep it), with mock mode on. Set `DYNAMODB_ENDPOINT` to use a
- * DynamoDB that is already running instead.
+ * `--data DIR` says where to keep it), with mock mode on. `DYNAMODB_ENDPOINT` names a DynamoDB
+ * that is already running instead. `--bundled` serves the functions bundled as they deploy.
  */
+import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { prepareHandlerTable, type HandlerTable } from '../local/handler-table';
+import { bundleFunctions, projectRoot } from '../local/bundle-functions';
+import { bundledHandlers } from '../local/bundled-handlers';
+import { prepareLocalEnvironment, type LocalEnvironment } from '../local/environment';
+import { sourceHandlers } from '../local/load-handler';
 import { startLocalServer, type LocalServer } from '../local/server';
 
-const { values } = parseArgs({
-  options: {
-    data: { type: 'string' },
-    port: { type: 'string' },
-    verbose: { type: 'boolean', default: false },
-    quiet: { type: 'boolean', default: false },
-  },
-  allowPositionals: false,
-});
+const usage = 'Usage: npm start [-- --data DIR] [--port N] [--bundled] [--verbose] [--quiet]';
 
+const parse = () => {
+  try {
+    return parseArgs({
+      options: {
+        data: { type: 'string' },
+        port: { type: 'string' },
+        bundled: { type: 'boolean', default: false },
+        verbose: { type: 'boolean', default: false },
+        quiet: { type: 'boolean', default: false },
+      },
+      allowPositionals: false,
+    }).values;
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+};
+
+const values = parse();
 const port = Number(values.port ?? process.env.PORT ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   console.error(`PORT must be a port number; got ${values.port ?? process.env.PORT}.`);
-  process.exit(1);
+  process.exit(2);
 }
 const dataDir = values.data ?? process.env.DATA_DIR ?? null;
 
-let table: HandlerTable | undefined;
+let environment: LocalEnvironment | undefined;
 let server: LocalServer | undefined;
 let stopping = false;
 
@@ -32,7 +47,7 @@ const stop = async (code: number) => {
   if (stopping) return;
   stopping = true;
   await server?.close().catch(() => undefined);
-  await table?.stop().catch(() => undefined);
+  await environment?.stop().catch(() => undefined);
   process.exit(code);
 };
 
@@ -44,18 +59,23 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 try {
-  // Before the first handler is imported: their modules read their settings when they load.
-  table = await prepareHandlerTable({
+  environment = await prepareLocalEnvironment({
     dataDir,
     verbose: values.verbose,
-    onStartingLocal: () => console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…'),
+    onStartingDynamoDbLocal: () => console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…'),
   });
-  console.log(`DynamoDB at ${table.endpoint}, table ${table.tableName} (${table.table})`);
+  console.log(`DynamoDB at ${environment.endpoint}, table ${environment.tableName} (${environment.table})`);
 
-  server = await startLocalServer({ port, quiet: values.quiet });
+  let handlers = sourceHandlers(environment);
+  if (values.bundled) {
+    const bundles = await bundleFunctions(path.join(projectRoot, 'dist', 'functions'));
+    console.log(`Serving ${bundles.names.length} functions bundled as they deploy (${path.relative(process.cwd(), bundles.dir)}, ${Math.round(bundles.milliseconds)} ms)`);
+    handlers = bundledHandlers(environment, bundles);
+  }
+  server = await startLocalServer({ port, quiet: values.quiet, handlers });
   console.log(`Magazine API listening on ${server.url}`);
-  console.log(`Try: curl -i '${server.url}/magazines?mock=True'   (Ctrl-C stops the server and DynamoDB Local)`);
+  console.log(`Try: curl -i '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`);
 } catch (error) {
-  console.error(error instanceof Error ? error.message : error);
+  console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
   await stop(1);
 }

@@ -1,4 +1,9 @@
-/** Deployment settings: every environment variable the functions read, read once when one starts. */
+/**
+ * Deployment settings: every environment variable the functions read. Nothing is read when this
+ * module is imported: each setting is read on first use and kept, so a script that prepares the
+ * environment (starts DynamoDB Local, names its endpoint) before it loads a handler cannot be
+ * overtaken by an import that froze the environment too early.
+ */
 
 const flag = (value: string | undefined, fallback: boolean) =>
   value === undefined || value === '' ? fallback : !['false', '0', 'no', 'off'].includes(value.toLowerCase());
@@ -6,37 +11,80 @@ const flag = (value: string | undefined, fallback: boolean) =>
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 const LOG_LEVELS: readonly LogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
 
+/** What every function reads: the HTTP side of a deployment. */
 export interface Config {
-  /** DynamoDB table holding every item of the API; unset in a Lambda function deployed without one. */
-  readonly tableName: string | undefined;
   /** Whether `mock` requests are answered (the testing server) or refused (production). */
   readonly mockEnabled: boolean;
   /** Fixed `{base_url}`; when unset, it is taken from the request (API Gateway domain and stage). */
   readonly baseUrl: string | undefined;
-  /** DynamoDB Local (or another endpoint); unset in AWS, where the SDK finds the service itself. */
-  readonly dynamoDbEndpoint: string | undefined;
-  readonly region: string;
   readonly logLevel: LogLevel;
 }
 
-/** Locally `TABLE_NAME` defaults to `magazines`; in Lambda (`AWS_LAMBDA_FUNCTION_NAME` set) it has no default. */
+/** What the functions that use the table read. */
+export interface StoreConfig {
+  readonly tableName: string;
+  /** DynamoDB Local (or another endpoint); unset in AWS, where the SDK finds the service itself. */
+  readonly dynamoDbEndpoint: string | undefined;
+  readonly region: string;
+}
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
 export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
-  const inLambda = Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
   const logLevel = (env.LOG_LEVEL?.toUpperCase() ?? 'INFO') as LogLevel;
   return {
-    tableName: env.TABLE_NAME || (inLambda ? undefined : 'magazines'),
     mockEnabled: flag(env.MOCK_ENABLED, true),
     baseUrl: env.BASE_URL?.replace(/\/+$/, '') || undefined,
-    dynamoDbEndpoint: env.DYNAMODB_ENDPOINT || undefined,
-    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'INFO',
   };
 };
 
-export const config = readConfig();
-
-/** For the modules that use the table: a function deployed without one fails at start, not on a request. */
-export const requiredTableName = (settings: Config = config): string => {
-  if (!settings.tableName) throw new Error('TABLE_NAME is not set: this function needs the table and has none.');
-  return settings.tableName;
+/** Hosts of AWS service endpoints: a run outside Lambda must never reach one. */
+export const isAwsEndpoint = (endpoint: string): boolean => {
+  let host: string;
+  try {
+    host = new URL(endpoint).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return /(^|\.)(amazonaws\.com|amazonaws\.com\.cn|api\.aws|on\.aws)$/.test(host);
 };
+
+/**
+ * In Lambda (`AWS_LAMBDA_FUNCTION_NAME` set) the table must be named and the SDK finds DynamoDB.
+ * Anywhere else (`npm start`, `npm run invoke`, tests) the DynamoDB must be named by
+ * `DYNAMODB_ENDPOINT` and must not be AWS: a local run that lost its endpoint fails with this
+ * message instead of reading and writing whatever table the machine's AWS credentials reach.
+ */
+export const readStoreConfig = (env: NodeJS.ProcessEnv = process.env): StoreConfig => {
+  const inLambda = Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
+  const endpoint = env.DYNAMODB_ENDPOINT || undefined;
+  if (inLambda && !env.TABLE_NAME) throw new ConfigError('TABLE_NAME is not set: this function needs the table and has none.');
+  if (!inLambda) {
+    if (!endpoint) {
+      throw new ConfigError(
+        'DYNAMODB_ENDPOINT is not set. Outside AWS Lambda the API talks only to a DynamoDB named by DYNAMODB_ENDPOINT ' +
+          '(`npm start` and `npm run invoke` start DynamoDB Local and set it themselves); it never falls back to AWS.',
+      );
+    }
+    if (isAwsEndpoint(endpoint)) {
+      throw new ConfigError(`DYNAMODB_ENDPOINT (${endpoint}) is an AWS endpoint. Outside AWS Lambda the API only talks to a local DynamoDB; deploy with \`npm run deploy\` to use AWS.`);
+    }
+  }
+  return {
+    tableName: env.TABLE_NAME || 'magazines',
+    dynamoDbEndpoint: endpoint,
+    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+  };
+};
+
+let settings: Config | undefined;
+let storeSettings: StoreConfig | undefined;
+
+/** The HTTP settings, read on first use. */
+export const config = (): Config => (settings ??= readConfig());
+
+/** The store settings, read on first use; throws (and keeps nothing) while the environment is not ready. */
+export const storeConfig = (): StoreConfig => (storeSettings ??= readStoreConfig());

@@ -58,6 +58,30 @@ export const operations = [
 
 export type OperationId = (typeof operations)[number]['id'];
 
+/** What a deployment sets for every function (see infra/): the CDK stack and the local runtime both use it. */
+export interface DeploymentSettings {
+  readonly tableName: string;
+  readonly mockEnabled: boolean;
+  readonly baseUrl?: string | undefined;
+}
+
+/**
+ * The environment of one function as deployed: only functions that use the table are told its
+ * name. Source maps make a deployed function's stack traces point into the TypeScript.
+ */
+export const functionEnvironment = (operation: Operation | undefined, settings: DeploymentSettings): Record<string, string> => ({
+  MOCK_ENABLED: String(settings.mockEnabled),
+  ...(operation && operation.actions.length > 0 && { TABLE_NAME: settings.tableName }),
+  ...(settings.baseUrl && { BASE_URL: settings.baseUrl }),
+  NODE_OPTIONS: '--enable-source-maps',
+});
+
+/** The operation a handler module serves; none for the 404 and 405 handlers. */
+export const operationOfHandler = (handler: string): Operation | undefined => (operations as readonly Operation[]).find((operation) => operation.handler === handler);
+
+/** Every handler module the routes name. */
+export const handlerNames = (): string[] => [...new Set(expandRoutes().map((route) => route.handler))].sort();
+
 /** Served for a known path with a method it does not support (API Gateway `ANY`). */
 export const methodNotAllowedHandler = 'method-not-allowed';
 /** Served for every path no resource matches (API Gateway `/{proxy+}`). */
@@ -70,6 +94,9 @@ export const formatLabels = ['json', 'xml'] as const;
 
 /** Resources whose representation can be chosen by a `.json`/`.xml` label on their path. */
 const hasLabels = (path: string) => !path.startsWith('/documentation') && path !== '/openapi.json';
+
+/** Whether a `.json`/`.xml` at the end of a request to this API Gateway resource is a format label (not on documents, whose names end in `.html` and `.json`). */
+export const resourceTakesLabels = (resource: string): boolean => hasLabels(resource.slice(versionPrefixOf(resource).length));
 
 const takesLabels = (operation: Operation) => hasLabels(operation.path) && (operation.labels ?? operation.method === 'GET');
 

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { errorGuide } from '../shared/docs/error-guide';
@@ -15,5 +16,13 @@ describe('the README', () => {
   it('shows the two set-up lines', () => {
     expect(readme).toContain('npm ci && npm start');
     expect(readme).toContain('npm ci && npm test');
+  });
+
+  it('and every other file of the project state the rules themselves, pointing to no document users do not have', () => {
+    const root = new URL('..', import.meta.url).pathname;
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\n').filter((file) => /\.(ts|md|json|yaml)$/.test(file) && file !== 'package-lock.json');
+    const contractFile = ['CONTRACT', 'md'].join('.');
+    const citing = files.filter((file) => readFileSync(`${root}${file}`, 'utf8').includes(contractFile) || /\bCONTRACT §/.test(readFileSync(`${root}${file}`, 'utf8')));
+    expect(citing).toEqual([]);
   });
 });

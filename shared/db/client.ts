@@ -1,12 +1,12 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { config, type Config } from '../config';
+import { storeConfig, type StoreConfig } from '../config';
 
 /**
  * One document client per function instance, made at module load. `DYNAMODB_ENDPOINT` points it
  * at DynamoDB Local; in AWS the SDK finds region and credentials itself.
  */
-export const createDocumentClient = (settings: Pick<Config, 'dynamoDbEndpoint' | 'region'> = config) =>
+export const createDocumentClient = (settings: Pick<StoreConfig, 'dynamoDbEndpoint' | 'region'> = storeConfig()) =>
   DynamoDBDocumentClient.from(
     new DynamoDBClient({
       ...(settings.dynamoDbEndpoint && { endpoint: settings.dynamoDbEndpoint }),

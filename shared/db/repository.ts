@@ -1,5 +1,4 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { requiredTableName } from '../config';
 import type { ArticleInput, StoredArticle } from '../domain/article';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
 import { yearBounds, type Page, type PageQuery } from '../domain/list-query';
@@ -9,7 +8,7 @@ import { matches, type IfMatch } from '../http/conditional';
 import { concurrentChange, magazineExists, magazineNotFound, preconditionFailed, storeBusy } from '../http/errors';
 import { logger } from '../logger';
 import { ATTRIBUTES_PER_ITEM, CatalogueChange, newRevision, type TransactItem } from './catalogue';
-import { createDocumentClient, type DocumentClient } from './client';
+import type { DocumentClient } from './client';
 import { magazineData, toMagazineItem, toStoredArticle, toStoredMagazine, type MagazineItem } from './items';
 import {
   articleKey,
@@ -616,6 +615,3 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
 };
 
 export type Repository = ReturnType<typeof createRepository>;
-
-/** The repository every function uses, on the client made once at module load. */
-export const repository: Repository = createRepository(createDocumentClient(), requiredTableName());

@@ -11,7 +11,7 @@ const isCalendarDay = (value: string) => {
 // A pragmatic address check (WHATWG's form for input type=email): one @, a dotted domain.
 const EMAIL = /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
-/** The body of POST /magazines/{id}/articles (CONTRACT §5). */
+/** The body of POST /magazines/{id}/articles. */
 export const articleInput = z.strictObject(
   {
     title: text(1, 256),

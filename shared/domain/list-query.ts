@@ -24,7 +24,7 @@ const fieldList = z.optional(
   ),
 );
 
-/** Paging and sorting, shared by every list (CONTRACT §4). Unknown parameters are ignored. */
+/** Paging and sorting, shared by every list. Unknown parameters are ignored. */
 export const pageQuery = z.object({
   offset: z._default(integer(0, undefined), 0),
   limit: z._default(integer(1, MAX_LIMIT), DEFAULT_LIMIT),

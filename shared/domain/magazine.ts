@@ -89,6 +89,9 @@ export const toMagazine = (links: Links, stored: Pick<StoredMagazine, 'id' | 'ti
   created: String(stored.created),
 });
 
+/** The fields of a magazine's representation, in the order they are written. */
+export const MAGAZINE_FIELDS = ['id', 'type', 'title', 'tags', 'created'] as const;
+
 /** `fields=title,tags`: only those fields plus `id`; names that are not magazine fields are ignored. */
 export const selectFields = (magazine: Magazine, fields: readonly string[] | undefined): Partial<Magazine> => {
   if (!fields) return magazine;

@@ -6,7 +6,7 @@ import type { TagSummary } from './representation';
 import type { TagRef } from './tag';
 
 /**
- * Simulated data for `mock` requests (CONTRACT §6): a fixed catalogue generated from its index,
+ * Simulated data for `mock` requests: a fixed catalogue generated from its index,
  * so the same request always gets the same answer, and filtered, sorted and paged by the same
  * rules as real data. Nothing here touches the table.
  */

@@ -1,23 +1,17 @@
 import type { Links } from '../http/links';
-import { listReply } from '../http/paging';
+import { listReply, type ListRequest } from '../http/paging';
 import { ok, type RepresentationReply } from '../http/replies';
 import { toArticle, type StoredArticle } from './article';
-import type { Page, PageQuery } from './list-query';
+import type { Page } from './list-query';
 import { selectFields, toMagazine, type StoredMagazine } from './magazine';
 import { toTagResource, type TagRef } from './tag';
 
-/** How each representation looks in XML (CONTRACT §2). */
+/** How each representation looks in XML. */
 export const magazineXml = { root: 'magazine', names: { tags: 'tag' } } as const;
 export const articleXml = { root: 'article' } as const;
 export const tagXml = { root: 'tag' } as const;
 
-interface ListContext {
-  readonly links: Links;
-  readonly path: string;
-  readonly label: string | undefined;
-  readonly rawQuery: Readonly<Record<string, string>>;
-  readonly query: PageQuery & { readonly fields?: readonly string[] | undefined };
-}
+type ListContext = ListRequest;
 
 export const magazineReply = (links: Links, stored: StoredMagazine, fields?: readonly string[]): RepresentationReply =>
   ok(selectFields(toMagazine(links, stored), fields), magazineXml, { revision: stored.revision, lastModified: stored.updated });

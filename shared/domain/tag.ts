@@ -17,7 +17,7 @@ export interface TagResource extends Tag {
 }
 
 /**
- * A tag id from its name (CONTRACT §3): accents removed, lower case, runs of anything but
+ * A tag id from its name: accents removed, lower case, runs of anything but
  * `a-z0-9` turned into one `-`, no `-` at either end. Empty when nothing is left.
  */
 export const tagIdFromName = (name: string): string =>

@@ -5,12 +5,13 @@ import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-l
 import type * as z from 'zod/mini';
 import { config } from '../config';
 import { logger } from '../logger';
+import { resourceTakesLabels } from '../routes';
 import { etagOf, isNotModified, lastModifiedHeader, parseIfMatch, type IfMatch } from './conditional';
 import { errorCatalogue } from './error-catalogue';
 import { corsResponseHeaders } from './cors';
 import { ApiError } from './errors';
 import { linksFor, type Links } from './links';
-import { defaultJson, isFormat, jsonFor, negotiate, type Negotiated } from './negotiation';
+import { defaultJson, isFormat, jsonFor, negotiate, type Format, type Negotiated } from './negotiation';
 import type { Reply, RepresentationReply } from './replies';
 import { readJsonBody } from './request-body';
 import { parseWith } from './validation';
@@ -23,8 +24,10 @@ export interface ApiRequest<Query, Body> {
   readonly params: PathParameters;
   readonly query: Query;
   readonly body: Body;
-  /** The query string as sent (for links that keep the client's filters). */
-  readonly rawQuery: Readonly<Record<string, string>>;
+  /** Whether the request asked for simulated data. */
+  readonly mock: boolean;
+  /** The `format` query parameter, when the request chose its format so. */
+  readonly formatParameter: Format | undefined;
   /** The request path without version prefix or label, such as `/magazines/abc`. */
   readonly path: string;
   /** The format label the path ended with (`json`, `xml`), if any. */
@@ -48,7 +51,7 @@ export interface OperationDefinition<QuerySchema extends z.ZodMiniType, BodySche
   readonly negotiate?: boolean;
   readonly run: (request: ApiRequest<z.output<QuerySchema>, z.output<BodySchema>>) => Promise<Reply> | Reply;
   /**
-   * Simulated answer for `mock` requests (CONTRACT §6): same checks, no table access. Operations
+   * Simulated answer for `mock` requests: same checks, no table access. Operations
    * that never touch the table leave it out and answer mock requests as real ones.
    */
   readonly mock?: (request: ApiRequest<z.output<QuerySchema>, z.output<BodySchema>>) => Reply;
@@ -66,7 +69,7 @@ const errorBody = (links: Links | undefined, code: keyof typeof errorCatalogue, 
   developerMessage,
   userMessage: errorCatalogue[code].userMessage,
   errorCode: code,
-  moreInfo: `${links ? `${links.baseUrl}${links.versionPrefix}` : '/v1'}/documentation/errors/${code}.html`,
+  moreInfo: links ? links.to(`/documentation/errors/${code}.html`) : `/v1/documentation/errors/${code}.html`,
 });
 
 const corsHeaders = corsResponseHeaders;
@@ -89,6 +92,7 @@ const FORMAT_LABEL = /\.([A-Za-z0-9]+)$/;
  */
 const splitLabel = (event: APIGatewayProxyEvent) => {
   const params = pathParameters(event);
+  if (!resourceTakesLabels(event.resource)) return { params, label: undefined };
   if (event.resource.endsWith('{proxy+}')) {
     const label = FORMAT_LABEL.exec(event.path)?.[1]?.toLowerCase();
     return { params, label: label !== undefined && isFormat(label) ? label : undefined };
@@ -108,7 +112,7 @@ const parseMock = (query: Record<string, string | undefined>): boolean => {
   if (value === undefined) return false;
   const lower = value.toLowerCase();
   if (lower === '' || lower === 'true' || lower === '1') {
-    if (!config.mockEnabled) throw new ApiError('40006');
+    if (!config().mockEnabled) throw new ApiError('40006');
     return true;
   }
   if (lower === 'false' || lower === '0') return false;
@@ -118,7 +122,7 @@ const parseMock = (query: Record<string, string | undefined>): boolean => {
 /** Negotiates the format first, so that every later error is rendered in it. */
 const negotiation = (negotiates: boolean): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> => ({
   before: (request) => {
-    const links = linksFor(request.event, config.baseUrl);
+    const links = linksFor(request.event, config().baseUrl);
     const headers = request.event.headers ?? {};
     request.context.api = { negotiated: jsonFor(headers.accept), mock: false, links };
     if (!negotiates) return;
@@ -244,7 +248,8 @@ export const api = <QuerySchema extends z.ZodMiniType = z.ZodMiniUnknown, BodySc
         params,
         query,
         body,
-        rawQuery,
+        mock,
+        formatParameter: formatParameterOf(rawQuery),
         path: fillPath(event.resource, params),
         label,
         requestPath: event.path,
@@ -256,6 +261,12 @@ export const api = <QuerySchema extends z.ZodMiniType = z.ZodMiniUnknown, BodySc
       const reply = mock && definition.mock ? definition.mock(request) : await definition.run(request);
       return respond(event, context.api.negotiated, reply);
     });
+
+/** Negotiation has refused any other value by now. */
+const formatParameterOf = (query: Readonly<Record<string, string>>): Format | undefined => {
+  const value = query.format?.toLowerCase();
+  return value !== undefined && isFormat(value) ? value : undefined;
+};
 
 /** `/api/v1/magazines/{id}.json` with `{id: "x"}` → `/magazines/x`. */
 const fillPath = (resource: string, params: PathParameters) =>

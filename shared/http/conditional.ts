@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Format } from './negotiation';
 
 /**
- * Caching and concurrency (CONTRACT §8). A single resource's ETag is its stored revision plus
+ * Caching and concurrency. A single resource's ETag is its stored revision plus
  * the format, so `If-Match` on a write can be checked by a conditional write on the revision
  * without reading the representation; a list's ETag is a hash of the bytes sent.
  */

@@ -1,11 +1,13 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { currentVersion, versionPrefixOf } from '../routes';
+import { currentVersion } from '../routes';
 
-/** Builds the absolute links the API writes (`Location`, tag `url`, `moreInfo`, `Link`). */
+/**
+ * Builds the absolute links the API writes (`Location`, tag `url`, `moreInfo`, `Link`): always
+ * `{base_url}/v1/…`, whichever prefix the request came in on, so that a representation is byte
+ * for byte the same under `/`, `/v1` and `/api/v1`.
+ */
 export interface Links {
   readonly baseUrl: string;
-  /** `/v1` or `/api/v1`: the version segment of the request (`/v1` when it had none). */
-  readonly versionPrefix: string;
   to(path: string): string;
 }
 
@@ -13,8 +15,8 @@ const header = (event: APIGatewayProxyEvent, name: string) => event.headers?.[na
 
 /**
  * `{base_url}` is the scheme, host and stage the request came in on: API Gateway's domain name,
- * never the raw `Host` header (CONTRACT §1). The stage is part of the path only on API Gateway's
- * own domain; behind a custom domain the deployment sets `BASE_URL`.
+ * never the raw `Host` header. The stage is part of the path only on API Gateway's own domain;
+ * behind a custom domain the deployment sets `BASE_URL`.
  */
 export const baseUrlOf = (event: APIGatewayProxyEvent, configured: string | undefined): string => {
   if (configured) return configured;
@@ -25,8 +27,6 @@ export const baseUrlOf = (event: APIGatewayProxyEvent, configured: string | unde
   return `${scheme}://${host}${stagePath}`;
 };
 
-export const linksFor = (event: APIGatewayProxyEvent, configured: string | undefined): Links => {
-  const baseUrl = baseUrlOf(event, configured);
-  const versionPrefix = versionPrefixOf(event.path ?? '') || `/${currentVersion}`;
-  return { baseUrl, versionPrefix, to: (path) => `${baseUrl}${versionPrefix}${path}` };
-};
+export const linksAt = (baseUrl: string): Links => ({ baseUrl, to: (path) => `${baseUrl}/${currentVersion}${path}` });
+
+export const linksFor = (event: APIGatewayProxyEvent, configured: string | undefined): Links => linksAt(baseUrlOf(event, configured));

@@ -66,7 +66,7 @@ export interface FormatRequest {
 }
 
 /**
- * The path label decides; else `format=`; else the `Accept` header; else JSON (CONTRACT §2).
+ * The path label decides; else `format=`; else the `Accept` header; else JSON.
  * An unknown label or `format`, or an `Accept` that admits neither format, is a 406.
  */
 export const negotiate = ({ label, formatParameter, accept }: FormatRequest): Negotiated => {

@@ -1,23 +1,45 @@
 import type { Page, PageQuery } from '../domain/list-query';
+import { MAGAZINE_FIELDS } from '../domain/magazine';
 import type { Links } from './links';
+import type { Format } from './negotiation';
 import { ok, type RepresentationReply } from './replies';
 
-interface ListRequest {
+export interface ListRequest {
   readonly links: Links;
   /** The operation path with its parameters filled in, such as `/magazines/abc/articles`. */
   readonly path: string;
   /** Kept on the links, so that the next page comes in the format this one did. */
   readonly label: string | undefined;
-  readonly query: PageQuery;
-  /** The query string as sent, so that links keep the client's filters. */
-  readonly rawQuery: Readonly<Record<string, string>>;
+  readonly query: PageQuery & { readonly year?: number | undefined; readonly tag?: string | undefined; readonly fields?: readonly string[] | undefined };
+  /** The `format` query parameter, when the request chose its format so. */
+  readonly formatParameter: Format | undefined;
+  readonly mock: boolean;
 }
 
+/**
+ * The filters a page link keeps, rebuilt from the validated query rather than copied from the
+ * request: unknown parameters are dropped and `fields` keeps only magazine fields, so the `Link`
+ * header stays a few hundred bytes beyond its paths whatever the request sent.
+ */
+const linkFilters = ({ query, formatParameter, mock }: ListRequest): [string, string][] => {
+  const filters: [string, string][] = [];
+  if (query.year !== undefined) filters.push(['year', String(query.year).padStart(4, '0')]);
+  if (query.tag !== undefined) filters.push(['tag', query.tag]);
+  const fields = MAGAZINE_FIELDS.filter((field) => query.fields?.includes(field));
+  if (fields.length > 0) filters.push(['fields', fields.join(',')]);
+  filters.push(['sort', query.sort]);
+  if (formatParameter) filters.push(['format', formatParameter]);
+  if (mock) filters.push(['mock', 'True']);
+  return filters;
+};
+
 /** RFC 8288 links to the first, previous, next and last pages that exist. */
-const linkHeader = ({ links, path, label, query, rawQuery }: ListRequest, count: number): string | undefined => {
+const linkHeader = (request: ListRequest, count: number): string | undefined => {
+  const { links, path, label, query } = request;
   const { offset, limit } = query;
+  const filters = linkFilters(request);
   const href = (at: number) => {
-    const params = new URLSearchParams({ ...rawQuery, offset: String(at), limit: String(limit) });
+    const params = new URLSearchParams([...filters, ['offset', String(at)], ['limit', String(limit)]]);
     return `<${links.to(label ? `${path}.${label}` : path)}?${params.toString()}>`;
   };
   const lastOffset = count === 0 ? 0 : Math.floor((count - 1) / limit) * limit;

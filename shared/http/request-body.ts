@@ -2,7 +2,7 @@ import { ApiError, malformedJson, missingBody } from './errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** `application/json`, `text/javascript`, `application/*+json`, or no `Content-Type` (CONTRACT §2). */
+/** `application/json`, `text/javascript`, `application/*+json`, or no `Content-Type`. */
 const isJsonMediaType = (contentType: string | undefined) => {
   if (contentType === undefined || contentType.trim() === '') return true;
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';

@@ -1,5 +1,5 @@
 /**
- * JSON-shaped values to XML (CONTRACT §2): field names become element names; an array becomes a
+ * JSON-shaped values to XML: field names become element names; an array becomes a
  * plural element holding singular ones (`<tags><tag>…</tag></tags>`). Written by hand because
  * the mapping is fixed and small; a builder library would add more to every bundle than this
  * file is long.

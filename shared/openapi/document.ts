@@ -217,10 +217,10 @@ const headers: Record<string, JsonObject> = {
   LastModified: { description: 'When the resource (for a list: any of its members) last changed, as an HTTP date.', schema: { type: 'string' } },
   CacheControl: { description: '`no-cache`: a cache may keep the response but must revalidate it.', schema: { type: 'string' } },
   Link: {
-    description: 'RFC 8288 links to the `first`, `prev`, `next` and `last` pages that exist, keeping the request’s other parameters.',
+    description: 'RFC 8288 links to the `first`, `prev`, `next` and `last` pages that exist, under `{base_url}/v1`, keeping the request’s format label and its filters (`year`, `tag`, `fields` as far as they name magazine fields, `sort`, `format`, `mock`). Unknown parameters are not repeated, so the header stays small.',
     required: true,
     schema: { type: 'string' },
-    example: `<${EXAMPLE_BASE_URL}/v1/magazines?limit=2&offset=0>; rel="first", <${EXAMPLE_BASE_URL}/v1/magazines?limit=2&offset=2>; rel="next"`,
+    example: `<${EXAMPLE_BASE_URL}/v1/magazines?sort=asc&offset=0&limit=2>; rel="first", <${EXAMPLE_BASE_URL}/v1/magazines?sort=asc&offset=2&limit=2>; rel="next"`,
   },
   Location: { description: 'Absolute address of the created resource.', required: true, schema: { type: 'string', format: 'uri' } },
   RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
@@ -425,7 +425,7 @@ const requestBodies = (): Record<string, JsonObject> => {
 
 const infoDescription = `An HTTP API over a collection of magazines, their tags and their articles.
 
-**Versions.** Every path works under three prefixes: none (the latest version, not stable across releases), \`/v1\` and \`/api/v1\`. Each prefix and format label is listed here as a path of its own, exactly as the API serves it. Links the API writes (\`Location\`, tag \`url\`, \`moreInfo\`, \`Link\`) carry the request's version segment (\`/v1\` when it had none).
+**Versions.** Every path works under three prefixes: none (the latest version, not stable across releases), \`/v1\` and \`/api/v1\`. Each prefix and format label is listed here as a path of its own, exactly as the API serves it. Links the API writes (\`Location\`, tag \`url\`, \`moreInfo\`, \`Link\`) are always \`{base_url}/v1/…\`, whichever prefix the request used: a representation is byte for byte the same under every prefix.
 
 **Formats.** Responses are JSON, or XML for every representation and error object. The path label (\`.json\`, \`.xml\`) decides; else the \`format\` parameter; else \`Accept\`; else JSON. JSON goes out as \`text/javascript; charset=utf-8\` unless \`Accept\` admits only \`application/json\`. XML uses the JSON field names as element names; an array is a plural element holding singular ones (\`<tags><tag>…</tag></tags>\`). Every response carries \`Vary: Accept\`. Request bodies are JSON, at most 1 MiB.
 

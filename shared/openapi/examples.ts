@@ -2,7 +2,7 @@ import type { StoredArticle } from '../domain/article';
 import type { StoredMagazine } from '../domain/magazine';
 import { articleListReply, articleReply, magazineListReply, magazineReply, tagListReply, tagReply, type TagSummary } from '../domain/representation';
 import { errorCatalogue, type ErrorCode } from '../http/error-catalogue';
-import type { Links } from '../http/links';
+import { linksAt, type Links } from '../http/links';
 import { created, done, type RepresentationReply } from '../http/replies';
 import { toXml } from '../http/xml';
 
@@ -13,11 +13,7 @@ import { toXml } from '../http/xml';
 
 export const EXAMPLE_BASE_URL = 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/dev';
 
-export const exampleLinks: Links = {
-  baseUrl: EXAMPLE_BASE_URL,
-  versionPrefix: '/v1',
-  to: (path) => `${EXAMPLE_BASE_URL}/v1${path}`,
-};
+export const exampleLinks: Links = linksAt(EXAMPLE_BASE_URL);
 
 const JAN_2024 = 1_704_067_200;
 
@@ -65,7 +61,8 @@ const listRequest = (path: string) => ({
   links: exampleLinks,
   path,
   label: undefined,
-  rawQuery: { limit: '2' },
+  mock: false,
+  formatParameter: undefined,
   query: { offset: 0, limit: 2, sort: 'asc' as const },
 });
 
@@ -115,7 +112,7 @@ export const errorExample = (code: ErrorCode, links: Links = exampleLinks) => ({
   developerMessage: errorCatalogue[code].developerMessage,
   userMessage: errorCatalogue[code].userMessage,
   errorCode: code,
-  moreInfo: `${links.baseUrl}${links.versionPrefix}/documentation/errors/${code}.html`,
+  moreInfo: links.to(`/documentation/errors/${code}.html`),
 });
 
 export const errorXml = (code: ErrorCode, links: Links = exampleLinks) => toXml('error', errorExample(code, links));

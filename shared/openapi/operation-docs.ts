@@ -45,7 +45,7 @@ export interface OperationDoc {
   readonly success: readonly Success[];
   /** Codes of this operation's own failures. */
   readonly errors: readonly ErrorCode[];
-  /** Honours `If-Match` (CONTRACT §8). */
+  /** Honours `If-Match`. */
   readonly ifMatch?: boolean;
 }
 

@@ -30,8 +30,7 @@ describe('error documentation', () => {
       const response = await invoke(listErrorPages, { resource, path: `${resource}/` });
       expect(response.status).toBe(200);
       expect(response.headers['Content-Type']).toBe('text/html; charset=utf-8');
-      const prefix = resource.startsWith('/api/v1') ? '/api/v1' : '/v1';
-      for (const code of errorCodes) expect(response.body).toContain(`href="https://api.example.com${prefix}/documentation/errors/${code}.html"`);
+      for (const code of errorCodes) expect(response.body).toContain(`href="https://api.example.com/v1/documentation/errors/${code}.html"`);
     }
   });
 

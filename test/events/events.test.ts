@@ -3,10 +3,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { indexActions } from '../../infra/api-function';
-import { localCredentials, localDynamoDbClient } from '../../local/dynamodb-local';
-import { ensureTable } from '../../local/ensure-table';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { bundleFunctions } from '../../local/bundle-functions';
+import { bundledHandlers } from '../../local/bundled-handlers';
+import { prepareLocalEnvironment, type LocalEnvironment } from '../../local/environment';
 import { lambdaContext } from '../../local/lambda-context';
-import { importHandler } from '../../local/load-handler';
+import { sourceHandlers, type HandlerLoader } from '../../local/load-handler';
 import { allEvents, eventsDir } from '../../scripts/make-events';
 import { expandRoutes, operations, type TableAction } from '../../shared/routes';
 import { startDynamoDbProxy, type DynamoDbProxy } from '../support/dynamodb-proxy';
@@ -78,13 +82,6 @@ const authorisedActions = (target: string, body: string): Authorised[] => {
   return [{ action: operation, onIndex: input.IndexName !== undefined }];
 };
 
-/**
- * The handlers talk to DynamoDB Local through this proxy, which notes what each request needs
- * from IAM, so that a handler calling an action its role lacks fails here rather than in AWS.
- */
-let proxy: DynamoDbProxy | undefined;
-let calls: Authorised[] = [];
-
 /** What the route table grants a handler's function: its operation's actions, and `Query` on the indexes when it queries. */
 const grantsOf = (handler: string) => {
   const actions: readonly TableAction[] = operations.find((operation) => operation.handler === handler)?.actions ?? [];
@@ -99,25 +96,35 @@ describe('the grant check', () => {
   });
 });
 
-describe('each event, fed to its handler on DynamoDB Local', () => {
+/**
+ * The events are fed to each handler as it runs from its TypeScript source, and as it deploys:
+ * bundled with the CDK stack's settings, imported and invoked as Lambda's runtime does it.
+ */
+const variants: [string, (environment: LocalEnvironment) => Promise<HandlerLoader>][] = [
+  ['from its TypeScript source', async (environment) => sourceHandlers(environment)],
+  ['bundled as deployed and run as Lambda runs it', async (environment) => bundledHandlers(environment, await bundleFunctions(mkdtempSync(path.join(tmpdir(), 'bundles-'))))],
+];
+
+describe.each(variants)('each event, fed to its handler %s, on DynamoDB Local', (_, loaderFor) => {
+  /**
+   * The handlers talk to DynamoDB Local through this proxy, which notes what each request needs
+   * from IAM, so that a handler calling an action its role lacks fails here rather than in AWS.
+   */
+  let proxy: DynamoDbProxy | undefined;
+  let handlers: HandlerLoader | undefined;
+  let calls: Authorised[] = [];
+
   beforeAll(async () => {
-    const endpoint = inject('dynamoDbEndpoint');
-    const tableName = `events-${process.pid}-${Date.now()}`;
-    proxy = await startDynamoDbProxy(endpoint, (target, body) => {
-    calls.push(...authorisedActions(target, body));
-  });
-    Object.assign(process.env, {
-      DYNAMODB_ENDPOINT: proxy.endpoint,
-      TABLE_NAME: tableName,
-      MOCK_ENABLED: 'true',
-      AWS_REGION: 'us-east-1',
-      AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
-      AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
+    proxy = await startDynamoDbProxy(inject('dynamoDbEndpoint'), (target, body) => {
+      calls.push(...authorisedActions(target, body));
     });
-    await ensureTable(localDynamoDbClient(endpoint), tableName);
+    handlers = await loaderFor(await prepareLocalEnvironment({ endpoint: proxy.endpoint, tableName: `events-${randomUUID()}` }));
   });
 
-  afterAll(() => proxy?.close());
+  afterAll(async () => {
+    await handlers?.close?.();
+    await proxy?.close();
+  });
 
   it('covers every event file', () => {
     expect(sequence.map(([handler]) => `${handler}.json`).sort()).toEqual([...files].sort());
@@ -126,7 +133,7 @@ describe('each event, fed to its handler on DynamoDB Local', () => {
   // A handler module that is missing fails here: its route would be a 502 in AWS.
   for (const [handler, status] of sequence) {
     it(`${handler}.json answers ${status}, calling only DynamoDB actions its role is granted`, async () => {
-      const run = await importHandler(handler);
+      const run = await handlers!(handler);
       const event = eventOf(handler);
       calls = [];
       const response = (await run(event, lambdaContext(handler, event.requestContext.requestId))) as APIGatewayProxyResult;

@@ -59,7 +59,7 @@ describe('POST /magazines/{id}/articles', () => {
     const response = await local.client.post(`/api/v1/magazines/${magazineId}/articles.json`, articleBody());
     expect(response.status).toBe(201);
     const { id } = response.json<{ id: string }>();
-    expect(response.headers.location).toBe(`${local.api.baseUrl}/api/v1/articles/${id}`);
+    expect(response.headers.location).toBe(`${local.api.baseUrl}/v1/articles/${id}`);
     expect((await local.client.get(`/api/v1/articles/${id}`)).status).toBe(200);
   });
 

@@ -23,7 +23,7 @@ describe('an empty, never written table', () => {
     expect(response.json<Envelope<unknown>>().metadata.resultset.count).toBe(0);
   });
 
-  it('HEAD /magazines: 200 with ETag and Last-Modified, as every GET and HEAD (CONTRACT §8)', async () => {
+  it('HEAD /magazines: 200 with ETag and Last-Modified, as every GET and HEAD', async () => {
     const response = await local.client.head('/magazines');
     expect(response.status).toBe(200);
     expect(response.headers.etag).toBeDefined();

@@ -18,9 +18,8 @@ import {
 } from './expect-api';
 
 /**
- * Every row of the spec's tables 4.2 and 4.3, under each version prefix (CONTRACT §1): the
- * anonymous latest version, `/v1` and `/api/v1`. Links the API writes carry the request's
- * version segment, `/v1` when it had none.
+ * Every row of the spec's tables 4.2 and 4.3, under each version prefix: the anonymous latest
+ * version, `/v1` and `/api/v1`. Links the API writes are `{base_url}/v1/…` under every prefix.
  */
 
 const local = useLocalApi();
@@ -28,7 +27,7 @@ const local = useLocalApi();
 const PREFIXES = [
   ['(none)', '', '/v1'],
   ['/v1', '/v1', '/v1'],
-  ['/api/v1', '/api/v1', '/api/v1'],
+  ['/api/v1', '/api/v1', '/v1'],
 ] as const;
 
 describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
@@ -55,7 +54,7 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
     expectVaryAccept(created);
 
     // POST again: 405, error object, nothing created
-    expectError(await local.client.post(`${prefix}/magazines`, { id, title: 'Again' }), { status: 405, baseUrl: local.api.baseUrl, versionPrefix: linkPrefix, mentions: [id] });
+    expectError(await local.client.post(`${prefix}/magazines`, { id, title: 'Again' }), { status: 405, baseUrl: local.api.baseUrl, mentions: [id] });
 
     // GET /magazines/{id}
     const one = await local.client.get(`${prefix}/magazines/${id}`);
@@ -96,7 +95,7 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
     // DELETE /magazines/{id}: 200
     const deleted = await local.client.delete(`${prefix}/magazines/${id}`);
     expect(deleted.status).toBe(200);
-    expectError(await local.client.get(`${prefix}/magazines/${id}`), { status: 404, baseUrl: local.api.baseUrl, versionPrefix: linkPrefix });
+    expectError(await local.client.get(`${prefix}/magazines/${id}`), { status: 404, baseUrl: local.api.baseUrl });
     expect((await local.client.get(`${prefix}/magazines`)).json<Envelope<MagazineView>>().metadata.resultset.count).toBe(1);
   });
 
@@ -174,17 +173,29 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
   });
 
   it('errors carry moreInfo with the version segment of the request', async () => {
-    expectError(await local.client.get(`${prefix}/magazines?limit=0`), { status: 400, baseUrl: local.api.baseUrl, versionPrefix: linkPrefix, mentions: ['limit'] });
-    expectError(await local.client.get(`${prefix}/magazines/none-such`), { status: 404, baseUrl: local.api.baseUrl, versionPrefix: linkPrefix });
-    expectError(await local.client.request('PATCH', `${prefix}/magazines`), { status: 405, baseUrl: local.api.baseUrl, versionPrefix: linkPrefix });
+    expectError(await local.client.get(`${prefix}/magazines?limit=0`), { status: 400, baseUrl: local.api.baseUrl, mentions: ['limit'] });
+    expectError(await local.client.get(`${prefix}/magazines/none-such`), { status: 404, baseUrl: local.api.baseUrl });
+    expectError(await local.client.request('PATCH', `${prefix}/magazines`), { status: 405, baseUrl: local.api.baseUrl });
   });
 });
 
 describe('the three prefixes are one API', () => {
-  it('a magazine written under one prefix reads the same under the others, but for its links', async () => {
+  it('a magazine written under one prefix reads byte for byte the same under every prefix, links included', async () => {
     expect((await local.client.put('/api/v1/magazines/shared', { title: 'Shared', tags: [{ name: 'Food' }] })).status).toBeLessThan(300);
-    const bodies = await Promise.all(['', '/v1', '/api/v1'].map(async (prefix) => (await local.client.get(`${prefix}/magazines/shared`)).json<MagazineView>()));
-    expect(bodies[0]).toEqual(bodies[1]);
-    expect(bodies[2]).toEqual({ ...bodies[0], tags: [{ ...bodies[0]!.tags[0], url: `${local.api.baseUrl}/api/v1/tags/food` }] });
+    for (const suffix of ['', '.xml']) {
+      const responses = await Promise.all(['', '/v1', '/api/v1'].map((prefix) => local.client.get(`${prefix}/magazines/shared${suffix}`)));
+      expect(new Set(responses.map((response) => response.text)).size, suffix).toBe(1);
+      expect(new Set(responses.map((response) => response.headers.etag)).size, suffix).toBe(1);
+      expect(responses[0]!.text).toContain(`${local.api.baseUrl}/v1/tags/food`);
+    }
+  });
+
+  it('a list, its Link header and an error are the same under every prefix', async () => {
+    const lists = await Promise.all(['', '/v1', '/api/v1'].map((prefix) => local.client.get(`${prefix}/magazines?limit=1&offset=1`)));
+    expect(new Set(lists.map((response) => response.text)).size).toBe(1);
+    expect(new Set(lists.map((response) => response.headers.link)).size).toBe(1);
+    expect(lists[0]!.headers.link).toContain(`<${local.api.baseUrl}/v1/magazines?`);
+    const errors = await Promise.all(['', '/v1', '/api/v1'].map((prefix) => local.client.get(`${prefix}/magazines/none-such`)));
+    expect(new Set(errors.map((response) => response.text)).size).toBe(1);
   });
 });

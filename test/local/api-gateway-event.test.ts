@@ -28,11 +28,21 @@ describe('API Gateway REST (v1) proxy event', () => {
     expect(event.isBase64Encoded).toBe(false);
   });
 
-  it('adds X-Forwarded-Proto as API Gateway adds its own, even to a request without headers', () => {
-    const event = toApiGatewayEvent(incoming('GET', '/magazines', []), none, listMatch);
-    expect(event.headers).toEqual({ 'X-Forwarded-Proto': 'http' });
-    expect(event.multiValueHeaders).toEqual({ 'X-Forwarded-Proto': ['http'] });
+  it('adds the headers API Gateway adds, even to a request without headers', () => {
+    const event = toApiGatewayEvent(incoming('GET', '/magazines', []), none, listMatch, { requestId: 'r1', now: new Date(Date.UTC(2024, 5, 17, 14, 58, 24)) });
+    expect(Object.keys(event.headers)).toEqual(['X-Amzn-Trace-Id', 'X-Forwarded-For', 'X-Forwarded-Port', 'X-Forwarded-Proto']);
+    expect(event.headers['X-Amzn-Trace-Id']).toMatch(/^Root=1-66704f10-[0-9a-f]{24}$/);
+    expect(event.headers['X-Forwarded-Proto']).toBe('http');
+    expect(event.headers['X-Forwarded-For']).toMatch(/\S/);
+    expect(event.multiValueHeaders['X-Forwarded-Proto']).toEqual(['http']);
     expect(event.requestContext.domainName).toBe('localhost');
+  });
+
+  it('appends the client to an X-Forwarded-For it sent, and keeps its trace id', () => {
+    const req = incoming('GET', '/magazines', ['Host', 'h', 'X-Forwarded-For', '198.51.100.7', 'X-Amzn-Trace-Id', 'Root=1-00000000-000000000000000000000000']);
+    const event = toApiGatewayEvent(req, none, listMatch);
+    expect(event.headers['X-Forwarded-For']).toMatch(/^198\.51\.100\.7, \S+$/);
+    expect(event.headers['X-Amzn-Trace-Id']).toBe('Root=1-00000000-000000000000000000000000');
   });
 
   it('keeps the last of repeated query values and all of them in the multi-value map', () => {
@@ -51,7 +61,7 @@ describe('API Gateway REST (v1) proxy event', () => {
       none,
       listMatch,
     );
-    expect(event.headers).toEqual({
+    expect(event.headers).toMatchObject({
       Host: 'example.test:3000',
       Accept: 'application/json, text/javascript',
       'X-Trace': 'two',
@@ -65,7 +75,8 @@ describe('API Gateway REST (v1) proxy event', () => {
 
   it('does not override an X-Forwarded-Proto the client sent', () => {
     const event = toApiGatewayEvent(incoming('GET', '/magazines', ['Host', 'h', 'x-forwarded-proto', 'https']), none, listMatch);
-    expect(event.headers).toEqual({ Host: 'h', 'x-forwarded-proto': 'https' });
+    expect(event.headers).toMatchObject({ Host: 'h', 'x-forwarded-proto': 'https' });
+    expect(event.headers['X-Forwarded-Proto']).toBeUndefined();
   });
 
   it('carries the matched resource, the path as sent and the decoded parameters', () => {

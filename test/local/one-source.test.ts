@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { memorySize } from '../../infra/api-function';
+import { describe, expect, inject, it } from 'vitest';
+import { memorySize } from '../../infra/bundling';
 import { lambdaContext } from '../../local/lambda-context';
-import { importHandler } from '../../local/load-handler';
+import { prepareLocalEnvironment } from '../../local/environment';
+import { sourceHandlers } from '../../local/load-handler';
 
 /** The TypeScript sources of the given project folders (relative paths), with their text. */
 const sources = (...folders: string[]) =>
@@ -25,13 +26,14 @@ describe('the Lambda context', () => {
   });
 
   it('is built in local/lambda-context.ts only (the local server, npm run invoke and the tests use it)', () => {
-    const builders = codeOutside(['local', 'scripts', 'test'], ['local/lambda-context.ts']).filter((file) => /getRemainingTimeInMillis\s*:/.test(file.text));
+    const builders = codeOutside(['local', 'scripts', 'test'], ['local/lambda-context.ts', 'local/bundled-handlers.ts']).filter((file) => /getRemainingTimeInMillis\s*:/.test(file.text));
     expect(builders.map((file) => file.path)).toEqual([]);
   });
 });
 
 describe('the handler loader', () => {
   it('loads a handler module\'s `handler`, and fails for a module that does not exist', async () => {
+    const importHandler = sourceHandlers(await prepareLocalEnvironment({ endpoint: inject('dynamoDbEndpoint'), tableName: `loader-${Date.now()}` }));
     expect(typeof (await importHandler('not-found'))).toBe('function');
     await expect(importHandler('no-such-operation')).rejects.toThrow();
   });
@@ -44,7 +46,7 @@ describe('the handler loader', () => {
 
 describe('copies of shared settings', () => {
   it('leave the CORS and gateway error values to shared/http', () => {
-    const copies = codeOutside(['local', 'scripts', 'infra'], []).filter((file) =>
+    const copies = codeOutside(['local', 'scripts', 'infra'], ['scripts/make-events.ts']).filter((file) =>
       /Access-Control-Allow-(Methods|Headers)'\s*:\s*'|X-Amz-Security-Token|quote it if this persists|larger than API Gateway accepts/.test(file.text),
     );
     expect(copies.map((file) => file.path)).toEqual([]);
@@ -61,7 +63,7 @@ describe('copies of shared settings', () => {
     }
     // DYNAMODB_ENDPOINT is also the scripts' own input ("use this DynamoDB"): read in one place.
     const endpointReaders = sources('local', 'scripts').filter((file) => /env\.DYNAMODB_ENDPOINT\b(?!\s*=[^=])/.test(file.text));
-    expect(endpointReaders.map((file) => file.path)).toEqual(['local/handler-table.ts']);
+    expect(endpointReaders.map((file) => file.path)).toEqual(['local/environment.ts']);
   });
 });
 

@@ -38,7 +38,7 @@ beforeAll(async () => {
   server = await startLocalServer({
     quiet: true,
     logErrors: false,
-    loadHandler: async (name) => {
+    handlers: async (name) => {
       const handler = fakeHandlers[name];
       if (!handler) throw new Error(`no fake handler ${name}`);
       return handler;

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
-import { localCredentials, localDynamoDbClient, localRegion } from '../../local/dynamodb-local';
-import { ensureTable } from '../../local/ensure-table';
-import type { HandlerLoader } from '../../local/load-handler';
+import { localDynamoDbClient } from '../../local/dynamodb-local';
+import { prepareLocalEnvironment } from '../../local/environment';
+import { sourceHandlers, type HandlerLoader } from '../../local/load-handler';
 import { startLocalServer } from '../../local/server';
 
 export interface LocalApiOptions {
@@ -43,37 +43,24 @@ let workerSettings: { readonly tableName: string; readonly signature: string } |
  * `test/support/global-setup.ts`). One per test file: start it in `beforeAll`, close it in `afterAll`.
  */
 export const startLocalApi = async (options: LocalApiOptions = {}): Promise<LocalApi> => {
-  const dynamoDbEndpoint = inject('dynamoDbEndpoint');
-  const env: Record<string, string> = {
-    DYNAMODB_ENDPOINT: dynamoDbEndpoint,
-    AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
-    AWS_REGION: localRegion,
-    MOCK_ENABLED: String(options.mockEnabled ?? true),
-    ...options.env,
-  };
-  const signature = JSON.stringify(Object.entries(env).sort());
+  const { DYNAMODB_ENDPOINT: throughProxy, ...env } = options.env ?? {};
+  const dynamoDbEndpoint = throughProxy ?? inject('dynamoDbEndpoint');
+  const settings: Record<string, string> = { MOCK_ENABLED: String(options.mockEnabled ?? true), ...env };
+  const signature = JSON.stringify([dynamoDbEndpoint, ...Object.entries(settings).sort()]);
   if (workerSettings && workerSettings.signature !== signature) {
     throw new Error('startLocalApi: this test file already started an API with other settings; handlers keep the settings they loaded with. Put tests that need other settings in another file.');
   }
   const tableName = workerSettings?.tableName ?? `magazines-test-${randomUUID()}`;
   workerSettings = { tableName, signature };
 
-  const dynamoDbClient = localDynamoDbClient(dynamoDbEndpoint);
-  await ensureTable(dynamoDbClient, tableName);
-
-  // Before the server imports any handler: shared/config.ts and shared/db read them at load.
-  const previous = new Map<string, string | undefined>();
-  for (const [name, value] of Object.entries({ ...env, TABLE_NAME: tableName })) {
-    previous.set(name, process.env[name]);
-    process.env[name] = value;
-  }
-
+  const before = { ...process.env };
+  const environment = await prepareLocalEnvironment({ endpoint: dynamoDbEndpoint, tableName, settings });
   const server = await startLocalServer({
     quiet: !options.logRequests,
     logErrors: options.logErrors ?? true,
-    ...(options.loadHandler && { loadHandler: options.loadHandler }),
+    handlers: options.loadHandler ?? sourceHandlers(environment),
   });
+  const dynamoDbClient = localDynamoDbClient(dynamoDbEndpoint);
   const documentClient = DynamoDBDocumentClient.from(dynamoDbClient, { marshallOptions: { removeUndefinedValues: true } });
 
   return {
@@ -85,10 +72,8 @@ export const startLocalApi = async (options: LocalApiOptions = {}): Promise<Loca
     close: async () => {
       await server.close();
       documentClient.destroy();
-      for (const [name, value] of previous) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      for (const name of Object.keys(process.env)) if (!(name in before)) delete process.env[name];
+      Object.assign(process.env, before);
     },
   };
 };

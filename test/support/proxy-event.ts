@@ -14,7 +14,6 @@ export interface EventOptions {
   readonly body?: string | object;
 }
 
-const multi = (values: Readonly<Record<string, string>> | undefined) => (values ? Object.fromEntries(Object.entries(values).map(([key, value]) => [key, [value]])) : null);
 
 /** An API Gateway REST (payload 1.0) proxy event, built as the local server builds it. */
 export const proxyEvent = ({ method = 'GET', resource, path, params, query, headers, body }: EventOptions): APIGatewayProxyEvent =>
@@ -23,12 +22,15 @@ export const proxyEvent = ({ method = 'GET', resource, path, params, query, head
     resource,
     path: path ?? resource.replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) => params?.[name] ?? ''),
     pathParameters: params ?? null,
-    headers: multi({ Host: 'api.example.com', 'X-Forwarded-Proto': 'https', ...headers }),
-    query: multi(query),
+    headers: Object.entries({ Host: 'api.example.com', ...headers }),
+    query: Object.entries(query ?? {}),
     body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body),
     stage: 'test',
     requestId: 'request-1',
     now: new Date(1_700_000_000_000),
+    sourceIp: '203.0.113.10',
+    port: 443,
+    scheme: 'https',
   });
 
 export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, unknown>; body: string }>;

@@ -55,7 +55,7 @@ describe('the shared middleware stack', () => {
     expect(res.headers.Vary).toBe('Accept');
     expect(XMLValidator.validate(res.body)).toBe(true);
     expect(res.body).toContain('<error><developerMessage>No magazine has the id `missing`.</developerMessage>');
-    expect(res.body).toContain('<moreInfo>https://api.example.com/api/v1/documentation/errors/40402.html</moreInfo>');
+    expect(res.body).toContain('<moreInfo>https://api.example.com/v1/documentation/errors/40402.html</moreInfo>');
   });
 
   it('hides unexpected failures behind a 500 that names only the request id, and logs the cause', async () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { listReply, PAGE_BYTES } from '../../../shared/http/paging';
-import type { Links } from '../../../shared/http/links';
+import { linksAt } from '../../../shared/http/links';
 
-const links: Links = { baseUrl: 'https://api.example.com', versionPrefix: '/v1', to: (path) => `https://api.example.com/v1${path}` };
-const request = (offset: number, limit: number) => ({ links, path: '/magazines/m1/articles', label: undefined, query: { offset, limit, sort: 'asc' as const }, rawQuery: {} });
+const links = linksAt('https://api.example.com');
+const request = (offset: number, limit: number) => ({ links, path: '/magazines/m1/articles', label: undefined, query: { offset, limit, sort: 'asc' as const }, formatParameter: undefined, mock: false });
 
 describe('list pages', () => {
   it('echo offset and limit, and link first, prev, next and last', () => {
@@ -11,10 +11,10 @@ describe('list pages', () => {
     expect(reply.body).toEqual({ metadata: { resultset: { count: 7, offset: 2, limit: 2 } }, results: [{ id: 'c' }, { id: 'd' }] });
     expect(reply.headers?.Link).toBe(
       [
-        '<https://api.example.com/v1/magazines/m1/articles?offset=0&limit=2>; rel="first"',
-        '<https://api.example.com/v1/magazines/m1/articles?offset=0&limit=2>; rel="prev"',
-        '<https://api.example.com/v1/magazines/m1/articles?offset=4&limit=2>; rel="next"',
-        '<https://api.example.com/v1/magazines/m1/articles?offset=6&limit=2>; rel="last"',
+        '<https://api.example.com/v1/magazines/m1/articles?sort=asc&offset=0&limit=2>; rel="first"',
+        '<https://api.example.com/v1/magazines/m1/articles?sort=asc&offset=0&limit=2>; rel="prev"',
+        '<https://api.example.com/v1/magazines/m1/articles?sort=asc&offset=4&limit=2>; rel="next"',
+        '<https://api.example.com/v1/magazines/m1/articles?sort=asc&offset=6&limit=2>; rel="last"',
       ].join(', '),
     );
   });

@@ -1,0 +1,47 @@
+import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { bundleSettings } from '../infra/bundling';
+import { handlerNames } from '../shared/routes';
+
+export const projectRoot = path.resolve(import.meta.dirname, '..');
+
+export interface Bundles {
+  readonly dir: string;
+  /** `dir/<name>/index.mjs`, the file Lambda's runtime imports for the handler `index.handler`. */
+  file(name: string): string;
+  readonly names: readonly string[];
+  readonly milliseconds: number;
+}
+
+/**
+ * Bundles `functions/<name>.ts` (every handler the routes name, unless told which) into
+ * `dir/<name>/index.mjs` exactly as the CDK stack bundles a function (infra/bundling.ts): the
+ * bundles that `npm start -- --bundled`, the events test and the benchmarks run are what deploys.
+ * `extra` adds entries by name (the benchmark's reference handler).
+ */
+export const bundleFunctions = async (dir: string, options: { names?: readonly string[]; extra?: Readonly<Record<string, string>> } = {}): Promise<Bundles> => {
+  const names = options.names ?? handlerNames();
+  const missing = names.filter((name) => !existsSync(path.join(projectRoot, 'functions', `${name}.ts`)));
+  if (missing.length > 0) throw new Error(`No handler module for ${missing.map((name) => `functions/${name}.ts`).join(', ')}.`);
+  const entries = { ...Object.fromEntries(names.map((name) => [name, path.join(projectRoot, 'functions', `${name}.ts`)])), ...options.extra };
+  const started = performance.now();
+  // One esbuild run for all entries; each is still its own self-contained bundle (no splitting).
+  await build({
+    entryPoints: Object.fromEntries(Object.entries(entries).map(([name, entry]) => [`${name}/index`, entry])),
+    outdir: dir,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    target: bundleSettings.target,
+    platform: bundleSettings.platform,
+    format: bundleSettings.format,
+    minify: bundleSettings.minify,
+    sourcemap: bundleSettings.sourcemap,
+    sourcesContent: bundleSettings.sourcesContent,
+    mainFields: [...bundleSettings.mainFields],
+    banner: { js: bundleSettings.banner },
+    external: [...bundleSettings.external],
+    logLevel: 'warning',
+  });
+  return { dir, names: Object.keys(entries), file: (name) => path.join(dir, name, 'index.mjs'), milliseconds: performance.now() - started };
+};

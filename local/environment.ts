@@ -1,0 +1,91 @@
+import { ConfigError, isAwsEndpoint, readStoreConfig } from '../shared/config';
+import { localCredentials, localDynamoDbClient, localRegion, startDynamoDbLocal, type DynamoDbLocalOptions } from './dynamodb-local';
+import { ensureTable } from './ensure-table';
+
+/**
+ * The environment the handlers run in on this machine, in place: DynamoDB named, its table
+ * ready, AWS credentials replaced by local ones. Only `prepareLocalEnvironment` makes one, and
+ * handlers are loaded only with one in hand (see `sourceHandlers`, `bundledHandlers`), so no
+ * handler can read its settings before they exist.
+ */
+class PreparedEnvironment {
+  // A private field makes the type nominal: nothing but `prepareLocalEnvironment` makes one.
+  readonly #prepared = true;
+
+  constructor(
+    readonly endpoint: string,
+    readonly tableName: string,
+    /** Whether the table had to be created. */
+    readonly table: 'created' | 'existed',
+    /** Settings of the handlers, as set in this process's environment. */
+    readonly variables: Readonly<Record<string, string>>,
+    /** The DynamoDB Local started here, if one was. */
+    private readonly dynamoDbLocal: { stop(): Promise<void> } | undefined,
+  ) {}
+
+  get startedDynamoDbLocal(): boolean {
+    return this.#prepared && this.dynamoDbLocal !== undefined;
+  }
+
+  /** Stops the DynamoDB Local started here, if one was. */
+  async stop(): Promise<void> {
+    await this.dynamoDbLocal?.stop();
+  }
+}
+
+export type LocalEnvironment = PreparedEnvironment;
+
+export interface LocalEnvironmentOptions extends DynamoDbLocalOptions {
+  /** Use this DynamoDB instead of `DYNAMODB_ENDPOINT` or a DynamoDB Local started here. */
+  readonly endpoint?: string;
+  /** The table (else `TABLE_NAME`, else `magazines`). */
+  readonly tableName?: string;
+  /** Further settings of the handlers, such as `MOCK_ENABLED` or `BASE_URL`. */
+  readonly settings?: Readonly<Record<string, string>>;
+  readonly onStartingDynamoDbLocal?: () => void;
+}
+
+/** Variables through which the SDK would find real credentials or another account's profile. */
+const AWS_CREDENTIAL_SOURCES = ['AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_DEFAULT_PROFILE', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_ROLE_ARN'];
+
+/**
+ * Names the DynamoDB the handlers use (the one given, else `DYNAMODB_ENDPOINT`, else a DynamoDB
+ * Local started here), refuses an AWS endpoint, sets the handlers' settings in this process's
+ * environment with local credentials in place of any real ones, and creates the table from the
+ * shared definition. Everything the handlers read is in place when it resolves.
+ */
+export const prepareLocalEnvironment = async (options: LocalEnvironmentOptions = {}): Promise<LocalEnvironment> => {
+  const { endpoint: givenEndpoint, tableName, settings = {}, onStartingDynamoDbLocal, ...dynamoDbLocalOptions } = options;
+  const given = givenEndpoint ?? process.env.DYNAMODB_ENDPOINT;
+  if (given && isAwsEndpoint(given)) {
+    throw new ConfigError(`DYNAMODB_ENDPOINT (${given}) is an AWS endpoint; the local API only ever uses a local DynamoDB. Unset it to start DynamoDB Local, or deploy with \`npm run deploy\`.`);
+  }
+  if (!given) onStartingDynamoDbLocal?.();
+  const dynamoDbLocal = given ? undefined : await startDynamoDbLocal(dynamoDbLocalOptions);
+  const endpoint = given || dynamoDbLocal!.endpoint;
+
+  const variables: Record<string, string> = {
+    ...settings,
+    DYNAMODB_ENDPOINT: endpoint,
+    AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
+    // DynamoDB Local keeps one database for all regions (-sharedDb); one region keeps the SDK's signing plain.
+    AWS_REGION: localRegion,
+    ...(tableName && { TABLE_NAME: tableName }),
+  };
+  for (const name of AWS_CREDENTIAL_SOURCES) delete process.env[name];
+  Object.assign(process.env, variables);
+
+  const client = localDynamoDbClient(endpoint);
+  try {
+    // The handlers' own reading of their settings: were anything amiss, it fails here, at start.
+    const store = readStoreConfig();
+    const table = await ensureTable(client, store.tableName);
+    return new PreparedEnvironment(endpoint, store.tableName, table, { ...variables, TABLE_NAME: store.tableName }, dynamoDbLocal);
+  } catch (error) {
+    await dynamoDbLocal?.stop();
+    throw error;
+  } finally {
+    client.destroy();
+  }
+};

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { XMLParser } from 'fast-xml-parser';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { clientFor, type Client } from '../support/http';
+import { dynamoDbLocalProcesses, runNpm, userEnvironment, type UserCommand } from '../support/as-a-user';
+
+/**
+ * The README's first command, run as a new user runs it: `npm start` in a terminal whose
+ * environment holds no DynamoDB endpoint and no AWS settings, then Ctrl-C.
+ */
+
+const xml = new XMLParser();
+
+interface Started {
+  readonly command: UserCommand;
+  readonly client: Client;
+  /** The port of the DynamoDB Local it started. */
+  readonly dynamoDbPort: number;
+}
+
+const start = async (args: readonly string[] = []): Promise<Started> => {
+  const command = runNpm(['start', ...(args.length > 0 ? ['--', ...args] : [])], userEnvironment({ PORT: '0' }));
+  try {
+    const [, url] = await command.waitFor(/Magazine API listening on (http:\/\/\S+)/);
+    const [, port] = command.output().match(/DynamoDB at http:\/\/127\.0\.0\.1:(\d+)/) ?? [];
+    return { command, client: clientFor(url!), dynamoDbPort: Number(port) };
+  } catch (error) {
+    command.interrupt();
+    throw error;
+  }
+};
+
+/** Ctrl-C, then: the command ended, and so did the DynamoDB Local it started. */
+const stop = async ({ command, dynamoDbPort }: Started) => {
+  expect(dynamoDbLocalProcesses(dynamoDbPort), 'DynamoDB Local runs while the API does').toHaveLength(1);
+  command.interrupt();
+  await command.exited;
+  for (let waited = 0; waited < 10_000 && dynamoDbLocalProcesses(dynamoDbPort).length > 0; waited += 250) await sleep(250);
+  expect(dynamoDbLocalProcesses(dynamoDbPort), 'no Java process is left').toEqual([]);
+  expect(command.output()).toMatch(/SIGINT: stopping/);
+};
+
+const article = { title: 'Jupiter at opposition', author_first_name: 'Ada', author_last_name: 'Lovelace', author_email: 'ada@example.com', date: '2026-11-03', text: 'Tonight…' };
+
+const dataDirs: string[] = [];
+afterAll(() => {
+  for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('npm start, as a new user runs it', () => {
+  it('serves writes and reads, JSON and XML, on the DynamoDB Local it started; Ctrl-C leaves no Java behind', async () => {
+    const api = await start();
+    try {
+      const { client } = api;
+      const created = await client.post('/magazines', { id: 'astro', title: 'Modern Astronomy', tags: [{ name: 'Science' }] });
+      expect(created.status, created.text).toBe(201);
+      expect(created.headers.location).toBe(`${client.baseUrl}/v1/magazines/astro`);
+      const added = await client.post('/magazines/astro/articles', article);
+      expect(added.status, added.text).toBe(201);
+      const articlePath = new URL(added.headers.location!).pathname;
+
+      const magazine = await client.get('/magazines/astro');
+      expect(magazine.status).toBe(200);
+      expect(magazine.json()).toMatchObject({ id: 'astro', type: 'magazine', title: 'Modern Astronomy', tags: [{ id: 'science', name: 'Science' }] });
+      const magazineXml = await client.get('/magazines/astro.xml');
+      expect(xml.parse(magazineXml.text)).toMatchObject({ magazine: { id: 'astro', title: 'Modern Astronomy' } });
+
+      const stored = await client.get(articlePath);
+      expect(stored.status).toBe(200);
+      expect(stored.json()).toMatchObject({ ...article, type: 'article', magazine_id: 'astro' });
+      const storedXml = await client.get(`${articlePath}.xml`, { headers: { Accept: 'application/xml' } });
+      expect(xml.parse(storedXml.text)).toMatchObject({ article: { title: article.title, magazine_id: 'astro' } });
+      const listXml = await client.get('/magazines/astro/articles.xml');
+      expect(xml.parse(listXml.text)).toMatchObject({ response: { metadata: { resultset: { count: 1 } } } });
+    } finally {
+      await stop(api);
+    }
+  });
+
+  it('keeps the data in --data DIR across a restart', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'magazine-api-data-'));
+    dataDirs.push(dir);
+    const first = await start(['--data', dir]);
+    try {
+      expect((await first.client.post('/magazines', { id: 'kept', title: 'Kept' })).status).toBe(201);
+      expect((await first.client.post('/magazines/kept/articles', article)).status).toBe(201);
+    } finally {
+      await stop(first);
+    }
+    const second = await start(['--data', dir]);
+    try {
+      expect(second.command.output()).toMatch(/table magazines \(existed\)/);
+      expect((await second.client.get('/magazines/kept')).json()).toMatchObject({ id: 'kept', title: 'Kept' });
+      expect((await second.client.get('/magazines/kept/articles')).json()).toMatchObject({ metadata: { resultset: { count: 1 } } });
+    } finally {
+      await stop(second);
+    }
+  });
+
+  it('refuses to start, saying why, when DYNAMODB_ENDPOINT names AWS', async () => {
+    const command = runNpm(['start'], userEnvironment({ PORT: '0', DYNAMODB_ENDPOINT: 'https://dynamodb.eu-west-1.amazonaws.com' }));
+    expect(await command.exited).not.toBe(0);
+    expect(command.output()).toMatch(/DYNAMODB_ENDPOINT \(https:\/\/dynamodb\.eu-west-1\.amazonaws\.com\) is an AWS endpoint/);
+    expect(command.output()).not.toMatch(/listening on/);
+  });
+});
+
+describe('npm start -- --bundled', () => {
+  it('serves the API from the functions bundled as the CDK stack bundles them', async () => {
+    // A DynamoDB that is already running, as the README allows: this run's, a table of its own.
+    const env = userEnvironment({ PORT: '0', DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'), TABLE_NAME: `bundled-${Date.now()}` });
+    const command = runNpm(['start', '--', '--bundled'], env);
+    try {
+      const [, url] = await command.waitFor(/Magazine API listening on (http:\/\/\S+)/);
+      expect(command.output()).toMatch(/Serving 19 functions bundled as they deploy/);
+      const client = clientFor(url!);
+      expect((await client.post('/magazines', { id: 'b1', title: 'Bundled' })).status).toBe(201);
+      expect((await client.get('/magazines/b1.xml')).text).toContain('<title>Bundled</title>');
+      expect((await client.get('/v1/documentation/errors/40401.html')).status).toBe(200);
+    } finally {
+      command.interrupt();
+      await command.exited;
+    }
+  });
+});
+
+describe('npm run invoke, as a new user runs it', () => {
+  it('runs a handler on an event file, on a DynamoDB Local of its own, and prints its response', async () => {
+    const command = runNpm(['run', 'invoke', '--', 'create-magazine', 'events/create-magazine.json']);
+    expect(await command.exited, command.output()).toBe(0);
+    const printed = command.output().slice(command.output().indexOf('\n{'));
+    const response = JSON.parse(printed) as { statusCode: number; headers: Record<string, string>; body: string };
+    expect(response.statusCode, response.body).toBe(201);
+    expect(JSON.parse(response.body)).toEqual({ id: 'sample-magazine' });
+    expect(response.headers.Location).toBe('https://abcdef1234.execute-api.us-east-1.amazonaws.com/dev/v1/magazines/sample-magazine');
+  });
+});
