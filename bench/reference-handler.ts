@@ -11,7 +11,14 @@ const client = DynamoDBDocumentClient.from(new DynamoDBClient({}));
 
 export const handler = middy<APIGatewayProxyEvent, APIGatewayProxyResult>().handler(async (event) => {
   const { Item } = await client.send(
-    new GetCommand({ TableName: process.env.TABLE_NAME, Key: { PK: `MAG#${event.pathParameters?.id ?? ''}`, SK: 'MAG' } }),
+    new GetCommand({
+      TableName: process.env.TABLE_NAME,
+      Key: { PK: `MAG#${event.pathParameters?.id ?? ''}`, SK: 'MAG' },
+    }),
   );
-  return { statusCode: Item ? 200 : 404, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(Item ?? {}) };
+  return {
+    statusCode: Item ? 200 : 404,
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(Item ?? {}),
+  };
 });

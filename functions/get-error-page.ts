@@ -11,7 +11,10 @@ export const handler = api({
     const segment = params.errorCode ?? '';
     const code = /^(\d+)\.html$/.exec(segment)?.[1];
     if (code === undefined || !isErrorCode(code)) {
-      throw new ApiError('40405', `\`${segment}\` is not the page of an error code of this API; pages are named like \`40402.html\`. See ${links.to('/documentation/errors/')} for every code.`);
+      throw new ApiError(
+        '40405',
+        `\`${segment}\` is not the page of an error code of this API; pages are named like \`40402.html\`. See ${links.to('/documentation/errors/')} for every code.`,
+      );
     }
     return document('text/html; charset=utf-8', renderErrorPage(code, links));
   },

@@ -13,5 +13,6 @@ export const handler = api({
     if (page.count === 0 && !(await repository.getTag(tag))) throw tagNotFound(tag);
     return magazineListReply(request, page);
   },
-  mock: (request) => magazineListReply(request, mockData.listMagazines({ ...request.query, tag: request.params.tagId })),
+  mock: (request) =>
+    magazineListReply(request, mockData.listMagazines({ ...request.query, tag: request.params.tagId })),
 });

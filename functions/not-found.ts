@@ -9,11 +9,17 @@ export const handler = api({
   run: ({ requestPath }) => {
     const unknownVersion = /^(?:\/api)?\/(v\d+)(?:\/|$)/.exec(requestPath);
     if (unknownVersion && unknownVersion[1] !== currentVersion) {
-      throw new ApiError('40406', `Version \`${unknownVersion[1]}\` of this API does not exist. The versions that exist are: v1 (paths \`/v1/...\` or \`/api/v1/...\`), and the latest version without a version segment.`);
+      throw new ApiError(
+        '40406',
+        `Version \`${unknownVersion[1]}\` of this API does not exist. The versions that exist are: v1 (paths \`/v1/...\` or \`/api/v1/...\`), and the latest version without a version segment.`,
+      );
     }
     const label = /\.([A-Za-z0-9]+)$/.exec(requestPath);
     if (label && isOperationPath(requestPath.slice(0, label.index))) throw unknownLabel(label[1] ?? '');
     const suggestion = suggestPath(requestPath);
-    throw new ApiError('40401', `No resource exists at \`${requestPath}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ' Resources are `/magazines`, `/magazines/{id}`, `/magazines/{id}/articles`, `/articles/{articleId}`, `/tags`, `/tags/{tagId}`, `/tags/{tagId}/magazines` and `/documentation`.'}`);
+    throw new ApiError(
+      '40401',
+      `No resource exists at \`${requestPath}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ' Resources are `/magazines`, `/magazines/{id}`, `/magazines/{id}/articles`, `/articles/{articleId}`, `/tags`, `/tags/{tagId}`, `/tags/{tagId}/magazines` and `/documentation`.'}`,
+    );
   },
 });

@@ -12,7 +12,11 @@ const draftsOf = (body: Parameters<typeof toDraft>[0][]) => {
     const draft = toDraft(input, `[${index}].`);
     const id = draft.id ?? newId();
     const first = seen.get(id);
-    if (first !== undefined) throw new ApiError('40008', `Elements [${first}] and [${index}] of the body have the same \`id\` (\`${id}\`); each magazine must have its own id.`);
+    if (first !== undefined)
+      throw new ApiError(
+        '40008',
+        `Elements [${first}] and [${index}] of the body have the same \`id\` (\`${id}\`); each magazine must have its own id.`,
+      );
     seen.set(id, index);
     return { ...draft, id };
   });

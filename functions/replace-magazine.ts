@@ -6,8 +6,16 @@ import { ApiError } from '../shared/http/errors';
 import { created, done } from '../shared/http/replies';
 
 const draftFor = (id: string, body: Parameters<typeof toDraft>[0]) => {
-  if (!isIdentifier(id)) throw new ApiError('40013', `Path segment \`{id}\` (\`${id}\`) must be 1 to 64 letters, digits, \`_\` or \`-\`, starting with a letter or digit.`);
-  if (body.id !== undefined && body.id !== id) throw new ApiError('40007', `Body field \`id\` (\`${body.id}\`) differs from the path's \`{id}\` (\`${id}\`); leave it out or make them equal.`);
+  if (!isIdentifier(id))
+    throw new ApiError(
+      '40013',
+      `Path segment \`{id}\` (\`${id}\`) must be 1 to 64 letters, digits, \`_\` or \`-\`, starting with a letter or digit.`,
+    );
+  if (body.id !== undefined && body.id !== id)
+    throw new ApiError(
+      '40007',
+      `Body field \`id\` (\`${body.id}\`) differs from the path's \`{id}\` (\`${id}\`); leave it out or make them equal.`,
+    );
   return { ...toDraft(body), id };
 };
 

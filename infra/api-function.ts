@@ -17,14 +17,16 @@ export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const iamAction = (action: TableAction) => `dynamodb:${action}` as const;
 
 /** Indexes are only ever queried: the index grant is `Query`, and only for operations that query. */
-export const indexActions = (actions: readonly TableAction[]): TableAction[] => (actions.includes('Query') ? ['Query'] : []);
+export const indexActions = (actions: readonly TableAction[]): TableAction[] =>
+  actions.includes('Query') ? ['Query'] : [];
 
 export const runtime = Runtime.NODEJS_24_X;
 /** API Gateway gives up after 29 s; a function must finish (or fail in form) before that. */
 export const defaultTimeout = Duration.seconds(10);
 
 /** `get-magazine` → `GetMagazine`. */
-export const pascalCase = (handler: string) => handler.replace(/(^|-)([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase());
+export const pascalCase = (handler: string) =>
+  handler.replace(/(^|-)([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase());
 
 /** The CloudFormation logical id of a handler's function: stable, for `sam local invoke`. */
 export const functionLogicalId = (handler: string) => `${pascalCase(handler)}Function`;

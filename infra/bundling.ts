@@ -15,7 +15,8 @@ export const memorySize = 512;
  * call `require` for Node built-ins; esbuild cannot turn those into imports, so give the module a
  * real `require`.
  */
-export const esmRequireBanner = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+export const esmRequireBanner =
+  "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
 export const bundleSettings = {
   target: `node${nodeMajor}`,

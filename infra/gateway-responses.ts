@@ -1,6 +1,11 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { errorCatalogue } from '../shared/http/error-catalogue';
-import { gatewayErrorHeaders, gatewayErrorObject, gatewayErrors, type GatewayError } from '../shared/http/gateway-errors';
+import {
+  gatewayErrorHeaders,
+  gatewayErrorObject,
+  gatewayErrors,
+  type GatewayError,
+} from '../shared/http/gateway-errors';
 
 /** Header values in gateway responses are static strings, written in single quotes. */
 const quoted = (value: string) => `'${value}'`;
@@ -20,7 +25,9 @@ export const addGatewayResponses = (api: RestApi, baseUrl: string | undefined) =
     api.addGatewayResponse(`GatewayResponse${error.responseType}`, {
       type: ResponseType.of(error.responseType),
       statusCode: String(errorCatalogue[error.code].status),
-      responseHeaders: Object.fromEntries(Object.entries(gatewayErrorHeaders(error)).map(([name, value]) => [name, quoted(value)])),
+      responseHeaders: Object.fromEntries(
+        Object.entries(gatewayErrorHeaders(error)).map(([name, value]) => [name, quoted(value)]),
+      ),
       templates: { 'application/json': errorTemplate(error, baseUrl) },
     });
   }

@@ -83,7 +83,10 @@ export class MagazineApiStack extends Stack {
       reason: 'Point-in-time recovery (35 days) is the backup; an AWS Backup plan is left to the account owner.',
     });
 
-    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: settings.logRetention, removalPolicy: RemovalPolicy.DESTROY });
+    const accessLogs = new LogGroup(this, 'AccessLogs', {
+      retention: settings.logRetention,
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
     this.api = new RestApi(this, 'Api', {
       restApiName: `magazine-api-${settings.stage}`,
       description: `The Magazine API (${settings.stage})`,
@@ -115,7 +118,11 @@ export class MagazineApiStack extends Stack {
     addGatewayResponses(this.api, settings.baseUrl);
 
     const environment = (operation: Operation | undefined) =>
-      functionEnvironment(operation, { tableName: this.table.tableName, mockEnabled: settings.mockEnabled, baseUrl: settings.baseUrl });
+      functionEnvironment(operation, {
+        tableName: this.table.tableName,
+        mockEnabled: settings.mockEnabled,
+        baseUrl: settings.baseUrl,
+      });
     const integrations = new Map<string, LambdaIntegration>();
     const integrationFor = (handler: string, operation: Operation | undefined) => {
       const existing = integrations.get(handler);
@@ -152,7 +159,10 @@ export class MagazineApiStack extends Stack {
     // Resources made only as parents (`/v1`, `/api`, `/articles`) are not paths of the API either:
     // without a method API Gateway would answer them with its "missing authentication token".
     // The root too (`/{proxy+}` does not match `/`).
-    const resources: IResource[] = [this.api.root, ...this.node.findAll().filter((c): c is Resource => c instanceof Resource)];
+    const resources: IResource[] = [
+      this.api.root,
+      ...this.node.findAll().filter((c): c is Resource => c instanceof Resource),
+    ];
     for (const resource of resources) {
       if (routedResources.has(resource.path)) resource.addCorsPreflight(preflight);
       else resource.addMethod('ANY', integrationFor(notFoundHandler, undefined));
@@ -161,7 +171,9 @@ export class MagazineApiStack extends Stack {
 
     this.publisherPolicy = new ManagedPolicy(this, 'PublisherPolicy', {
       description: `Allows signed writes (POST, PUT, DELETE) to the Magazine API (${settings.stage}).`,
-      statements: [new PolicyStatement({ actions: ['execute-api:Invoke'], resources: writes.map((method) => method.methodArn) })],
+      statements: [
+        new PolicyStatement({ actions: ['execute-api:Invoke'], resources: writes.map((method) => method.methodArn) }),
+      ],
     });
     this.acknowledgePathWildcards();
 
@@ -178,11 +190,13 @@ export class MagazineApiStack extends Stack {
     Validations.of(this.api).acknowledge(
       {
         id: 'AwsSolutions-APIG2',
-        reason: 'Requests are validated in the functions, so that every refusal is the spec\'s error object with a precise developerMessage (an API Gateway validator answers in its own words).',
+        reason:
+          "Requests are validated in the functions, so that every refusal is the spec's error object with a precise developerMessage (an API Gateway validator answers in its own words).",
       },
       {
         id: 'AwsSolutions-APIG3',
-        reason: 'No WAF: stage throttling bounds the load, and a web ACL costs more than this API; attach one to the stage where needed.',
+        reason:
+          'No WAF: stage throttling bounds the load, and a web ACL costs more than this API; attach one to the stage where needed.',
       },
       {
         id: 'AwsSolutions-COG4',
@@ -190,7 +204,9 @@ export class MagazineApiStack extends Stack {
       },
     );
     for (const method of this.api.methods) {
-      const authorizationType = method.node.defaultChild && this.resolve((method.node.defaultChild as { authorizationType?: string }).authorizationType);
+      const authorizationType =
+        method.node.defaultChild &&
+        this.resolve((method.node.defaultChild as { authorizationType?: string }).authorizationType);
       if (authorizationType === AuthorizationType.IAM) continue;
       Validations.of(method).acknowledge({
         id: 'AwsSolutions-APIG4',
@@ -201,7 +217,8 @@ export class MagazineApiStack extends Stack {
     if (cloudWatchRole) {
       Validations.of(cloudWatchRole).acknowledge({
         id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        reason: 'The AWS-managed policy is the documented way to let API Gateway write access and execution logs for the account.',
+        reason:
+          'The AWS-managed policy is the documented way to let API Gateway write access and execution logs for the account.',
       });
     }
   }
@@ -214,7 +231,8 @@ export class MagazineApiStack extends Stack {
       if (!flat.includes('*')) continue;
       Validations.of(this.publisherPolicy).acknowledge({
         id: `AwsSolutions-IAM5[Resource::${flat}]`,
-        reason: 'The `*` stands for one path parameter of a write method ({id}); the policy names each write method and resource of the API.',
+        reason:
+          'The `*` stands for one path parameter of a write method ({id}); the policy names each write method and resource of the API.',
       });
     }
   }

@@ -43,7 +43,8 @@ const defaults: Record<StageName, Omit<StageSettings, 'stage' | 'baseUrl'>> = {
 const positiveNumber = (name: string, value: unknown, fallback: number): number => {
   if (value === undefined) return fallback;
   const number = Number(value);
-  if (!Number.isFinite(number) || number <= 0) throw new Error(`Context \`${name}\` must be a positive number; got \`${String(value)}\`.`);
+  if (!Number.isFinite(number) || number <= 0)
+    throw new Error(`Context \`${name}\` must be a positive number; got \`${String(value)}\`.`);
   return number;
 };
 
@@ -53,7 +54,8 @@ const positiveNumber = (name: string, value: unknown, fallback: number): number 
  */
 export const stageSettingsFrom = (node: Node): StageSettings => {
   const stage = (node.tryGetContext('stage') as unknown) ?? 'dev';
-  if (stage !== 'dev' && stage !== 'prod') throw new Error(`Context \`stage\` must be \`dev\` or \`prod\`; got \`${String(stage)}\`.`);
+  if (stage !== 'dev' && stage !== 'prod')
+    throw new Error(`Context \`stage\` must be \`dev\` or \`prod\`; got \`${String(stage)}\`.`);
   const base = defaults[stage];
   const baseUrl = node.tryGetContext('baseUrl') as unknown;
   if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https:\/\/[^/]+/.test(baseUrl))) {
@@ -62,8 +64,16 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
   return {
     ...base,
     stage,
-    throttlingRateLimit: positiveNumber('throttlingRateLimit', node.tryGetContext('throttlingRateLimit'), base.throttlingRateLimit),
-    throttlingBurstLimit: positiveNumber('throttlingBurstLimit', node.tryGetContext('throttlingBurstLimit'), base.throttlingBurstLimit),
+    throttlingRateLimit: positiveNumber(
+      'throttlingRateLimit',
+      node.tryGetContext('throttlingRateLimit'),
+      base.throttlingRateLimit,
+    ),
+    throttlingBurstLimit: positiveNumber(
+      'throttlingBurstLimit',
+      node.tryGetContext('throttlingBurstLimit'),
+      base.throttlingBurstLimit,
+    ),
     baseUrl: typeof baseUrl === 'string' ? baseUrl.replace(/\/+$/, '') : undefined,
   };
 };

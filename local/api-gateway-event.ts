@@ -47,10 +47,15 @@ const requestTime = (date: Date): string =>
   `${pad(date.getUTCDate())}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
 
 /** SigV4's `X-Amz-Date` format: `20240617T145824Z`. */
-export const amzDate = (date: Date): string => date.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+export const amzDate = (date: Date): string =>
+  date
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 
 /** An X-Ray trace header as API Gateway starts one: `Root=1-<epoch seconds, hex>-<96 random bits, hex>`. */
-export const traceHeader = (date: Date, random: string = randomBytes(12).toString('hex')): string => `Root=1-${Math.floor(date.getTime() / 1000).toString(16)}-${random}`;
+export const traceHeader = (date: Date, random: string = randomBytes(12).toString('hex')): string =>
+  `Root=1-${Math.floor(date.getTime() / 1000).toString(16)}-${random}`;
 
 /** API Gateway decodes query keys and values; a malformed escape is kept as sent. */
 const decode = (value: string): string => {
@@ -71,7 +76,10 @@ export const parseQuery = (search: string): Pairs =>
     .filter((pair) => pair !== '')
     .map((pair) => {
       const equals = pair.indexOf('=');
-      return [decode(equals === -1 ? pair : pair.slice(0, equals)), equals === -1 ? '' : decode(pair.slice(equals + 1))] as const;
+      return [
+        decode(equals === -1 ? pair : pair.slice(0, equals)),
+        equals === -1 ? '' : decode(pair.slice(equals + 1)),
+      ] as const;
     });
 
 /** From `rawHeaders`, so names keep the case the client sent, as in a REST (v1) event. */
@@ -82,7 +90,8 @@ export const headerPairs = (rawHeaders: readonly string[]): Pairs => {
 };
 
 const has = (pairs: Pairs, name: string) => pairs.some(([key]) => key.toLowerCase() === name.toLowerCase());
-const valueOf = (pairs: Pairs, name: string) => pairs.findLast(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
+const valueOf = (pairs: Pairs, name: string) =>
+  pairs.findLast(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
 
 /** Every value of each name, in a Map (never a plain object) while it is built; `null` when there is none, as in a REST (v1) event. */
 const multiValues = (pairs: Pairs): Record<string, string[]> | null => {
@@ -141,7 +150,11 @@ export interface ProxyRequest {
 const gatewayHeaders = (request: ProxyRequest): Pairs => {
   const forwardedFor = valueOf(request.headers, 'x-forwarded-for');
   const added: [string, string][] = [];
-  if (!has(request.headers, 'x-amzn-trace-id')) added.push(['X-Amzn-Trace-Id', traceHeader(request.now, createHash('sha256').update(request.requestId).digest('hex').slice(0, 24))]);
+  if (!has(request.headers, 'x-amzn-trace-id'))
+    added.push([
+      'X-Amzn-Trace-Id',
+      traceHeader(request.now, createHash('sha256').update(request.requestId).digest('hex').slice(0, 24)),
+    ]);
   added.push(['X-Forwarded-For', forwardedFor ? `${forwardedFor}, ${request.sourceIp}` : request.sourceIp]);
   if (!has(request.headers, 'x-forwarded-port')) added.push(['X-Forwarded-Port', String(request.port)]);
   if (!has(request.headers, 'x-forwarded-proto')) added.push(['X-Forwarded-Proto', request.scheme]);
@@ -167,7 +180,8 @@ export const buildProxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => 
     multiValueHeaders,
     queryStringParameters: lastValues(multiValueQueryStringParameters),
     multiValueQueryStringParameters,
-    pathParameters: request.pathParameters && Object.keys(request.pathParameters).length > 0 ? { ...request.pathParameters } : null,
+    pathParameters:
+      request.pathParameters && Object.keys(request.pathParameters).length > 0 ? { ...request.pathParameters } : null,
     stageVariables: null,
     requestContext: {
       resourceId,
@@ -215,11 +229,18 @@ export const buildProxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => 
 const localSignature = (headers: Pairs, body: Buffer, now: Date): Pairs => [
   ...headers,
   ...(has(headers, 'x-amz-date') ? [] : [['X-Amz-Date', amzDate(now)] as const]),
-  ...(has(headers, 'x-amz-content-sha256') ? [] : [['X-Amz-Content-Sha256', createHash('sha256').update(body).digest('hex')] as const]),
+  ...(has(headers, 'x-amz-content-sha256')
+    ? []
+    : [['X-Amz-Content-Sha256', createHash('sha256').update(body).digest('hex')] as const]),
 ];
 
 /** The event API Gateway would deliver for this HTTP request to the local server. */
-export const toApiGatewayEvent = (req: IncomingMessage, body: Buffer, match: RouteMatch, options: EventOptions = {}): APIGatewayProxyEvent => {
+export const toApiGatewayEvent = (
+  req: IncomingMessage,
+  body: Buffer,
+  match: RouteMatch,
+  options: EventOptions = {},
+): APIGatewayProxyEvent => {
   const { path, search } = splitUrl(req.url ?? '/');
   const method = (req.method ?? 'GET').toUpperCase();
   const now = options.now ?? new Date();

@@ -20,11 +20,18 @@ export interface Bundles {
  * bundles that `npm start -- --bundled`, the events test and the benchmarks run are what deploys.
  * `extra` adds entries by name (the benchmark's reference handler).
  */
-export const bundleFunctions = async (dir: string, options: { names?: readonly string[]; extra?: Readonly<Record<string, string>> } = {}): Promise<Bundles> => {
+export const bundleFunctions = async (
+  dir: string,
+  options: { names?: readonly string[]; extra?: Readonly<Record<string, string>> } = {},
+): Promise<Bundles> => {
   const names = options.names ?? handlerNames();
   const missing = names.filter((name) => !existsSync(path.join(projectRoot, 'functions', `${name}.ts`)));
-  if (missing.length > 0) throw new Error(`No handler module for ${missing.map((name) => `functions/${name}.ts`).join(', ')}.`);
-  const entries = { ...Object.fromEntries(names.map((name) => [name, path.join(projectRoot, 'functions', `${name}.ts`)])), ...options.extra };
+  if (missing.length > 0)
+    throw new Error(`No handler module for ${missing.map((name) => `functions/${name}.ts`).join(', ')}.`);
+  const entries = {
+    ...Object.fromEntries(names.map((name) => [name, path.join(projectRoot, 'functions', `${name}.ts`)])),
+    ...options.extra,
+  };
   const started = performance.now();
   // One esbuild run for all entries; each is still its own self-contained bundle (no splitting).
   await build({
@@ -43,5 +50,10 @@ export const bundleFunctions = async (dir: string, options: { names?: readonly s
     external: [...bundleSettings.external],
     logLevel: 'warning',
   });
-  return { dir, names: Object.keys(entries), file: (name) => path.join(dir, name, 'index.mjs'), milliseconds: performance.now() - started };
+  return {
+    dir,
+    names: Object.keys(entries),
+    file: (name) => path.join(dir, name, 'index.mjs'),
+    milliseconds: performance.now() - started,
+  };
 };

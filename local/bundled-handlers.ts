@@ -46,7 +46,8 @@ interface Failure {
 
 type Reply = { id: number; result?: unknown; error?: Failure } | { ready: true } | { initError: Failure };
 
-const asError = (failure: Failure) => Object.assign(new Error(failure.message), { name: failure.name, stack: failure.stack });
+const asError = (failure: Failure) =>
+  Object.assign(new Error(failure.message), { name: failure.name, stack: failure.stack });
 
 /**
  * The environment Lambda gives a function: the runtime's own variables, then the function's
@@ -54,7 +55,14 @@ const asError = (failure: Failure) => Object.assign(new Error(failure.message), 
  */
 const lambdaVariables = (name: string, environment: LocalEnvironment): Record<string, string> => {
   const functionName = `magazine-api-local-${name}`;
-  const { DYNAMODB_ENDPOINT, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_REGION = localRegion, MOCK_ENABLED, BASE_URL } = environment.variables;
+  const {
+    DYNAMODB_ENDPOINT,
+    AWS_ACCESS_KEY_ID,
+    AWS_SECRET_ACCESS_KEY,
+    AWS_REGION = localRegion,
+    MOCK_ENABLED,
+    BASE_URL,
+  } = environment.variables;
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     TZ: ':UTC',
@@ -81,7 +89,13 @@ const lambdaVariables = (name: string, environment: LocalEnvironment): Record<st
 /** One function: a worker that imported the bundle, and the invocations waiting for its answers. */
 const startFunction = (name: string, file: string, environment: LocalEnvironment) =>
   new Promise<{ handler: LambdaHandler; worker: Worker }>((ready, failed) => {
-    const worker = new Worker(RUNTIME, { eval: true, env: lambdaVariables(name, environment), workerData: { file }, stdout: false, stderr: false });
+    const worker = new Worker(RUNTIME, {
+      eval: true,
+      env: lambdaVariables(name, environment),
+      workerData: { file },
+      stdout: false,
+      stderr: false,
+    });
     const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
     let next = 0;
     worker.on('message', (reply: Reply) => {
@@ -91,7 +105,11 @@ const startFunction = (name: string, file: string, environment: LocalEnvironment
             const id = next++;
             waiting.set(id, { resolve, reject });
             const { getRemainingTimeInMillis, done: _, fail: __, succeed: ___, ...fields } = context;
-            worker.postMessage({ id, event, context: { ...fields, deadline: Date.now() + getRemainingTimeInMillis() } });
+            worker.postMessage({
+              id,
+              event,
+              context: { ...fields, deadline: Date.now() + getRemainingTimeInMillis() },
+            });
           });
         ready({ handler, worker });
       } else if ('initError' in reply) {
@@ -131,7 +149,9 @@ export const bundledHandlers = (environment: LocalEnvironment, bundles: Bundles)
   load.close = async () => {
     const workers = await Promise.allSettled(started.values());
     started.clear();
-    await Promise.all(workers.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value.worker.terminate()] : [])));
+    await Promise.all(
+      workers.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value.worker.terminate()] : [])),
+    );
   };
   return load;
 };

@@ -31,14 +31,21 @@ export const localCredentials = { accessKeyId: 'local', secretAccessKey: 'local'
 export const localRegion = 'us-east-1';
 
 /** A low-level client on DynamoDB Local, with dummy credentials. */
-export const localDynamoDbClient = (endpoint: string, options: { readonly timeoutMs?: number; readonly maxAttempts?: number } = {}) =>
+export const localDynamoDbClient = (
+  endpoint: string,
+  options: { readonly timeoutMs?: number; readonly maxAttempts?: number } = {},
+) =>
   new DynamoDBClient({
     endpoint,
     region: localRegion,
     credentials: localCredentials,
     maxAttempts: options.maxAttempts ?? 3,
     // Without throwOnRequestTimeout a request to a Java that accepted but never answers only warns, and hangs.
-    requestHandler: { requestTimeout: options.timeoutMs ?? 5_000, connectionTimeout: options.timeoutMs ?? 5_000, throwOnRequestTimeout: true },
+    requestHandler: {
+      requestTimeout: options.timeoutMs ?? 5_000,
+      connectionTimeout: options.timeoutMs ?? 5_000,
+      throwOnRequestTimeout: true,
+    },
   });
 
 const STOP_GRACE_MS = 5_000;
@@ -105,7 +112,11 @@ exit 0
 
 const startWatchdog = (javaPid: number): ChildProcess | undefined => {
   if (process.platform === 'win32') return undefined;
-  const watchdog = spawnProcess('sh', ['-c', WATCHDOG, 'dynamodb-local-watchdog', String(process.pid), String(javaPid)], { detached: true, stdio: 'ignore' });
+  const watchdog = spawnProcess(
+    'sh',
+    ['-c', WATCHDOG, 'dynamodb-local-watchdog', String(process.pid), String(javaPid)],
+    { detached: true, stdio: 'ignore' },
+  );
   watchdog.on('error', () => undefined);
   watchdog.unref();
   return watchdog;
@@ -154,7 +165,12 @@ class StartFailure extends Error {
   }
 }
 
-const launch = async (port: number, dataDir: string | null, timeoutMs: number, verbose: boolean): Promise<DynamoDbLocal> => {
+const launch = async (
+  port: number,
+  dataDir: string | null,
+  timeoutMs: number,
+  verbose: boolean,
+): Promise<DynamoDbLocal> => {
   // DynamoDB Local otherwise tries to send telemetry, which only slows it down without network.
   process.env.DDB_LOCAL_TELEMETRY ??= '0';
   const child = dynamoDbLocal.spawn({ port, path: dataDir, sharedDb: true, stdio: 'pipe' });
@@ -194,13 +210,18 @@ const launch = async (port: number, dataDir: string | null, timeoutMs: number, v
   for (;;) {
     if (spawnError) {
       if (spawnError.code === 'ENOENT') {
-        await fail('DynamoDB Local needs Java, but no `java` was found on the PATH. Install a Java runtime (17 or later, e.g. `apt-get install openjdk-17-jre-headless`), or set DYNAMODB_ENDPOINT to a DynamoDB that is already running.');
+        await fail(
+          'DynamoDB Local needs Java, but no `java` was found on the PATH. Install a Java runtime (17 or later, e.g. `apt-get install openjdk-17-jre-headless`), or set DYNAMODB_ENDPOINT to a DynamoDB that is already running.',
+        );
       }
       await fail(`Could not start DynamoDB Local (java): ${spawnError.message}`);
     }
     if (exited(child)) {
       const portTaken = /BindException|Address already in use/i.test(output);
-      await fail(`DynamoDB Local (java) exited with ${child.exitCode ?? child.signalCode} before it answered on port ${port}. Its output:\n${output.trim() || '(none)'}`, portTaken);
+      await fail(
+        `DynamoDB Local (java) exited with ${child.exitCode ?? child.signalCode} before it answered on port ${port}. Its output:\n${output.trim() || '(none)'}`,
+        portTaken,
+      );
     }
     try {
       await client.send(new ListTablesCommand({ Limit: 1 }));
@@ -209,7 +230,9 @@ const launch = async (port: number, dataDir: string | null, timeoutMs: number, v
       // Not listening yet.
     }
     if (Date.now() > deadline) {
-      await fail(`DynamoDB Local did not answer on ${endpoint} within ${Math.round(timeoutMs / 1000)} s. Java's output:\n${output.trim() || '(none)'}`);
+      await fail(
+        `DynamoDB Local did not answer on ${endpoint} within ${Math.round(timeoutMs / 1000)} s. Java's output:\n${output.trim() || '(none)'}`,
+      );
     }
     await delay(150);
   }

@@ -23,7 +23,11 @@ const tableStatus = async (client: DynamoDBClient, tableName: string): Promise<s
  * Creates the API's table (from the one definition in `shared/db/table.ts`) unless it exists, and
  * resolves once it is ACTIVE. Returns whether it had to create it.
  */
-export const ensureTable = async (client: DynamoDBClient, tableName: string, { timeoutMs = 30_000 } = {}): Promise<'created' | 'existed'> => {
+export const ensureTable = async (
+  client: DynamoDBClient,
+  tableName: string,
+  { timeoutMs = 30_000 } = {},
+): Promise<'created' | 'existed'> => {
   let outcome: 'created' | 'existed' = 'existed';
   if ((await tableStatus(client, tableName)) === undefined) {
     try {
@@ -38,7 +42,10 @@ export const ensureTable = async (client: DynamoDBClient, tableName: string, { t
   for (;;) {
     const status = await tableStatus(client, tableName);
     if (status === 'ACTIVE') return outcome;
-    if (Date.now() > deadline) throw new Error(`Table ${tableName} is not ACTIVE after ${Math.round(timeoutMs / 1000)} s (status ${status ?? 'missing'}).`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Table ${tableName} is not ACTIVE after ${Math.round(timeoutMs / 1000)} s (status ${status ?? 'missing'}).`,
+      );
     await delay(100);
   }
 };

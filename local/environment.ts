@@ -1,5 +1,11 @@
 import { ConfigError, isAwsEndpoint, readStoreConfig } from '../shared/config';
-import { localCredentials, localDynamoDbClient, localRegion, startDynamoDbLocal, type DynamoDbLocalOptions } from './dynamodb-local';
+import {
+  localCredentials,
+  localDynamoDbClient,
+  localRegion,
+  startDynamoDbLocal,
+  type DynamoDbLocalOptions,
+} from './dynamodb-local';
 import { ensureTable } from './ensure-table';
 
 /**
@@ -46,7 +52,15 @@ export interface LocalEnvironmentOptions extends DynamoDbLocalOptions {
 }
 
 /** Variables through which the SDK would find real credentials or another account's profile. */
-const AWS_CREDENTIAL_SOURCES = ['AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_DEFAULT_PROFILE', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_ROLE_ARN'];
+const AWS_CREDENTIAL_SOURCES = [
+  'AWS_SESSION_TOKEN',
+  'AWS_PROFILE',
+  'AWS_DEFAULT_PROFILE',
+  'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+  'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+  'AWS_WEB_IDENTITY_TOKEN_FILE',
+  'AWS_ROLE_ARN',
+];
 
 /**
  * Names the DynamoDB the handlers use (the one given, else `DYNAMODB_ENDPOINT`, else a DynamoDB
@@ -55,10 +69,18 @@ const AWS_CREDENTIAL_SOURCES = ['AWS_SESSION_TOKEN', 'AWS_PROFILE', 'AWS_DEFAULT
  * shared definition. Everything the handlers read is in place when it resolves.
  */
 export const prepareLocalEnvironment = async (options: LocalEnvironmentOptions = {}): Promise<LocalEnvironment> => {
-  const { endpoint: givenEndpoint, tableName, settings = {}, onStartingDynamoDbLocal, ...dynamoDbLocalOptions } = options;
+  const {
+    endpoint: givenEndpoint,
+    tableName,
+    settings = {},
+    onStartingDynamoDbLocal,
+    ...dynamoDbLocalOptions
+  } = options;
   const given = givenEndpoint ?? process.env.DYNAMODB_ENDPOINT;
   if (given && isAwsEndpoint(given)) {
-    throw new ConfigError(`DYNAMODB_ENDPOINT (${given}) is an AWS endpoint; the local API only ever uses a local DynamoDB. Unset it to start DynamoDB Local, or deploy with \`npm run deploy\`.`);
+    throw new ConfigError(
+      `DYNAMODB_ENDPOINT (${given}) is an AWS endpoint; the local API only ever uses a local DynamoDB. Unset it to start DynamoDB Local, or deploy with \`npm run deploy\`.`,
+    );
   }
   if (!given) onStartingDynamoDbLocal?.();
   const dynamoDbLocal = given ? undefined : await startDynamoDbLocal(dynamoDbLocalOptions);
@@ -81,7 +103,13 @@ export const prepareLocalEnvironment = async (options: LocalEnvironmentOptions =
     // The handlers' own reading of their settings: were anything amiss, it fails here, at start.
     const store = readStoreConfig();
     const table = await ensureTable(client, store.tableName);
-    return new PreparedEnvironment(endpoint, store.tableName, table, { ...variables, TABLE_NAME: store.tableName }, dynamoDbLocal);
+    return new PreparedEnvironment(
+      endpoint,
+      store.tableName,
+      table,
+      { ...variables, TABLE_NAME: store.tableName },
+      dynamoDbLocal,
+    );
   } catch (error) {
     await dynamoDbLocal?.stop();
     throw error;

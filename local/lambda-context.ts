@@ -17,7 +17,11 @@ const memoryLimitInMB = String(memorySize);
  * The Lambda context of one invocation, as Lambda hands it to a handler: one builder for the
  * local server, `npm run invoke` and the tests.
  */
-export const lambdaContext = (functionName: string, requestId: string, { timeoutMs = defaultTimeoutMs }: LambdaContextOptions = {}): Context => {
+export const lambdaContext = (
+  functionName: string,
+  requestId: string,
+  { timeoutMs = defaultTimeoutMs }: LambdaContextOptions = {},
+): Context => {
   const deadline = Date.now() + timeoutMs;
   return {
     callbackWaitsForEmptyEventLoop: true,

@@ -87,7 +87,8 @@ export const deployedRoutes = (): Route[] => {
     const segments = splitPath(resource);
     for (let length = 1; length < segments.length; length++) parents.add(`/${segments.slice(0, length).join('/')}`);
   }
-  for (const resource of parents) if (!routed.has(resource)) routes.push({ method: 'ANY', resource, handler: notFoundHandler });
+  for (const resource of parents)
+    if (!routed.has(resource)) routes.push({ method: 'ANY', resource, handler: notFoundHandler });
   return routes;
 };
 
@@ -103,7 +104,11 @@ export const createRouter = (routes: readonly Route[] = deployedRoutes()) => {
     list.push(route);
     byPath.set(route.resource, list);
   }
-  const resources: Resource[] = [...byPath].map(([path, list]) => ({ path, segments: splitPath(path).map(parseSegment), routes: list }));
+  const resources: Resource[] = [...byPath].map(([path, list]) => ({
+    path,
+    segments: splitPath(path).map(parseSegment),
+    routes: list,
+  }));
   resources.sort(compareSpecificity);
 
   return (method: string, path: string): RouteMatch | undefined => {

@@ -4,7 +4,12 @@ import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { corsPreflight } from '../shared/http/cors';
 import { errorCatalogue } from '../shared/http/error-catalogue';
-import { gatewayErrorHeaders, gatewayErrorObject, gatewayErrorOf, requestIdVariable } from '../shared/http/gateway-errors';
+import {
+  gatewayErrorHeaders,
+  gatewayErrorObject,
+  gatewayErrorOf,
+  requestIdVariable,
+} from '../shared/http/gateway-errors';
 import { expandRoutes } from '../shared/routes';
 import { toApiGatewayEvent, splitUrl } from './api-gateway-event';
 import { lambdaContext } from './lambda-context';
@@ -80,7 +85,10 @@ class GatewayFailure extends Error {
 const gatewayError = (req: IncomingMessage, res: ServerResponse, requestId: string, failure: GatewayFailure) => {
   const error = gatewayErrorOf(failure.responseType);
   const object = gatewayErrorObject(error, `http://${req.headers.host ?? 'localhost'}`);
-  const body = JSON.stringify({ ...object, developerMessage: object.developerMessage.replaceAll(requestIdVariable, requestId) });
+  const body = JSON.stringify({
+    ...object,
+    developerMessage: object.developerMessage.replaceAll(requestIdVariable, requestId),
+  });
   res.writeHead(errorCatalogue[error.code].status, {
     ...gatewayErrorHeaders(error),
     'Content-Length': Buffer.byteLength(body),
@@ -98,33 +106,49 @@ const preflightHeaders = {
   'Access-Control-Max-Age': String(corsPreflight.maxAgeSeconds),
 };
 
-const isHeaderValue = (value: unknown): value is string | number | boolean => ['string', 'number', 'boolean'].includes(typeof value);
+const isHeaderValue = (value: unknown): value is string | number | boolean =>
+  ['string', 'number', 'boolean'].includes(typeof value);
 
 /** What API Gateway accepts from a proxy integration; anything else is its 502. */
 const checkProxyResult = (result: unknown): APIGatewayProxyResult => {
-  if (typeof result !== 'object' || result === null) throw new GatewayFailure('INTEGRATION_FAILURE', 'The function did not answer with an object.');
+  if (typeof result !== 'object' || result === null)
+    throw new GatewayFailure('INTEGRATION_FAILURE', 'The function did not answer with an object.');
   const candidate = result as Record<string, unknown>;
   const { statusCode, headers, multiValueHeaders, body, isBase64Encoded } = candidate;
-  const statusValid = typeof statusCode === 'number' && Number.isInteger(statusCode) && statusCode >= 100 && statusCode <= 599;
-  const headersValid = headers === undefined || headers === null || (typeof headers === 'object' && Object.values(headers).every(isHeaderValue));
+  const statusValid =
+    typeof statusCode === 'number' && Number.isInteger(statusCode) && statusCode >= 100 && statusCode <= 599;
+  const headersValid =
+    headers === undefined ||
+    headers === null ||
+    (typeof headers === 'object' && Object.values(headers).every(isHeaderValue));
   const multiValid =
     multiValueHeaders === undefined ||
     multiValueHeaders === null ||
-    (typeof multiValueHeaders === 'object' && Object.values(multiValueHeaders).every((values) => Array.isArray(values) && values.every(isHeaderValue)));
+    (typeof multiValueHeaders === 'object' &&
+      Object.values(multiValueHeaders).every((values) => Array.isArray(values) && values.every(isHeaderValue)));
   const bodyValid = body === undefined || body === null || typeof body === 'string';
   const base64Valid = isBase64Encoded === undefined || typeof isBase64Encoded === 'boolean';
   if (!(statusValid && headersValid && multiValid && bodyValid && base64Valid)) {
-    throw new GatewayFailure('INTEGRATION_FAILURE', `The function answered with a malformed proxy result (keys: ${Object.keys(candidate).join(', ') || 'none'}).`);
+    throw new GatewayFailure(
+      'INTEGRATION_FAILURE',
+      `The function answered with a malformed proxy result (keys: ${Object.keys(candidate).join(', ') || 'none'}).`,
+    );
   }
-  if (JSON.stringify(result).length > MAX_RESPONSE_BYTES) throw new GatewayFailure('INTEGRATION_FAILURE', 'The function answer is larger than 6 MB, the most Lambda returns.');
+  if (JSON.stringify(result).length > MAX_RESPONSE_BYTES)
+    throw new GatewayFailure(
+      'INTEGRATION_FAILURE',
+      'The function answer is larger than 6 MB, the most Lambda returns.',
+    );
   return result as APIGatewayProxyResult;
 };
 
 /** `headers` and `multiValueHeaders` merged as API Gateway does: the multi-value entry wins. */
 const responseHeaders = (result: APIGatewayProxyResult): Record<string, string[]> => {
   const merged = new Map<string, [string, string[]]>();
-  for (const [name, value] of Object.entries(result.headers ?? {})) merged.set(name.toLowerCase(), [name, [String(value)]]);
-  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) merged.set(name.toLowerCase(), [name, values.map(String)]);
+  for (const [name, value] of Object.entries(result.headers ?? {}))
+    merged.set(name.toLowerCase(), [name, [String(value)]]);
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {}))
+    merged.set(name.toLowerCase(), [name, values.map(String)]);
   return Object.fromEntries([...merged.values()]);
 };
 
@@ -143,7 +167,10 @@ const readBody = (req: IncomingMessage): Promise<Buffer | 'too-large'> =>
 
 const withTimeout = <T>(work: Promise<T>, ms: number): Promise<T> =>
   new Promise((resolveWork, reject) => {
-    const timer = setTimeout(() => reject(new GatewayFailure('INTEGRATION_TIMEOUT', `The function did not answer within ${ms} ms.`)), ms);
+    const timer = setTimeout(
+      () => reject(new GatewayFailure('INTEGRATION_TIMEOUT', `The function did not answer within ${ms} ms.`)),
+      ms,
+    );
     timer.unref();
     work.then(
       (value) => {
@@ -169,7 +196,11 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
   const logErrors = options.logErrors ?? true;
   const routedResources = new Set(expandRoutes().map((r) => r.resource));
 
-  const invoke = async (match: RouteMatch, event: APIGatewayProxyEvent, requestId: string): Promise<APIGatewayProxyResult> => {
+  const invoke = async (
+    match: RouteMatch,
+    event: APIGatewayProxyEvent,
+    requestId: string,
+  ): Promise<APIGatewayProxyResult> => {
     const name = match.route.handler;
     let handler: LambdaHandler;
     try {
@@ -194,7 +225,8 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
     const method = (req.method ?? 'GET').toUpperCase();
     const { path } = splitUrl(req.url ?? '/');
     const log = () => {
-      if (!options.quiet) console.log(`${method} ${req.url ?? '/'} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+      if (!options.quiet)
+        console.log(`${method} ${req.url ?? '/'} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
     };
     res.once('finish', log);
     try {
@@ -217,13 +249,20 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
       // Like API Gateway, state the length of what is sent rather than stream it chunked.
       if (method !== 'HEAD') {
         for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-length') delete headers[name];
-        if (result.statusCode !== 204 && result.statusCode !== 304) headers['Content-Length'] = [String(payload.length)];
+        if (result.statusCode !== 204 && result.statusCode !== 304)
+          headers['Content-Length'] = [String(payload.length)];
       }
       res.writeHead(result.statusCode, { ...headers, 'x-amzn-RequestId': requestId });
       res.end(method === 'HEAD' || payload.length === 0 ? undefined : payload);
     } catch (error) {
-      const gateway = error instanceof GatewayFailure ? error : new GatewayFailure('INTEGRATION_FAILURE', 'The local server failed.', error);
-      if (logErrors && (gateway.responseType === 'INTEGRATION_FAILURE' || gateway.responseType === 'INTEGRATION_TIMEOUT')) {
+      const gateway =
+        error instanceof GatewayFailure
+          ? error
+          : new GatewayFailure('INTEGRATION_FAILURE', 'The local server failed.', error);
+      if (
+        logErrors &&
+        (gateway.responseType === 'INTEGRATION_FAILURE' || gateway.responseType === 'INTEGRATION_TIMEOUT')
+      ) {
         console.error(`${method} ${req.url ?? '/'} (request ${requestId}): ${gateway.message}`, gateway.cause ?? '');
       }
       if (res.headersSent) {
@@ -244,7 +283,15 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
       res.once('finish', () => {
         if (!options.quiet) console.log(`${req.method ?? ''} ${req.url ?? '/'} 413 0ms`);
       });
-      gatewayError(req, res, requestId, new GatewayFailure('REQUEST_TOO_LARGE', `Content-Length ${declared} is larger than ${MAX_REQUEST_BYTES} bytes.`));
+      gatewayError(
+        req,
+        res,
+        requestId,
+        new GatewayFailure(
+          'REQUEST_TOO_LARGE',
+          `Content-Length ${declared} is larger than ${MAX_REQUEST_BYTES} bytes.`,
+        ),
+      );
       return;
     }
     res.writeContinue();

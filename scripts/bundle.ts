@@ -26,7 +26,9 @@ if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a positiv
 rmSync(distDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
-const bundles = await bundleFunctions(distDir, { extra: { reference: path.join(root, 'bench', 'reference-handler.ts') } });
+const bundles = await bundleFunctions(distDir, {
+  extra: { reference: path.join(root, 'bench', 'reference-handler.ts') },
+});
 const bundleMs = bundles.milliseconds;
 
 const median = (values: number[]) => {
@@ -40,7 +42,13 @@ const importOnce = (file: string) => {
   const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
   const output = execFileSync(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', script], {
     // As Lambda imports it: the function's name and table set, DynamoDB found by the SDK (never called here).
-    env: { PATH: process.env.PATH, AWS_LAMBDA_FUNCTION_NAME: 'bench', AWS_REGION: 'us-east-1', TABLE_NAME: 'bench', MOCK_ENABLED: 'true' },
+    env: {
+      PATH: process.env.PATH,
+      AWS_LAMBDA_FUNCTION_NAME: 'bench',
+      AWS_REGION: 'us-east-1',
+      TABLE_NAME: 'bench',
+      MOCK_ENABLED: 'true',
+    },
     encoding: 'utf8',
   });
   return Number(output);
@@ -76,7 +84,9 @@ const rows = names.filter((name) => name !== 'reference').map(measure);
 
 const ratio = (value: number, base: number) => value / base;
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);
-const over = rows.filter((row) => ratio(row.bytes, reference.bytes) > budget || ratio(row.importMs, reference.importMs) > budget);
+const over = rows.filter(
+  (row) => ratio(row.bytes, reference.bytes) > budget || ratio(row.importMs, reference.importMs) > budget,
+);
 
 const table = [
   `| function | minified KiB | gzip KiB | map KiB | cold import ms (median of ${runs}) | size / ref | import / ref |`,

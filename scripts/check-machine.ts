@@ -21,9 +21,19 @@ const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const missing: { readonly what: string; readonly debianPackage: string }[] = [];
 const java = javaMajor();
 if (java === undefined || java < 17) {
-  missing.push({ what: java === undefined ? 'Java (for DynamoDB Local): no `java` on the PATH' : `Java 17 or later (for DynamoDB Local): found Java ${java}`, debianPackage: 'openjdk-17-jre-headless' });
+  missing.push({
+    what:
+      java === undefined
+        ? 'Java (for DynamoDB Local): no `java` on the PATH'
+        : `Java 17 or later (for DynamoDB Local): found Java ${java}`,
+    debianPackage: 'openjdk-17-jre-headless',
+  });
 }
-if (!existsSync(chromium)) missing.push({ what: `Chromium (for the reference page's browser test): nothing at ${chromium} (CHROMIUM_PATH)`, debianPackage: 'chromium' });
+if (!existsSync(chromium))
+  missing.push({
+    what: `Chromium (for the reference page's browser test): nothing at ${chromium} (CHROMIUM_PATH)`,
+    debianPackage: 'chromium',
+  });
 
 if (missing.length > 0) {
   const sudo = process.getuid?.() === 0 ? '' : 'sudo ';

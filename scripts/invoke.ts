@@ -26,7 +26,9 @@ const main = async () => {
   const [name, eventArgument] = process.argv.slice(2);
   const handler = name ? resolveHandler(name) : undefined;
   if (!name || !handler) {
-    process.stderr.write(`Usage: npm run invoke -- <operation> [event-file]\nOperations: ${handlerNames().join(', ')}\n`);
+    process.stderr.write(
+      `Usage: npm run invoke -- <operation> [event-file]\nOperations: ${handlerNames().join(', ')}\n`,
+    );
     process.exit(2);
   }
   const eventFile = path.resolve(eventArgument ?? path.join(root, 'events', `${handler}.json`));

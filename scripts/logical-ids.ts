@@ -8,14 +8,27 @@ import { Code, type CfnFunction } from 'aws-cdk-lib/aws-lambda';
 import { MagazineApiStack } from '../infra/magazine-api-stack';
 import { stageSettingsFrom } from '../infra/stage-settings';
 
-const stageArgument = process.argv.slice(2).join(' ').match(/stage=(\w+)/)?.[1];
+const stageArgument = process.argv
+  .slice(2)
+  .join(' ')
+  .match(/stage=(\w+)/)?.[1];
 const app = new App({ context: stageArgument ? { stage: stageArgument } : {} });
 const settings = stageSettingsFrom(app.node);
 const stackName = `MagazineApi-${settings.stage}`;
-const stack = new MagazineApiStack(app, stackName, { settings, functionCode: () => Code.fromInline('export const handler = () => {};') });
+const stack = new MagazineApiStack(app, stackName, {
+  settings,
+  functionCode: () => Code.fromInline('export const handler = () => {};'),
+});
 
-const rows = [...stack.functions].map(([handler, fn]) => [handler, String(stack.resolve((fn.function.node.defaultChild as CfnFunction).logicalId))] as const);
+const rows = [...stack.functions].map(
+  ([handler, fn]) =>
+    [handler, String(stack.resolve((fn.function.node.defaultChild as CfnFunction).logicalId))] as const,
+);
 const width = Math.max(...rows.map(([handler]) => handler.length));
-process.stdout.write(`Stack ${stackName}: template cdk.out/${stackName}.template.json (after \`npx cdk synth${stageArgument ? ` -c stage=${settings.stage}` : ''}\`)\n\n`);
+process.stdout.write(
+  `Stack ${stackName}: template cdk.out/${stackName}.template.json (after \`npx cdk synth${stageArgument ? ` -c stage=${settings.stage}` : ''}\`)\n\n`,
+);
 for (const [handler, logicalId] of rows) process.stdout.write(`${handler.padEnd(width)}  ${logicalId}\n`);
-process.stdout.write(`\nsam local invoke -t cdk.out/${stackName}.template.json ${rows[0]?.[1]} -e events/${rows[0]?.[0]}.json\n`);
+process.stdout.write(
+  `\nsam local invoke -t cdk.out/${stackName}.template.json ${rows[0]?.[1]} -e events/${rows[0]?.[0]}.json\n`,
+);

@@ -26,7 +26,10 @@ export const samples = {
   replaceAllMagazines: { body: [sampleMagazine, { id: 'second-magazine', title: 'Second Magazine', tags: [] }] },
   deleteAllMagazines: {},
   getMagazine: { params: { id: 'sample-magazine' } },
-  replaceMagazine: { params: { id: 'sample-magazine' }, body: { title: 'Sample Magazine, revised', tags: [{ name: 'Sample' }] } },
+  replaceMagazine: {
+    params: { id: 'sample-magazine' },
+    body: { title: 'Sample Magazine, revised', tags: [{ name: 'Sample' }] },
+  },
   deleteMagazine: { params: { id: 'second-magazine' } },
   listArticles: { params: { id: 'sample-magazine' } },
   createArticle: {
@@ -68,7 +71,13 @@ const sampleCaller: Caller = {
   userArn: 'arn:aws:sts::123456789012:assumed-role/MagazinePublisher/publisher-session',
 };
 
-export const makeEvent = (method: string, resource: string, sample: Sample, name: string, signed = false): APIGatewayProxyEvent => {
+export const makeEvent = (
+  method: string,
+  resource: string,
+  sample: Sample,
+  name: string,
+  signed = false,
+): APIGatewayProxyEvent => {
   const body = sample.body === undefined ? null : JSON.stringify(sample.body);
   const now = new Date(requestTimeEpoch);
   return buildProxyEvent({
@@ -84,7 +93,9 @@ export const makeEvent = (method: string, resource: string, sample: Sample, name
       ...(body !== null && { 'Content-Type': 'application/json' }),
       // SigV4, as a signing client sends it: API Gateway checked the signature and passes these on.
       ...(signed && {
-        'X-Amz-Content-Sha256': createHash('sha256').update(body ?? '').digest('hex'),
+        'X-Amz-Content-Sha256': createHash('sha256')
+          .update(body ?? '')
+          .digest('hex'),
         'X-Amz-Date': amzDate(now),
         'X-Amz-Security-Token': 'IQoJb3JpZ2luX2VjEXAMPLESESSIONTOKEN==',
       }),
@@ -105,7 +116,14 @@ export const makeEvent = (method: string, resource: string, sample: Sample, name
 /** Every event file, by handler module name. */
 export const allEvents = (): Record<string, APIGatewayProxyEvent> => {
   const events: Record<string, APIGatewayProxyEvent> = {};
-  for (const operation of operations) events[operation.handler] = makeEvent(operation.method, operation.path, samples[operation.id], operation.handler, signedMethods.has(operation.method));
+  for (const operation of operations)
+    events[operation.handler] = makeEvent(
+      operation.method,
+      operation.path,
+      samples[operation.id],
+      operation.handler,
+      signedMethods.has(operation.method),
+    );
   events[notFoundHandler] = makeEvent('GET', '/{proxy+}', { params: { proxy: 'magazine' } }, notFoundHandler);
   events[methodNotAllowedHandler] = makeEvent('PATCH', '/magazines', {}, methodNotAllowedHandler);
   return events;

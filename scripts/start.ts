@@ -62,14 +62,17 @@ try {
   environment = await prepareLocalEnvironment({
     dataDir,
     verbose: values.verbose,
-    onStartingDynamoDbLocal: () => console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…'),
+    onStartingDynamoDbLocal: () =>
+      console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…'),
   });
   console.log(`DynamoDB at ${environment.endpoint}, table ${environment.tableName} (${environment.table})`);
 
   let handlers = sourceHandlers(environment);
   if (values.bundled) {
     const bundles = await bundleFunctions(path.join(projectRoot, 'dist', 'functions'));
-    console.log(`Serving ${bundles.names.length} functions bundled as they deploy (${path.relative(process.cwd(), bundles.dir)}, ${Math.round(bundles.milliseconds)} ms)`);
+    console.log(
+      `Serving ${bundles.names.length} functions bundled as they deploy (${path.relative(process.cwd(), bundles.dir)}, ${Math.round(bundles.milliseconds)} ms)`,
+    );
     handlers = bundledHandlers(environment, bundles);
   }
   server = await startLocalServer({ port, quiet: values.quiet, handlers });

@@ -61,7 +61,8 @@ export const isAwsEndpoint = (endpoint: string): boolean => {
 export const readStoreConfig = (env: NodeJS.ProcessEnv = process.env): StoreConfig => {
   const inLambda = Boolean(env.AWS_LAMBDA_FUNCTION_NAME);
   const endpoint = env.DYNAMODB_ENDPOINT || undefined;
-  if (inLambda && !env.TABLE_NAME) throw new ConfigError('TABLE_NAME is not set: this function needs the table and has none.');
+  if (inLambda && !env.TABLE_NAME)
+    throw new ConfigError('TABLE_NAME is not set: this function needs the table and has none.');
   if (!inLambda) {
     if (!endpoint) {
       throw new ConfigError(
@@ -70,7 +71,9 @@ export const readStoreConfig = (env: NodeJS.ProcessEnv = process.env): StoreConf
       );
     }
     if (isAwsEndpoint(endpoint)) {
-      throw new ConfigError(`DYNAMODB_ENDPOINT (${endpoint}) is an AWS endpoint. Outside AWS Lambda the API only talks to a local DynamoDB; deploy with \`npm run deploy\` to use AWS.`);
+      throw new ConfigError(
+        `DYNAMODB_ENDPOINT (${endpoint}) is an AWS endpoint. Outside AWS Lambda the API only talks to a local DynamoDB; deploy with \`npm run deploy\` to use AWS.`,
+      );
     }
   }
   return {

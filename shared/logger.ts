@@ -7,13 +7,25 @@ import { config, type LogLevel } from './config';
 
 const LEVELS: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 };
 
-
 const serializable = (value: unknown): unknown =>
-  value instanceof Error ? { name: value.name, message: value.message, stack: value.stack, ...(value.cause !== undefined && { cause: serializable(value.cause) }) } : value;
+  value instanceof Error
+    ? {
+        name: value.name,
+        message: value.message,
+        stack: value.stack,
+        ...(value.cause !== undefined && { cause: serializable(value.cause) }),
+      }
+    : value;
 
 const write = (level: LogLevel, message: string, fields: Record<string, unknown> = {}) => {
   if (LEVELS[level] < LEVELS[config().logLevel]) return;
-  const entry = { level, message, timestamp: new Date().toISOString(), service: 'magazine-api', ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, serializable(v)])) };
+  const entry = {
+    level,
+    message,
+    timestamp: new Date().toISOString(),
+    service: 'magazine-api',
+    ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, serializable(v)])),
+  };
   process.stdout.write(`${JSON.stringify(entry)}\n`);
 };
 

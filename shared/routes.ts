@@ -15,10 +15,22 @@ export type TableAccess = 'none' | 'read' | 'write';
  * table: exactly what its path through the repository sends. A transaction is authorised by the
  * actions of its items (`TransactWriteItems` of a Put and an Update needs PutItem and UpdateItem).
  */
-export type TableAction = 'GetItem' | 'BatchGetItem' | 'Query' | 'PutItem' | 'UpdateItem' | 'DeleteItem' | 'BatchWriteItem';
+export type TableAction =
+  | 'GetItem'
+  | 'BatchGetItem'
+  | 'Query'
+  | 'PutItem'
+  | 'UpdateItem'
+  | 'DeleteItem'
+  | 'BatchWriteItem';
 
 /** The actions that change the table: an operation with `access: 'read'` has none of them. */
-export const writeActions: ReadonlySet<TableAction> = new Set(['PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem']);
+export const writeActions: ReadonlySet<TableAction> = new Set([
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+]);
 
 export interface Operation {
   /** The OpenAPI `operationId` and the stem of the function's construct id. */
@@ -37,23 +49,160 @@ export interface Operation {
 }
 
 export const operations = [
-  { id: 'listMagazines', method: 'GET', path: '/magazines', handler: 'list-magazines', access: 'read', actions: ['GetItem', 'Query'], summary: 'List magazines' },
-  { id: 'createMagazine', method: 'POST', path: '/magazines', handler: 'create-magazine', access: 'write', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Create a magazine' },
-  { id: 'replaceAllMagazines', method: 'PUT', path: '/magazines', handler: 'replace-all-magazines', access: 'write', actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Replace all magazines' },
-  { id: 'deleteAllMagazines', method: 'DELETE', path: '/magazines', handler: 'delete-all-magazines', access: 'write', actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Delete all magazines' },
-  { id: 'getMagazine', method: 'GET', path: '/magazines/{id}', handler: 'get-magazine', access: 'read', actions: ['GetItem'], summary: 'Get a magazine' },
-  { id: 'replaceMagazine', method: 'PUT', path: '/magazines/{id}', handler: 'replace-magazine', access: 'write', actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Create or replace a magazine' },
-  { id: 'deleteMagazine', method: 'DELETE', path: '/magazines/{id}', handler: 'delete-magazine', access: 'write', actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'], summary: 'Delete a magazine' },
-  { id: 'listArticles', method: 'GET', path: '/magazines/{id}/articles', handler: 'list-articles', access: 'read', actions: ['GetItem', 'Query'], summary: 'List the articles of a magazine' },
-  { id: 'createArticle', method: 'POST', path: '/magazines/{id}/articles', handler: 'create-article', access: 'write', actions: ['GetItem', 'PutItem', 'UpdateItem'], summary: 'Add an article to a magazine', labels: true },
-  { id: 'getArticle', method: 'GET', path: '/articles/{articleId}', handler: 'get-article', access: 'read', actions: ['GetItem'], summary: 'Get an article' },
-  { id: 'listTags', method: 'GET', path: '/tags', handler: 'list-tags', access: 'read', actions: ['Query'], summary: 'List tags' },
-  { id: 'getTag', method: 'GET', path: '/tags/{tagId}', handler: 'get-tag', access: 'read', actions: ['GetItem'], summary: 'Get a tag' },
-  { id: 'listTagMagazines', method: 'GET', path: '/tags/{tagId}/magazines', handler: 'list-tag-magazines', access: 'read', actions: ['GetItem', 'Query'], summary: 'List the magazines carrying a tag' },
-  { id: 'getDocumentation', method: 'GET', path: '/documentation', handler: 'get-documentation', access: 'none', actions: [], summary: 'API reference (HTML)' },
-  { id: 'listErrorPages', method: 'GET', path: '/documentation/errors', handler: 'list-error-pages', access: 'none', actions: [], summary: 'Index of error codes (HTML)' },
-  { id: 'getErrorPage', method: 'GET', path: '/documentation/errors/{errorCode}', handler: 'get-error-page', access: 'none', actions: [], summary: 'Documentation of one error code (HTML)' },
-  { id: 'getOpenApi', method: 'GET', path: '/openapi.json', handler: 'get-openapi', access: 'none', actions: [], summary: 'OpenAPI 3.1 document of this API' },
+  {
+    id: 'listMagazines',
+    method: 'GET',
+    path: '/magazines',
+    handler: 'list-magazines',
+    access: 'read',
+    actions: ['GetItem', 'Query'],
+    summary: 'List magazines',
+  },
+  {
+    id: 'createMagazine',
+    method: 'POST',
+    path: '/magazines',
+    handler: 'create-magazine',
+    access: 'write',
+    actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    summary: 'Create a magazine',
+  },
+  {
+    id: 'replaceAllMagazines',
+    method: 'PUT',
+    path: '/magazines',
+    handler: 'replace-all-magazines',
+    access: 'write',
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    summary: 'Replace all magazines',
+  },
+  {
+    id: 'deleteAllMagazines',
+    method: 'DELETE',
+    path: '/magazines',
+    handler: 'delete-all-magazines',
+    access: 'write',
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    summary: 'Delete all magazines',
+  },
+  {
+    id: 'getMagazine',
+    method: 'GET',
+    path: '/magazines/{id}',
+    handler: 'get-magazine',
+    access: 'read',
+    actions: ['GetItem'],
+    summary: 'Get a magazine',
+  },
+  {
+    id: 'replaceMagazine',
+    method: 'PUT',
+    path: '/magazines/{id}',
+    handler: 'replace-magazine',
+    access: 'write',
+    actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    summary: 'Create or replace a magazine',
+  },
+  {
+    id: 'deleteMagazine',
+    method: 'DELETE',
+    path: '/magazines/{id}',
+    handler: 'delete-magazine',
+    access: 'write',
+    actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    summary: 'Delete a magazine',
+  },
+  {
+    id: 'listArticles',
+    method: 'GET',
+    path: '/magazines/{id}/articles',
+    handler: 'list-articles',
+    access: 'read',
+    actions: ['GetItem', 'Query'],
+    summary: 'List the articles of a magazine',
+  },
+  {
+    id: 'createArticle',
+    method: 'POST',
+    path: '/magazines/{id}/articles',
+    handler: 'create-article',
+    access: 'write',
+    actions: ['GetItem', 'PutItem', 'UpdateItem'],
+    summary: 'Add an article to a magazine',
+    labels: true,
+  },
+  {
+    id: 'getArticle',
+    method: 'GET',
+    path: '/articles/{articleId}',
+    handler: 'get-article',
+    access: 'read',
+    actions: ['GetItem'],
+    summary: 'Get an article',
+  },
+  {
+    id: 'listTags',
+    method: 'GET',
+    path: '/tags',
+    handler: 'list-tags',
+    access: 'read',
+    actions: ['Query'],
+    summary: 'List tags',
+  },
+  {
+    id: 'getTag',
+    method: 'GET',
+    path: '/tags/{tagId}',
+    handler: 'get-tag',
+    access: 'read',
+    actions: ['GetItem'],
+    summary: 'Get a tag',
+  },
+  {
+    id: 'listTagMagazines',
+    method: 'GET',
+    path: '/tags/{tagId}/magazines',
+    handler: 'list-tag-magazines',
+    access: 'read',
+    actions: ['GetItem', 'Query'],
+    summary: 'List the magazines carrying a tag',
+  },
+  {
+    id: 'getDocumentation',
+    method: 'GET',
+    path: '/documentation',
+    handler: 'get-documentation',
+    access: 'none',
+    actions: [],
+    summary: 'API reference (HTML)',
+  },
+  {
+    id: 'listErrorPages',
+    method: 'GET',
+    path: '/documentation/errors',
+    handler: 'list-error-pages',
+    access: 'none',
+    actions: [],
+    summary: 'Index of error codes (HTML)',
+  },
+  {
+    id: 'getErrorPage',
+    method: 'GET',
+    path: '/documentation/errors/{errorCode}',
+    handler: 'get-error-page',
+    access: 'none',
+    actions: [],
+    summary: 'Documentation of one error code (HTML)',
+  },
+  {
+    id: 'getOpenApi',
+    method: 'GET',
+    path: '/openapi.json',
+    handler: 'get-openapi',
+    access: 'none',
+    actions: [],
+    summary: 'OpenAPI 3.1 document of this API',
+  },
 ] as const satisfies readonly Operation[];
 
 export type OperationId = (typeof operations)[number]['id'];
@@ -69,7 +218,10 @@ export interface DeploymentSettings {
  * The environment of one function as deployed: only functions that use the table are told its
  * name. Source maps make a deployed function's stack traces point into the TypeScript.
  */
-export const functionEnvironment = (operation: Operation | undefined, settings: DeploymentSettings): Record<string, string> => ({
+export const functionEnvironment = (
+  operation: Operation | undefined,
+  settings: DeploymentSettings,
+): Record<string, string> => ({
   MOCK_ENABLED: String(settings.mockEnabled),
   ...(operation && operation.actions.length > 0 && { TABLE_NAME: settings.tableName }),
   ...(settings.baseUrl && { BASE_URL: settings.baseUrl }),
@@ -77,7 +229,8 @@ export const functionEnvironment = (operation: Operation | undefined, settings: 
 });
 
 /** The operation a handler module serves; none for the 404 and 405 handlers. */
-export const operationOfHandler = (handler: string): Operation | undefined => (operations as readonly Operation[]).find((operation) => operation.handler === handler);
+export const operationOfHandler = (handler: string): Operation | undefined =>
+  (operations as readonly Operation[]).find((operation) => operation.handler === handler);
 
 /** Every handler module the routes name. */
 export const handlerNames = (): string[] => [...new Set(expandRoutes().map((route) => route.handler))].sort();
@@ -96,9 +249,11 @@ export const formatLabels = ['json', 'xml'] as const;
 const hasLabels = (path: string) => !path.startsWith('/documentation') && path !== '/openapi.json';
 
 /** Whether a `.json`/`.xml` at the end of a request to this API Gateway resource is a format label (not on documents, whose names end in `.html` and `.json`). */
-export const resourceTakesLabels = (resource: string): boolean => hasLabels(resource.slice(versionPrefixOf(resource).length));
+export const resourceTakesLabels = (resource: string): boolean =>
+  hasLabels(resource.slice(versionPrefixOf(resource).length));
 
-const takesLabels = (operation: Operation) => hasLabels(operation.path) && (operation.labels ?? operation.method === 'GET');
+const takesLabels = (operation: Operation) =>
+  hasLabels(operation.path) && (operation.labels ?? operation.method === 'GET');
 
 export interface Route {
   readonly method: HttpMethod | 'ANY';
@@ -140,7 +295,8 @@ export const expandRoutes = (): Route[] => {
 };
 
 /** The methods a resource path answers, for the `Allow` header. */
-export const allowedMethods = (resource: string): readonly HttpMethod[] => (methodsByResource ??= methodsOfResources()).get(resource) ?? [];
+export const allowedMethods = (resource: string): readonly HttpMethod[] =>
+  (methodsByResource ??= methodsOfResources()).get(resource) ?? [];
 
 let methodsByResource: Map<string, HttpMethod[]> | undefined;
 

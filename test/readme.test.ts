@@ -9,7 +9,9 @@ describe('the README', () => {
 
   it('lists every error code of the catalogue with its status and title', () => {
     for (const [code, entry] of Object.entries(errorCatalogue)) {
-      expect(readme).toContain(`| \`${code}\` | ${entry.status} | ${errorGuide[code as keyof typeof errorGuide].title} |`);
+      expect(readme).toContain(
+        `| \`${code}\` | ${entry.status} | ${errorGuide[code as keyof typeof errorGuide].title} |`,
+      );
     }
   });
 
@@ -20,9 +22,18 @@ describe('the README', () => {
 
   it('and every other file of the project state the rules themselves, pointing to no document users do not have', () => {
     const root = new URL('..', import.meta.url).pathname;
-    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' }).split('\n').filter((file) => /\.(ts|md|json|yaml)$/.test(file) && file !== 'package-lock.json');
+    const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+      cwd: root,
+      encoding: 'utf8',
+    })
+      .split('\n')
+      .filter((file) => /\.(ts|md|json|yaml)$/.test(file) && file !== 'package-lock.json');
     const contractFile = ['CONTRACT', 'md'].join('.');
-    const citing = files.filter((file) => readFileSync(`${root}${file}`, 'utf8').includes(contractFile) || /\bCONTRACT §/.test(readFileSync(`${root}${file}`, 'utf8')));
+    const citing = files.filter(
+      (file) =>
+        readFileSync(`${root}${file}`, 'utf8').includes(contractFile) ||
+        /\bCONTRACT §/.test(readFileSync(`${root}${file}`, 'utf8')),
+    );
     expect(citing).toEqual([]);
   });
 });

@@ -51,7 +51,9 @@ export class CatalogueChange {
 
   /** How many items `updates()` writes: the collection item and each shard touched. */
   get itemCount(): number {
-    return 1 + [...this.items.values()].filter((change) => change.key.SK !== catalogueKey.SK && this.touches(change)).length;
+    return (
+      1 + [...this.items.values()].filter((change) => change.key.SK !== catalogueKey.SK && this.touches(change)).length
+    );
   }
 
   /** The most attributes one update changes. */
@@ -62,9 +64,15 @@ export class CatalogueChange {
   /** Per shard, the tags some counter of which went down in the end (a tag kept as it was is not one). */
   get decrementedTags(): { readonly key: ItemChange['key']; readonly tagIds: readonly string[] }[] {
     const wentDown = (change: ItemChange, tagId: string) =>
-      [...change.deltas].some(([attribute, delta]) => delta < 0 && (attribute === counter.tag(tagId) || attribute.startsWith(`${counter.tag(tagId)}#Y`)));
+      [...change.deltas].some(
+        ([attribute, delta]) =>
+          delta < 0 && (attribute === counter.tag(tagId) || attribute.startsWith(`${counter.tag(tagId)}#Y`)),
+      );
     return [...this.items.values()]
-      .map((change) => ({ key: change.key, tagIds: [...change.decremented].filter((tagId) => wentDown(change, tagId)) }))
+      .map((change) => ({
+        key: change.key,
+        tagIds: [...change.decremented].filter((tagId) => wentDown(change, tagId)),
+      }))
       .filter(({ tagIds }) => tagIds.length > 0);
   }
 
@@ -73,9 +81,14 @@ export class CatalogueChange {
    * and `revision`). With `expectedRevision`, the collection must not have changed since read.
    */
   updates(tableName: string, now: number, expectedRevision?: string): TransactItem[] {
-    const shards = [...this.items.values()].filter((change) => change.key.SK !== catalogueKey.SK && this.touches(change));
+    const shards = [...this.items.values()].filter(
+      (change) => change.key.SK !== catalogueKey.SK && this.touches(change),
+    );
     const collection = this.item(catalogueKey);
-    return [...shards.map((change) => update(tableName, change, now)), update(tableName, collection, now, expectedRevision)];
+    return [
+      ...shards.map((change) => update(tableName, change, now)),
+      update(tableName, collection, now, expectedRevision),
+    ];
   }
 
   private touches(change: ItemChange) {
@@ -123,9 +136,13 @@ const update = (tableName: string, change: ItemChange, now: number, expectedRevi
       TableName: tableName,
       Key: change.key,
       UpdateExpression: `SET ${sets.join(', ')}${adds.length ? ` ADD ${adds.join(', ')}` : ''}`,
-      ...(conditioned && { ConditionExpression: expectedRevision === EMPTY_REVISION ? 'attribute_not_exists(#revision)' : '#revision = :expected' }),
+      ...(conditioned && {
+        ConditionExpression:
+          expectedRevision === EMPTY_REVISION ? 'attribute_not_exists(#revision)' : '#revision = :expected',
+      }),
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: conditioned && expectedRevision !== EMPTY_REVISION ? { ...values, ':expected': expectedRevision } : values,
+      ExpressionAttributeValues:
+        conditioned && expectedRevision !== EMPTY_REVISION ? { ...values, ':expected': expectedRevision } : values,
     },
   };
 };

@@ -26,7 +26,14 @@ export const toMagazineItem = (item: Record<string, unknown>): MagazineItem => (
   tombstone: item[TOMBSTONE] !== undefined,
 });
 
-export const toStoredMagazine = ({ id, title, tags, created, updated, revision }: StoredMagazine): StoredMagazine => ({ id, title, tags, created, updated, revision });
+export const toStoredMagazine = ({ id, title, tags, created, updated, revision }: StoredMagazine): StoredMagazine => ({
+  id,
+  title,
+  tags,
+  created,
+  updated,
+  revision,
+});
 
 export const toStoredArticle = (item: Record<string, unknown>): StoredArticle => ({
   id: item.id as string,
@@ -41,4 +48,11 @@ export const toStoredArticle = (item: Record<string, unknown>): StoredArticle =>
 });
 
 /** The magazine attributes every copy (the magazine item, its tag memberships) carries. */
-export const magazineData = (m: StoredMagazine) => ({ id: m.id, title: m.title, tags: m.tags, created: m.created, updated: m.updated, revision: m.revision });
+export const magazineData = (m: StoredMagazine) => ({
+  id: m.id,
+  title: m.title,
+  tags: m.tags,
+  created: m.created,
+  updated: m.updated,
+  revision: m.revision,
+});

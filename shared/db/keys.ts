@@ -21,15 +21,26 @@
 
 const pad = (seconds: number) => String(seconds).padStart(12, '0');
 
-export const ENTITY = { magazine: 'magazine', membership: 'tag-membership', article: 'article', catalogue: 'catalogue' } as const;
+export const ENTITY = {
+  magazine: 'magazine',
+  membership: 'tag-membership',
+  article: 'article',
+  catalogue: 'catalogue',
+} as const;
 
 export const GSI1 = 'GSI1';
 
 export const magazineKey = (id: string) => ({ PK: `MAG#${id}`, SK: 'MAGAZINE' });
-export const magazineListKey = (created: number, id: string) => ({ GSI1PK: 'MAGAZINES', GSI1SK: `${pad(created)}#${id}` });
+export const magazineListKey = (created: number, id: string) => ({
+  GSI1PK: 'MAGAZINES',
+  GSI1SK: `${pad(created)}#${id}`,
+});
 export const MAGAZINE_LIST = 'MAGAZINES';
 
-export const membershipKey = (tagId: string, created: number, magazineId: string) => ({ PK: `TAG#${tagId}`, SK: `MAG#${pad(created)}#${magazineId}` });
+export const membershipKey = (tagId: string, created: number, magazineId: string) => ({
+  PK: `TAG#${tagId}`,
+  SK: `MAG#${pad(created)}#${magazineId}`,
+});
 export const membershipPartition = (tagId: string) => `TAG#${tagId}`;
 
 export const articleKey = (id: string) => ({ PK: `ARTICLE#${id}`, SK: 'ARTICLE' });
@@ -42,7 +53,8 @@ export const articleListKey = (magazineId: string, generation: string, created: 
  * a deletion still cleaning up can never reach the articles of a magazine created again under the
  * same id.
  */
-export const articleListPartition = (magazineId: string, generation: string) => `MAG#${magazineId}#${generation}#ARTICLES`;
+export const articleListPartition = (magazineId: string, generation: string) =>
+  `MAG#${magazineId}#${generation}#ARTICLES`;
 
 /** Tombstones are listed apart in GSI1, so that bulk operations find and finish them. */
 export const TOMBSTONE_LIST = 'TOMBSTONES';
@@ -60,10 +72,16 @@ const shardOf = (tagId: string) => {
   return hash % TAG_SHARDS;
 };
 
-export const tagShardKey = (tagId: string) => ({ PK: CATALOGUE_PARTITION, SK: `${TAG_SHARD_PREFIX}${String(shardOf(tagId)).padStart(2, '0')}` });
+export const tagShardKey = (tagId: string) => ({
+  PK: CATALOGUE_PARTITION,
+  SK: `${TAG_SHARD_PREFIX}${String(shardOf(tagId)).padStart(2, '0')}`,
+});
 
 /** Sort-key bounds of a year (inclusive), for key conditions; `prefix` is `''` on GSI1 and `MAG#` on tags. */
-export const createdRange = (prefix: string, [start, end]: [number, number]): [string, string] => [`${prefix}${pad(start)}#`, `${prefix}${pad(end)}#~`];
+export const createdRange = (prefix: string, [start, end]: [number, number]): [string, string] => [
+  `${prefix}${pad(start)}#`,
+  `${prefix}${pad(end)}#~`,
+];
 
 /** Counter and name attributes of the collection item and the tag shards. */
 export const counter = {

@@ -92,13 +92,21 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
   };
 
   const membershipItems = (magazine: StoredMagazine) =>
-    magazine.tags.map((tag) => ({ ...membershipKey(tag.id, magazine.created, magazine.id), entity: ENTITY.membership, ...magazineData(magazine) }));
+    magazine.tags.map((tag) => ({
+      ...membershipKey(tag.id, magazine.created, magazine.id),
+      entity: ENTITY.membership,
+      ...magazineData(magazine),
+    }));
 
   const membershipDeletes = (magazine: StoredMagazine): TransactItem[] =>
     membershipItems(magazine).map((m) => ({ Delete: { TableName: tableName, Key: { PK: m.PK, SK: m.SK } } }));
 
   /** The items that write `next` over `previous` (absent when new), as one transaction's worth. */
-  const magazineWrite = (next: StoredMagazine, previous: MagazineItem | undefined, catalogue: CatalogueChange): TransactItem[] => {
+  const magazineWrite = (
+    next: StoredMagazine,
+    previous: MagazineItem | undefined,
+    catalogue: CatalogueChange,
+  ): TransactItem[] => {
     const items: TransactItem[] = [];
     if (previous) {
       items.push({
@@ -106,7 +114,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           TableName: tableName,
           Key: magazineKey(next.id),
           // Update, not Put: the article counter on the item belongs to the articles.
-          UpdateExpression: 'SET #title = :title, #tags = :tags, #created = :created, #updated = :updated, #revision = :revision, #gsi1sk = :gsi1sk',
+          UpdateExpression:
+            'SET #title = :title, #tags = :tags, #created = :created, #updated = :updated, #revision = :revision, #gsi1sk = :gsi1sk',
           ConditionExpression: '#revision = :previous AND attribute_not_exists(#tombstone)',
           ExpressionAttributeNames: {
             '#title': 'title',
@@ -130,7 +139,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       });
       const kept = new Set(membershipItems(next).map((m) => `${m.PK}|${m.SK}`));
       for (const old of membershipItems(previous)) {
-        if (!kept.has(`${old.PK}|${old.SK}`)) items.push({ Delete: { TableName: tableName, Key: { PK: old.PK, SK: old.SK } } });
+        if (!kept.has(`${old.PK}|${old.SK}`))
+          items.push({ Delete: { TableName: tableName, Key: { PK: old.PK, SK: old.SK } } });
       }
       catalogue.count(previous, -1);
     } else {
@@ -165,7 +175,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     const guard = {
       TableName: tableName,
       Key: magazineKey(magazine.id),
-      ConditionExpression: '#revision = :revision AND #articleCount = :articleCount AND attribute_not_exists(#tombstone)',
+      ConditionExpression:
+        '#revision = :revision AND #articleCount = :articleCount AND attribute_not_exists(#tombstone)',
     };
     const names = { '#revision': 'revision', '#articleCount': 'articleCount', '#tombstone': TOMBSTONE };
     const values = { ':revision': magazine.revision, ':articleCount': magazine.articleCount };
@@ -194,13 +205,21 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       try {
         const shard = await getItem(key, { consistent: true });
         if (!shard) continue;
-        const empty = Object.keys(shard).filter((attribute) =>
-          tagIds.some((tagId) => attribute === counter.tag(tagId) || attribute.startsWith(`${counter.tag(tagId)}#Y`)) && shard[attribute] === 0,
+        const empty = Object.keys(shard).filter(
+          (attribute) =>
+            tagIds.some(
+              (tagId) => attribute === counter.tag(tagId) || attribute.startsWith(`${counter.tag(tagId)}#Y`),
+            ) && shard[attribute] === 0,
         );
         const gone = tagIds.filter((tagId) => shard[counter.tag(tagId)] === 0).map((tagId) => counter.tagName(tagId));
         // A tag's name goes with its count; per chunk, so that each expression stays under 4 KB.
         const chunks = tagIds
-          .map((tagId) => [...empty.filter((a) => a === counter.tag(tagId) || a.startsWith(`${counter.tag(tagId)}#Y`)), ...(gone.includes(counter.tagName(tagId)) && counter.tagName(tagId) in shard ? [counter.tagName(tagId)] : [])])
+          .map((tagId) => [
+            ...empty.filter((a) => a === counter.tag(tagId) || a.startsWith(`${counter.tag(tagId)}#Y`)),
+            ...(gone.includes(counter.tagName(tagId)) && counter.tagName(tagId) in shard
+              ? [counter.tagName(tagId)]
+              : []),
+          ])
           .filter((attributes) => attributes.length > 0);
         for (let start = 0; start < chunks.length; start += PRUNE_TAGS_PER_UPDATE) {
           const removed = chunks.slice(start, start + PRUNE_TAGS_PER_UPDATE).flat();
@@ -249,7 +268,10 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       if (keys.length >= tombstone.articleCount) return keys;
       await backoff(attempt);
     }
-    logger.warn('Articles of a deleted magazine not yet visible in GSI1', { magazineId: tombstone.id, expected: tombstone.articleCount });
+    logger.warn('Articles of a deleted magazine not yet visible in GSI1', {
+      magazineId: tombstone.id,
+      expected: tombstone.articleCount,
+    });
     return undefined;
   };
 
@@ -267,7 +289,12 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       cleared.push(tombstone);
     });
     const deletion = (tombstone: MagazineItem): TransactItem => ({
-      Delete: { TableName: tableName, Key: magazineKey(tombstone.id), ConditionExpression: 'attribute_exists(#tombstone)', ExpressionAttributeNames: { '#tombstone': TOMBSTONE } },
+      Delete: {
+        TableName: tableName,
+        Key: magazineKey(tombstone.id),
+        ConditionExpression: 'attribute_exists(#tombstone)',
+        ExpressionAttributeNames: { '#tombstone': TOMBSTONE },
+      },
     });
     const deleteOne = (tombstone: MagazineItem) =>
       transact([deletion(tombstone)]).catch((error: unknown) => {
@@ -297,11 +324,19 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
    * the ids, the table is then read consistently for them and for the ids about to be written,
    * and GSI1 is asked again until it shows as many magazines as the collection counts.
    */
-  const readCollection = async (listed: (partition: string) => Promise<Item[]>, draftIds: readonly string[]): Promise<MagazineItem[]> => {
+  const readCollection = async (
+    listed: (partition: string) => Promise<Item[]>,
+    draftIds: readonly string[],
+  ): Promise<MagazineItem[]> => {
     for (let attempt = 1; ; attempt++) {
-      const [collection, index] = await Promise.all([getItem(catalogueKey, { consistent: true }), listed(MAGAZINE_LIST)]);
+      const [collection, index] = await Promise.all([
+        getItem(catalogueKey, { consistent: true }),
+        listed(MAGAZINE_LIST),
+      ]);
       const ids = [...new Set([...index.map((item) => item.id as string), ...draftIds])];
-      const magazines = (await getAll(ids.map(magazineKey))).map(toMagazineItem).filter((magazine) => !magazine.tombstone);
+      const magazines = (await getAll(ids.map(magazineKey)))
+        .map(toMagazineItem)
+        .filter((magazine) => !magazine.tombstone);
       if (magazines.length >= countOf(collection, counter.all) || attempt >= INDEX_SETTLE_ATTEMPTS) return magazines;
       await backoff(attempt);
     }
@@ -312,7 +347,11 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     if (!(await finishDeletion(id))) throw storeBusy();
   };
 
-  const toStored = (draft: MagazineDraft & { id: string }, previous: MagazineItem | undefined, now: number): StoredMagazine => ({
+  const toStored = (
+    draft: MagazineDraft & { id: string },
+    previous: MagazineItem | undefined,
+    now: number,
+  ): StoredMagazine => ({
     id: draft.id,
     title: draft.title,
     tags: draft.tags,
@@ -329,7 +368,10 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     JSON.stringify(previous.tags.map((t) => [t.id, t.name])) === JSON.stringify(draft.tags.map((t) => [t.id, t.name]));
 
   /** The magazine list of one tag (memberships) or of all magazines (GSI1), in a year or not. */
-  const magazineRange = (filter: MagazineListFilter, range: [number, number] | undefined): { query: QueryCommandInput; keys: string[] } => {
+  const magazineRange = (
+    filter: MagazineListFilter,
+    range: [number, number] | undefined,
+  ): { query: QueryCommandInput; keys: string[] } => {
     const between = range ? '#pk = :pk AND #sk BETWEEN :from AND :to' : undefined;
     if (filter.tag) {
       const [from, to] = range ? createdRange('MAG#', range) : ['MAG#', undefined];
@@ -338,7 +380,11 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           TableName: tableName,
           KeyConditionExpression: between ?? '#pk = :pk AND begins_with(#sk, :from)',
           ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-          ExpressionAttributeValues: { ':pk': membershipPartition(filter.tag), ':from': from, ...(to && { ':to': to }) },
+          ExpressionAttributeValues: {
+            ':pk': membershipPartition(filter.tag),
+            ':from': from,
+            ...(to && { ':to': to }),
+          },
           ScanIndexForward: filter.sort === 'asc',
         },
         keys: ['PK', 'SK'],
@@ -360,7 +406,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
 
   return {
     /** One strongly consistent GetItem, so that the `Location` of a magazine just written resolves. */
-    getMagazine: (id: string): Promise<StoredMagazine | undefined> => readMagazine(id, true).then((m) => m && toStoredMagazine(m)),
+    getMagazine: (id: string): Promise<StoredMagazine | undefined> =>
+      readMagazine(id, true).then((m) => m && toStoredMagazine(m)),
 
     /**
      * The counter (collection item, or the tag's shard) and one page, read side by side. A tag's
@@ -370,15 +417,32 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     async listMagazines(filter: MagazineListFilter): Promise<Page<StoredMagazine>> {
       const { year, tag } = filter;
       const counterItem = tag ? tagShardKey(tag) : catalogueKey;
-      const countAttribute = tag ? (year !== undefined ? counter.tagYear(tag, year) : counter.tag(tag)) : year !== undefined ? counter.year(year) : counter.all;
+      const countAttribute = tag
+        ? year !== undefined
+          ? counter.tagYear(tag, year)
+          : counter.tag(tag)
+        : year !== undefined
+          ? counter.year(year)
+          : counter.all;
       const attributes = [countAttribute, counter.lastModified, counter.revision];
       const range = year !== undefined ? yearBounds(year) : undefined;
       // No magazine is created before 1970.
-      if (range && range[1] < 0) return { items: [], count: 0, ...versionOf(await getItem(counterItem, { attributes })) };
+      if (range && range[1] < 0)
+        return { items: [], count: 0, ...versionOf(await getItem(counterItem, { attributes })) };
       const { query, keys } = magazineRange(filter, range);
       // Consistent: the count and the ETag (for If-Match on the collection) are the latest.
-      const [counted, items] = await pageWithCount(query, keys, filter, getItem(counterItem, { attributes, consistent: true }), (item) => countOf(item, countAttribute));
-      return { items: items.map((item) => toStoredMagazine(toMagazineItem(item))), count: countOf(counted, countAttribute), ...versionOf(counted) };
+      const [counted, items] = await pageWithCount(
+        query,
+        keys,
+        filter,
+        getItem(counterItem, { attributes, consistent: true }),
+        (item) => countOf(item, countAttribute),
+      );
+      return {
+        items: items.map((item) => toStoredMagazine(toMagazineItem(item))),
+        count: countOf(counted, countAttribute),
+        ...versionOf(counted),
+      };
     },
 
     /** One transaction: the magazine (only if its id is free), its tag memberships, the counters. */
@@ -400,7 +464,10 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     },
 
     /** Creates or replaces; the revision read first is the condition of the write. */
-    async putMagazine(draft: MagazineDraft & { id: string }, ifMatch: IfMatch | undefined): Promise<'created' | 'replaced'> {
+    async putMagazine(
+      draft: MagazineDraft & { id: string },
+      ifMatch: IfMatch | undefined,
+    ): Promise<'created' | 'replaced'> {
       for (let attempt = 1; ; attempt++) {
         const stored = await readMagazineItem(draft.id, true);
         if (stored?.tombstone) {
@@ -440,7 +507,10 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           continue;
         }
         // Past the point of no return the magazine is deleted; a cleanup cut short is finished later.
-        if (magazine.articleCount > 0) await clearTombstones([{ ...magazine, tombstone: true }]).catch((error: unknown) => logger.warn('Cleanup of a deleted magazine cut short', { error, magazineId: id }));
+        if (magazine.articleCount > 0)
+          await clearTombstones([{ ...magazine, tombstone: true }]).catch((error: unknown) =>
+            logger.warn('Cleanup of a deleted magazine cut short', { error, magazineId: id }),
+          );
         return;
       }
     },
@@ -451,14 +521,27 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
      * collection is not replaced atomically (see README). With `If-Match`, the collection's
      * revision must be the one the client saw, and the first transaction is conditioned on it.
      */
-    async replaceAllMagazines(drafts: readonly (MagazineDraft & { id: string })[], ifMatch: IfMatch | undefined): Promise<void> {
-      let expectedRevision = ifMatch ? versionOf(await getItem(catalogueKey, { consistent: true })).revision : undefined;
+    async replaceAllMagazines(
+      drafts: readonly (MagazineDraft & { id: string })[],
+      ifMatch: IfMatch | undefined,
+    ): Promise<void> {
+      let expectedRevision = ifMatch
+        ? versionOf(await getItem(catalogueKey, { consistent: true })).revision
+        : undefined;
       if (!matches(ifMatch, expectedRevision)) throw preconditionFailed();
       const listed = (partition: string) =>
-        queryAll({ IndexName: GSI1, KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': 'GSI1PK' }, ExpressionAttributeValues: { ':pk': partition } });
+        queryAll({
+          IndexName: GSI1,
+          KeyConditionExpression: '#pk = :pk',
+          ExpressionAttributeNames: { '#pk': 'GSI1PK' },
+          ExpressionAttributeValues: { ':pk': partition },
+        });
       // Deletions cut short earlier are finished first, so that their ids are free to be written.
       await clearTombstones((await listed(TOMBSTONE_LIST)).map(toMagazineItem));
-      const current = await readCollection(listed, drafts.map((draft) => draft.id));
+      const current = await readCollection(
+        listed,
+        drafts.map((draft) => draft.id),
+      );
       const wanted = new Set(drafts.map((d) => d.id));
       const removed = current.filter((m) => !wanted.has(m.id));
       const byId = new Map(current.map((m) => [m.id, m]));
@@ -469,7 +552,10 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         readonly tombstone?: MagazineItem;
       }
       const changes: Change[] = [
-        ...removed.map((m) => ({ items: (catalogue: CatalogueChange) => removalWrite(m, now, catalogue), ...(m.articleCount > 0 && { tombstone: { ...m, tombstone: true } }) })),
+        ...removed.map((m) => ({
+          items: (catalogue: CatalogueChange) => removalWrite(m, now, catalogue),
+          ...(m.articleCount > 0 && { tombstone: { ...m, tombstone: true } }),
+        })),
         ...drafts
           .filter((draft) => !isUnchanged(byId.get(draft.id), draft))
           .map((draft) => ({
@@ -490,7 +576,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           await commit(batch, catalogue, now, expectedRevision);
         } catch (error) {
           const reasons = cancellationReasons(error);
-          if (expectedRevision !== undefined && reasons?.at(-1) === 'ConditionalCheckFailed') throw preconditionFailed();
+          if (expectedRevision !== undefined && reasons?.at(-1) === 'ConditionalCheckFailed')
+            throw preconditionFailed();
           if (reasons?.includes('ConditionalCheckFailed')) throw concurrentChange();
           throw error;
         }
@@ -505,7 +592,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           const counted = new CatalogueChange();
           const items = change.items(counted);
           const merged = new CatalogueChange().merge(catalogue).merge(counted);
-          if (batch.length + items.length + merged.itemCount > TRANSACTION_LIMIT || merged.widest > ATTRIBUTES_PER_ITEM) await flush();
+          if (batch.length + items.length + merged.itemCount > TRANSACTION_LIMIT || merged.widest > ATTRIBUTES_PER_ITEM)
+            await flush();
           batch.push(...items);
           if (change.tombstone) batchTombstones.push(change.tombstone);
           catalogue.merge(counted);
@@ -529,8 +617,18 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         ExpressionAttributeValues: { ':pk': articleListPartition(magazineId, magazine.generation) },
         ScanIndexForward: page.sort === 'asc',
       };
-      const [, items] = await pageWithCount(query, ['PK', 'SK', 'GSI1PK', 'GSI1SK'], page, Promise.resolve(magazine), (m) => m.articleCount);
-      return { items: items.map(toStoredArticle), count: magazine.articleCount, lastModified: magazine.articlesModified ?? magazine.updated };
+      const [, items] = await pageWithCount(
+        query,
+        ['PK', 'SK', 'GSI1PK', 'GSI1SK'],
+        page,
+        Promise.resolve(magazine),
+        (m) => m.articleCount,
+      );
+      return {
+        items: items.map(toStoredArticle),
+        count: magazine.articleCount,
+        lastModified: magazine.articlesModified ?? magazine.updated,
+      };
     },
 
     /**
@@ -547,7 +645,12 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
             {
               Put: {
                 TableName: tableName,
-                Item: { ...articleKey(article.id), ...articleListKey(magazineId, magazine.generation, article.created, article.id), entity: ENTITY.article, ...article },
+                Item: {
+                  ...articleKey(article.id),
+                  ...articleListKey(magazineId, magazine.generation, article.created, article.id),
+                  entity: ENTITY.article,
+                  ...article,
+                },
                 ConditionExpression: 'attribute_not_exists(#pk)',
                 ExpressionAttributeNames: { '#pk': 'PK' },
               },
@@ -558,7 +661,12 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
                 Key: magazineKey(magazineId),
                 UpdateExpression: 'ADD #articleCount :one SET #articlesModified = :now',
                 ConditionExpression: '#generation = :generation AND attribute_not_exists(#tombstone)',
-                ExpressionAttributeNames: { '#generation': 'generation', '#articleCount': 'articleCount', '#articlesModified': 'articlesModified', '#tombstone': TOMBSTONE },
+                ExpressionAttributeNames: {
+                  '#generation': 'generation',
+                  '#articleCount': 'articleCount',
+                  '#articlesModified': 'articlesModified',
+                  '#tombstone': TOMBSTONE,
+                },
                 ExpressionAttributeValues: { ':one': 1, ':now': article.created, ':generation': magazine.generation },
               },
             },
@@ -566,7 +674,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           return article;
         } catch (error) {
           // Deleted (or deleted and created again) since our read: read again.
-          if (!isConditionFailure(error, 1) || attempt >= MAX_ATTEMPTS) throw isConditionFailure(error, 1) ? magazineNotFound(magazineId) : error;
+          if (!isConditionFailure(error, 1) || attempt >= MAX_ATTEMPTS)
+            throw isConditionFailure(error, 1) ? magazineNotFound(magazineId) : error;
         }
       }
     },
@@ -606,7 +715,9 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     /** One GetItem of the tag's shard. */
     async getTag(id: string): Promise<TagSummary | undefined> {
       if (!isIdentifier(id)) return undefined;
-      const shard = await getItem(tagShardKey(id), { attributes: [counter.tagName(id), counter.tag(id), counter.lastModified, counter.revision] });
+      const shard = await getItem(tagShardKey(id), {
+        attributes: [counter.tagName(id), counter.tag(id), counter.lastModified, counter.revision],
+      });
       const magazineCount = countOf(shard, counter.tag(id));
       const name = shard?.[counter.tagName(id)] as string | undefined;
       return name !== undefined && magazineCount > 0 ? { id, name, magazineCount, ...versionOf(shard) } : undefined;

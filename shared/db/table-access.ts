@@ -1,4 +1,11 @@
-import { BatchGetCommand, BatchWriteCommand, GetCommand, QueryCommand, TransactWriteCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import type { PageQuery } from '../domain/list-query';
 import { concurrentChange, storeBusy } from '../http/errors';
 import type { TransactItem } from './catalogue';
@@ -25,7 +32,8 @@ export const cancellationReasons = (error: unknown): string[] | undefined => {
   return reasons.map((reason) => reason.Code ?? 'None');
 };
 
-export const isConditionFailure = (error: unknown, index = 0) => cancellationReasons(error)?.[index] === 'ConditionalCheckFailed';
+export const isConditionFailure = (error: unknown, index = 0) =>
+  cancellationReasons(error)?.[index] === 'ConditionalCheckFailed';
 
 /**
  * The DynamoDB calls the repository is built from: retries, paging and batching done once.
@@ -49,7 +57,9 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
         return;
       } catch (error) {
         const reasons = cancellationReasons(error);
-        const retryable = reasons?.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError') && !reasons.includes('ConditionalCheckFailed');
+        const retryable =
+          reasons?.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError') &&
+          !reasons.includes('ConditionalCheckFailed');
         if (!retryable) throw error;
         if (attempt >= CONFLICT_ATTEMPTS) throw reasons?.includes('ThrottlingError') ? storeBusy() : concurrentChange();
         await backoff(attempt);
@@ -57,7 +67,10 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
     }
   };
 
-  const getItem = async (key: Key, options: { consistent?: boolean; attributes?: readonly string[] } = {}): Promise<Item | undefined> => {
+  const getItem = async (
+    key: Key,
+    options: { consistent?: boolean; attributes?: readonly string[] } = {},
+  ): Promise<Item | undefined> => {
     const names = options.attributes && Object.fromEntries(options.attributes.map((a, i) => [`#a${i}`, a]));
     const result = await send(() =>
       client.send(
@@ -77,7 +90,9 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
     const items: Item[] = [];
     let startKey: Key | undefined;
     do {
-      const result = await send(() => client.send(new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: startKey })));
+      const result = await send(() =>
+        client.send(new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: startKey })),
+      );
       items.push(...(result.Items ?? []));
       startKey = result.LastEvaluatedKey;
     } while (startKey);
@@ -89,7 +104,12 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
    * are stepped over reading keys only (ProjectionExpression), page by page, then the items are
    * read from the one after them.
    */
-  const skipAndRead = async (input: QueryCommandInput, keyAttributes: readonly string[], skip: number, take: number): Promise<Item[]> => {
+  const skipAndRead = async (
+    input: QueryCommandInput,
+    keyAttributes: readonly string[],
+    skip: number,
+    take: number,
+  ): Promise<Item[]> => {
     let startKey: Key | undefined;
     let skipped = 0;
     while (skipped < skip) {
@@ -111,7 +131,9 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
     }
     const items: Item[] = [];
     do {
-      const result = await send(() => client.send(new QueryCommand({ ...input, Limit: take - items.length, ExclusiveStartKey: startKey })));
+      const result = await send(() =>
+        client.send(new QueryCommand({ ...input, Limit: take - items.length, ExclusiveStartKey: startKey })),
+      );
       items.push(...(result.Items ?? []));
       startKey = result.LastEvaluatedKey;
     } while (startKey && items.length < take);
@@ -123,12 +145,22 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
    * nothing, and the items before the page are stepped over from whichever end is nearer, so a
    * deep offset costs at most half the list in key reads.
    */
-  const laterPage = async (input: QueryCommandInput, keyAttributes: readonly string[], { offset, limit }: PageQuery, total: number) => {
+  const laterPage = async (
+    input: QueryCommandInput,
+    keyAttributes: readonly string[],
+    { offset, limit }: PageQuery,
+    total: number,
+  ) => {
     if (offset >= total) return [];
     const end = Math.min(offset + limit, total);
     const afterPage = total - end;
     if (afterPage >= offset) return skipAndRead(input, keyAttributes, offset, limit);
-    const backwards = await skipAndRead({ ...input, ScanIndexForward: input.ScanIndexForward === false }, keyAttributes, afterPage, end - offset);
+    const backwards = await skipAndRead(
+      { ...input, ScanIndexForward: input.ScanIndexForward === false },
+      keyAttributes,
+      afterPage,
+      end - offset,
+    );
     return backwards.reverse();
   };
 
@@ -166,7 +198,9 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
       for (let attempt = 1; pending.length > 0; attempt++) {
         if (attempt > MAX_ATTEMPTS + 3) throw storeBusy();
         if (attempt > 1) await backoff(attempt);
-        const result = await send(() => client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } })));
+        const result = await send(() =>
+          client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } })),
+        );
         items.push(...(result.Responses?.[tableName] ?? []));
         pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Key[];
       }

@@ -17,7 +17,8 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   },
   '40002': {
     title: 'Unknown field in the request body',
-    cause: 'The body carries a field that is not part of the resource. The API refuses it rather than ignore it, so that a misspelt field is never silently dropped.',
+    cause:
+      'The body carries a field that is not part of the resource. The API refuses it rather than ignore it, so that a misspelt field is never silently dropped.',
     fix: 'Remove the field named in `developerMessage`, or correct its spelling.',
   },
   '40003': {
@@ -27,7 +28,8 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   },
   '40004': {
     title: 'Invalid query parameter',
-    cause: 'A query parameter such as `offset`, `limit`, `year`, `sort` or `tag` has a value of the wrong form or out of range.',
+    cause:
+      'A query parameter such as `offset`, `limit`, `year`, `sort` or `tag` has a value of the wrong form or out of range.',
     fix: 'Read `developerMessage`: it names the parameter and the values it accepts.',
   },
   '40005': {
@@ -57,7 +59,8 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   },
   '40010': {
     title: 'Tag identifier cannot be derived',
-    cause: 'A tag identifier is derived from the name by removing accents, lower-casing and keeping `a-z` and `0-9`; this name has none of those characters.',
+    cause:
+      'A tag identifier is derived from the name by removing accents, lower-casing and keeping `a-z` and `0-9`; this name has none of those characters.',
     fix: 'Give the tag an explicit `id` (letters, digits, `_` and `-`).',
   },
   '40011': {
@@ -67,17 +70,20 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   },
   '40012': {
     title: 'Request refused by the gateway',
-    cause: 'API Gateway refused the request before any function saw it, for a reason no more specific code covers (for example a malformed header).',
+    cause:
+      'API Gateway refused the request before any function saw it, for a reason no more specific code covers (for example a malformed header).',
     fix: 'Check the request line and headers against the API reference; `developerMessage` says what the gateway objected to where it can.',
   },
   '40013': {
     title: 'Invalid identifier in the path',
-    cause: 'PUT /magazines/{id} creates the magazine when it does not exist, so its `{id}` must be a valid magazine identifier: 1 to 64 letters, digits, `_` or `-`, starting with a letter or digit.',
+    cause:
+      'PUT /magazines/{id} creates the magazine when it does not exist, so its `{id}` must be a valid magazine identifier: 1 to 64 letters, digits, `_` or `-`, starting with a letter or digit.',
     fix: 'Choose an identifier of that form for the path.',
   },
   '40301': {
     title: 'Request not authorised',
-    cause: 'The request had no valid AWS SigV4 signature, or the signing principal is not allowed to invoke this method.',
+    cause:
+      'The request had no valid AWS SigV4 signature, or the signing principal is not allowed to invoke this method.',
     fix: 'Sign the request with credentials that have the publisher policy this stack outputs (for example `curl --aws-sigv4 "aws:amz:REGION:execute-api"`).',
   },
   '40401': {

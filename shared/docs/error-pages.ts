@@ -63,7 +63,8 @@ export const renderErrorIndex = (links: Links): string => {
     .join('\n');
   return page({
     title: 'Error codes',
-    subtitle: 'Every error response carries `developerMessage`, `userMessage`, `errorCode` and `moreInfo`; `errorCode` starts with the HTTP status.',
+    subtitle:
+      'Every error response carries `developerMessage`, `userMessage`, `errorCode` and `moreInfo`; `errorCode` starts with the HTTP status.',
     links: [{ href: links.to('/documentation'), text: 'API reference' }],
     body: `<main class="narrow">
 <table>

@@ -12,7 +12,8 @@ export const markdown = (text: string): string =>
     .split(/\n{2,}/)
     .map((block) => {
       const lines = block.split('\n');
-      if (lines.every((line) => line.startsWith('- '))) return `<ul>${lines.map((line) => `<li>${inline(line.slice(2))}</li>`).join('')}</ul>`;
+      if (lines.every((line) => line.startsWith('- ')))
+        return `<ul>${lines.map((line) => `<li>${inline(line.slice(2))}</li>`).join('')}</ul>`;
       return `<p>${inline(block)}</p>`;
     })
     .join('\n');

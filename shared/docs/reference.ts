@@ -9,9 +9,11 @@ import { escapeHtml, markdown, page } from './html';
  * once, with every concrete method, path and operationId listed in their section.
  */
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const refName = (value: unknown) => (isObject(value) && typeof value.$ref === 'string' ? value.$ref.split('/').pop() : undefined);
+const refName = (value: unknown) =>
+  isObject(value) && typeof value.$ref === 'string' ? value.$ref.split('/').pop() : undefined;
 
 const schemaLink = (name: string) => `<a href="#schema-${escapeHtml(name)}"><code>${escapeHtml(name)}</code></a>`;
 
@@ -21,12 +23,16 @@ const typeOf = (schema: unknown): string => {
   if (name) return schemaLink(name);
   if (!isObject(schema)) return '<span class="muted">any</span>';
   if (Array.isArray(schema.anyOf)) return schema.anyOf.map(typeOf).join(' or ');
-  if (schema.type === 'array') return `array of ${typeOf(schema.items)}${typeof schema.maxItems === 'number' ? ` (at most ${schema.maxItems})` : ''}`;
+  if (schema.type === 'array')
+    return `array of ${typeOf(schema.items)}${typeof schema.maxItems === 'number' ? ` (at most ${schema.maxItems})` : ''}`;
   const rules: string[] = [];
   if (schema.const !== undefined) rules.push(`always <code>${escapeHtml(JSON.stringify(schema.const))}</code>`);
-  if (Array.isArray(schema.enum)) rules.push(`one of ${schema.enum.map((v) => `<code>${escapeHtml(String(v))}</code>`).join(', ')}`);
-  if (typeof schema.minLength === 'number' || typeof schema.maxLength === 'number') rules.push(`${schema.minLength ?? 0} to ${schema.maxLength ?? '∞'} characters`);
-  if (typeof schema.minimum === 'number' || typeof schema.maximum === 'number') rules.push(`${schema.minimum ?? '−∞'} to ${schema.maximum ?? '∞'}`);
+  if (Array.isArray(schema.enum))
+    rules.push(`one of ${schema.enum.map((v) => `<code>${escapeHtml(String(v))}</code>`).join(', ')}`);
+  if (typeof schema.minLength === 'number' || typeof schema.maxLength === 'number')
+    rules.push(`${schema.minLength ?? 0} to ${schema.maxLength ?? '∞'} characters`);
+  if (typeof schema.minimum === 'number' || typeof schema.maximum === 'number')
+    rules.push(`${schema.minimum ?? '−∞'} to ${schema.maximum ?? '∞'}`);
   if (typeof schema.pattern === 'string') rules.push(`matches <code>${escapeHtml(schema.pattern)}</code>`);
   if (typeof schema.format === 'string') rules.push(`format <code>${escapeHtml(schema.format)}</code>`);
   if (schema.default !== undefined) rules.push(`default <code>${escapeHtml(String(schema.default))}</code>`);
@@ -54,7 +60,8 @@ export const renderReference = (document: OpenApiDocument, links: Links): string
     const key = entry.operation['x-operation'];
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
-  const canonical = (entries: Concrete[]) => entries.find((e) => e.method !== 'head' && e.operation.operationId === e.operation['x-operation']) ?? entries[0]!;
+  const canonical = (entries: Concrete[]) =>
+    entries.find((e) => e.method !== 'head' && e.operation.operationId === e.operation['x-operation']) ?? entries[0]!;
 
   const parametersTable = (operation: OpenApiOperation) => {
     const rows = operation.parameters.map((p) => {
@@ -79,7 +86,9 @@ export const renderReference = (document: OpenApiDocument, links: Links): string
     const content = isObject(body.content) ? body.content : {};
     const [firstType, firstMedia] = Object.entries(content)[0] ?? [];
     const media = resolve(firstMedia);
-    return `<h4>Request body</h4>${markdown(String(body.description ?? ''))}<p>Media types: ${Object.keys(content).map((t) => `<code>${escapeHtml(t)}</code>`).join(', ')}. Schema: ${typeOf(media.schema)}.</p>${firstType ? examplesOf(media) : ''}`;
+    return `<h4>Request body</h4>${markdown(String(body.description ?? ''))}<p>Media types: ${Object.keys(content)
+      .map((t) => `<code>${escapeHtml(t)}</code>`)
+      .join(', ')}. Schema: ${typeOf(media.schema)}.</p>${firstType ? examplesOf(media) : ''}`;
   };
 
   const responsesTable = (operation: OpenApiOperation) => {
@@ -125,7 +134,10 @@ ${head ? `<p class="muted">HEAD answers with the same status and headers as GET,
   const schemaSection = ([name, schema]: [string, JsonObject]) => {
     const properties = isObject(schema.properties) ? schema.properties : {};
     const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : []);
-    const xml = isObject(schema.xml) && schema.xml.name ? ` XML element <code>&lt;${escapeHtml(String(schema.xml.name))}&gt;</code>.` : '';
+    const xml =
+      isObject(schema.xml) && schema.xml.name
+        ? ` XML element <code>&lt;${escapeHtml(String(schema.xml.name))}&gt;</code>.`
+        : '';
     const rows = Object.entries(properties)
       .map(([property, value]) => {
         const resolved = isObject(value) ? value : {};
@@ -138,7 +150,10 @@ ${head ? `<p class="muted">HEAD answers with the same status and headers as GET,
     return `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${markdown(String(schema.description ?? ''))}<p class="muted">${xml}</p>${shape}</section>`;
   };
 
-  const tags = document.tags.map((tag) => ({ ...tag, keys: [...groups.keys()].filter((key) => groups.get(key)![0]!.operation.tags[0] === tag.name) }));
+  const tags = document.tags.map((tag) => ({
+    ...tag,
+    keys: [...groups.keys()].filter((key) => groups.get(key)![0]!.operation.tags[0] === tag.name),
+  }));
   const toc = `<nav class="toc" aria-label="Contents">
 <h2>Overview</h2><ul><li><a href="#overview">About this API</a></li><li><a href="#unrouted">Unknown paths and methods</a></li></ul>
 ${tags
@@ -161,7 +176,9 @@ ${tags
   const unrouted = Object.entries(document['x-unrouted-responses'])
     .map(([status, response]) => {
       const codes = Array.isArray(response['x-error-codes']) ? response['x-error-codes'].map(String) : [];
-      return `<tr><td><span class="status s${status.charAt(0)}">${escapeHtml(status)}</span></td><td>${markdown(String(response.description ?? ''))}</td><td>${codes.map((c) => `<a href="${escapeHtml(links.to(`/documentation/errors/${c}.html`))}"><code>${c}</code></a>`).join(' ')}</td><td>${Object.keys(isObject(response.headers) ? response.headers : {})
+      return `<tr><td><span class="status s${status.charAt(0)}">${escapeHtml(status)}</span></td><td>${markdown(String(response.description ?? ''))}</td><td>${codes.map((c) => `<a href="${escapeHtml(links.to(`/documentation/errors/${c}.html`))}"><code>${c}</code></a>`).join(' ')}</td><td>${Object.keys(
+        isObject(response.headers) ? response.headers : {},
+      )
         .map((h) => `<code>${escapeHtml(h)}</code>`)
         .join(' ')}</td></tr>`;
     })

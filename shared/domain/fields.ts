@@ -20,7 +20,9 @@ export const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const identifierRule = '1 to 64 letters, digits, `_` or `-`, starting with a letter or digit';
 
 export const identifier = () =>
-  z.string({ error: requiredOr(`a string of ${identifierRule}`) }).check(z.regex(IDENTIFIER_PATTERN, { error: `must be ${identifierRule}` }));
+  z
+    .string({ error: requiredOr(`a string of ${identifierRule}`) })
+    .check(z.regex(IDENTIFIER_PATTERN, { error: `must be ${identifierRule}` }));
 
 export const isIdentifier = (value: string) => IDENTIFIER_PATTERN.test(value);
 
@@ -33,7 +35,9 @@ export const unixSeconds = (now: () => number) =>
       }),
       z.transform(Number),
     )
-    .check(z.refine((seconds: number) => seconds <= now() + 86_400, { error: 'must not be more than a day in the future' }));
+    .check(
+      z.refine((seconds: number) => seconds <= now() + 86_400, { error: 'must not be more than a day in the future' }),
+    );
 
 export const nowInSeconds = () => Math.floor(Date.now() / 1000);
 

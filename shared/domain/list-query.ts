@@ -5,7 +5,9 @@ export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 
 const integer = (min: number, max: number | undefined) => {
-  const rule = { error: max === undefined ? `must be an integer of ${min} or more` : `must be an integer from ${min} to ${max}` };
+  const rule = {
+    error: max === undefined ? `must be an integer of ${min} or more` : `must be an integer from ${min} to ${max}`,
+  };
   return z
     .pipe(z.string().check(z.regex(/^\d{1,15}$/, rule)), z.transform(Number))
     .check(z.refine((n: number) => n >= min && (max === undefined || n <= max), rule));
@@ -32,8 +34,15 @@ export const pageQuery = z.object({
 });
 
 export const magazineListQuery = z.extend(pageQuery, {
-  year: z.optional(z.pipe(z.string().check(z.regex(/^\d{4}$/, { error: 'must be a year of four digits, such as `2024`' })), z.transform(Number))),
-  tag: z.optional(z.string().check(z.regex(IDENTIFIER_PATTERN, { error: 'must be a tag id: 1 to 64 letters, digits, `_` or `-`' }))),
+  year: z.optional(
+    z.pipe(
+      z.string().check(z.regex(/^\d{4}$/, { error: 'must be a year of four digits, such as `2024`' })),
+      z.transform(Number),
+    ),
+  ),
+  tag: z.optional(
+    z.string().check(z.regex(IDENTIFIER_PATTERN, { error: 'must be a tag id: 1 to 64 letters, digits, `_` or `-`' })),
+  ),
   fields: fieldList,
 });
 

@@ -12,7 +12,9 @@ const tagInput = z.strictObject(
   {
     id: z.optional(identifier()),
     name: z
-      .string({ error: (issue) => (issue.input === undefined ? `is required: ${tagNameRule}` : `must be ${tagNameRule}`) })
+      .string({
+        error: (issue) => (issue.input === undefined ? `is required: ${tagNameRule}` : `must be ${tagNameRule}`),
+      })
       .check(z.minLength(1, { error: `must be ${tagNameRule}` }), z.maxLength(64, { error: `must be ${tagNameRule}` })),
     /** Written by the server; a value sent in (from a representation read earlier) is ignored. */
     url: z.optional(z.unknown()),
@@ -72,16 +74,26 @@ export const toDraft = (input: MagazineInput, at = ''): MagazineDraft => {
   const tags = (input.tags ?? []).map((tag, index) => {
     const id = tag.id ?? tagIdFromName(tag.name);
     if (!id) {
-      throw new ApiError('40010', `Body field \`${at}tags[${index}].name\` (\`${tag.name}\`) leaves no letters or digits to derive a tag id from; give the tag an explicit \`id\`.`);
+      throw new ApiError(
+        '40010',
+        `Body field \`${at}tags[${index}].name\` (\`${tag.name}\`) leaves no letters or digits to derive a tag id from; give the tag an explicit \`id\`.`,
+      );
     }
-    if (seen.has(id)) throw new ApiError('40009', `Body field \`${at}tags[${index}]\` repeats the tag id \`${id}\`; each tag of a magazine must have its own id.`);
+    if (seen.has(id))
+      throw new ApiError(
+        '40009',
+        `Body field \`${at}tags[${index}]\` repeats the tag id \`${id}\`; each tag of a magazine must have its own id.`,
+      );
     seen.add(id);
     return { id, name: tag.name };
   });
   return { id: input.id, title: input.title, tags, created: input.created };
 };
 
-export const toMagazine = (links: Links, stored: Pick<StoredMagazine, 'id' | 'title' | 'tags' | 'created'>): Magazine => ({
+export const toMagazine = (
+  links: Links,
+  stored: Pick<StoredMagazine, 'id' | 'title' | 'tags' | 'created'>,
+): Magazine => ({
   id: stored.id,
   type: 'magazine',
   title: stored.title,

@@ -11,7 +11,18 @@ import type { TagRef } from './tag';
  * rules as real data. Nothing here touches the table.
  */
 
-const TITLES = ['Modern Astronomy', 'Coastal Living', 'The Quiet Kitchen', 'Urban Cycling', 'Field Notes', 'Small Craft', 'Northern Gardens', 'Signal & Noise', 'Open Source Monthly', 'The Long Read'];
+const TITLES = [
+  'Modern Astronomy',
+  'Coastal Living',
+  'The Quiet Kitchen',
+  'Urban Cycling',
+  'Field Notes',
+  'Small Craft',
+  'Northern Gardens',
+  'Signal & Noise',
+  'Open Source Monthly',
+  'The Long Read',
+];
 const TAGS: readonly TagRef[] = [
   { id: 'science', name: 'Science' },
   { id: 'travel', name: 'Travel' },
@@ -44,14 +55,16 @@ const mockMagazine = (id: string, n: number): StoredMagazine => {
   return {
     id,
     title: `${pick(TITLES, n)} ${2019 + Math.floor((created - FIRST_CREATED) / 31_557_600)}`,
-    tags: [pick(TAGS, n), pick(TAGS, n + 2)].slice(0, (n % 3) === 0 ? 1 : 2),
+    tags: [pick(TAGS, n), pick(TAGS, n + 2)].slice(0, n % 3 === 0 ? 1 : 2),
     created,
     updated: created + 86_400,
     revision: `mock${hash(id).toString(36)}`,
   };
 };
 
-const catalogue = Array.from({ length: CATALOGUE_SIZE }, (_, n) => mockMagazine(`mock-${String(n + 1).padStart(3, '0')}`, n));
+const catalogue = Array.from({ length: CATALOGUE_SIZE }, (_, n) =>
+  mockMagazine(`mock-${String(n + 1).padStart(3, '0')}`, n),
+);
 const lastModified = Math.max(...catalogue.map((m) => m.updated));
 
 const paged = <T>(items: readonly T[], { offset, limit }: PageQuery): T[] => items.slice(offset, offset + limit);
@@ -61,7 +74,11 @@ const ordered = (items: readonly StoredMagazine[], sort: PageQuery['sort']) => {
   return sort === 'desc' ? asc.reverse() : asc;
 };
 
-const articleFor = (magazineId: string, n: number, id = `mock-article-${hash(`${magazineId}#${n}`).toString(36)}`): StoredArticle => ({
+const articleFor = (
+  magazineId: string,
+  n: number,
+  id = `mock-article-${hash(`${magazineId}#${n}`).toString(36)}`,
+): StoredArticle => ({
   id,
   magazineId,
   title: `${pick(['Notes on', 'A Field Guide to', 'Letters about', 'The Case for'], n)} ${pick(TAGS, n).name}`,
@@ -74,12 +91,17 @@ const articleFor = (magazineId: string, n: number, id = `mock-article-${hash(`${
 });
 
 const tagSummaries = (): TagSummary[] =>
-  TAGS.map((tag) => ({ ...tag, magazineCount: catalogue.filter((m) => m.tags.some((t) => t.id === tag.id)).length })).filter((t) => t.magazineCount > 0);
+  TAGS.map((tag) => ({
+    ...tag,
+    magazineCount: catalogue.filter((m) => m.tags.some((t) => t.id === tag.id)).length,
+  })).filter((t) => t.magazineCount > 0);
 
 export const mockData = {
   listMagazines(query: Pick<MagazineListQuery, 'offset' | 'limit' | 'sort' | 'year' | 'tag'>): Page<StoredMagazine> {
     const [from, to] = query.year === undefined ? [-Infinity, Infinity] : yearBounds(query.year);
-    const matching = catalogue.filter((m) => m.created >= from && m.created <= to && (!query.tag || m.tags.some((t) => t.id === query.tag)));
+    const matching = catalogue.filter(
+      (m) => m.created >= from && m.created <= to && (!query.tag || m.tags.some((t) => t.id === query.tag)),
+    );
     return { items: paged(ordered(matching, query.sort), query), count: matching.length, lastModified };
   },
 
@@ -103,5 +125,8 @@ export const mockData = {
     return { items: paged(items, query), count: asc.length, lastModified };
   },
 
-  tag: (id: string): TagSummary => ({ ...(tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: 1 + (hash(id) % 9) }), lastModified }),
+  tag: (id: string): TagSummary => ({
+    ...(tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: 1 + (hash(id) % 9) }),
+    lastModified,
+  }),
 };

@@ -14,13 +14,22 @@ export const tagXml = { root: 'tag' } as const;
 type ListContext = ListRequest;
 
 export const magazineReply = (links: Links, stored: StoredMagazine, fields?: readonly string[]): RepresentationReply =>
-  ok(selectFields(toMagazine(links, stored), fields), magazineXml, { revision: stored.revision, lastModified: stored.updated });
+  ok(selectFields(toMagazine(links, stored), fields), magazineXml, {
+    revision: stored.revision,
+    lastModified: stored.updated,
+  });
 
 export const magazineListReply = (request: ListContext, page: Page<StoredMagazine>): RepresentationReply =>
-  listReply(request, { ...page, items: page.items.map((m) => selectFields(toMagazine(request.links, m), request.query.fields)) }, 'magazine', { tags: 'tag' });
+  listReply(
+    request,
+    { ...page, items: page.items.map((m) => selectFields(toMagazine(request.links, m), request.query.fields)) },
+    'magazine',
+    { tags: 'tag' },
+  );
 
 /** Articles never change once written, so their ETag is a hash of the bytes sent. */
-export const articleReply = (stored: StoredArticle): RepresentationReply => ok(toArticle(stored), articleXml, { lastModified: stored.created });
+export const articleReply = (stored: StoredArticle): RepresentationReply =>
+  ok(toArticle(stored), articleXml, { lastModified: stored.created });
 
 export const articleListReply = (request: ListContext, page: Page<StoredArticle>): RepresentationReply =>
   listReply(request, { ...page, items: page.items.map(toArticle) }, 'article');
@@ -34,7 +43,14 @@ export interface TagSummary extends TagRef {
 }
 
 export const tagReply = (links: Links, { lastModified, revision, ...tag }: TagSummary): RepresentationReply =>
-  ok(toTagResource(links, tag, tag.magazineCount), tagXml, { ...(lastModified !== undefined && { lastModified }), ...(revision !== undefined && { revision }) });
+  ok(toTagResource(links, tag, tag.magazineCount), tagXml, {
+    ...(lastModified !== undefined && { lastModified }),
+    ...(revision !== undefined && { revision }),
+  });
 
 export const tagListReply = (request: ListContext, page: Page<TagSummary>): RepresentationReply =>
-  listReply(request, { ...page, items: page.items.map((tag) => toTagResource(request.links, tag, tag.magazineCount)) }, 'tag');
+  listReply(
+    request,
+    { ...page, items: page.items.map((tag) => toTagResource(request.links, tag, tag.magazineCount)) },
+    'tag',
+  );

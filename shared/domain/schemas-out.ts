@@ -60,7 +60,11 @@ const magazineObject = z.object({
   created: described(digits, 'Creation time: seconds since the Unix epoch, as a string of digits.'),
 });
 
-export const magazineSchema = named(magazineObject, { id: 'Magazine', description: 'A magazine, with every field.', xml: { name: 'magazine' } });
+export const magazineSchema = named(magazineObject, {
+  id: 'Magazine',
+  description: 'A magazine, with every field.',
+  xml: { name: 'magazine' },
+});
 
 export const magazineSelectionSchema = named(z.required(z.partial(magazineObject), { id: true }), {
   id: 'MagazineSelection',
@@ -92,7 +96,11 @@ export const tagResourceSchema = named(
     url: z.url(),
     magazine_count: described(count, 'How many magazines carry the tag.'),
   }),
-  { id: 'TagResource', description: 'A tag as a resource of its own, with the number of magazines that carry it.', xml: { name: 'tag' } },
+  {
+    id: 'TagResource',
+    description: 'A tag as a resource of its own, with the number of magazines that carry it.',
+    xml: { name: 'tag' },
+  },
 );
 
 export const resultsetSchema = named(
@@ -121,7 +129,8 @@ export const tagListSchema = listOf('TagList', tagResourceSchema, 'tags');
 
 export const idReplySchema = named(z.object({ id: nonEmpty }), {
   id: 'IdReply',
-  description: 'The answer to a create, replace or delete: the identifier of what was written (`magazines` for the whole collection).',
+  description:
+    'The answer to a create, replace or delete: the identifier of what was written (`magazines` for the whole collection).',
   xml: { name: 'response' },
 });
 
@@ -130,17 +139,24 @@ export const errorSchema = named(
     developerMessage: described(nonEmpty, 'What went wrong, naming the field, parameter or header, and how to fix it.'),
     userMessage: described(nonEmpty, 'A message that can be shown to end users.'),
     errorCode: described(z.enum(errorCodes), 'The code of the error in the catalogue; it starts with the HTTP status.'),
-    moreInfo: described(z.url(), 'The documentation page of the error: `{base_url}/v1/documentation/errors/{errorCode}.html`.'),
+    moreInfo: described(
+      z.url(),
+      'The documentation page of the error: `{base_url}/v1/documentation/errors/{errorCode}.html`.',
+    ),
   }),
   { id: 'Error', description: 'The error object every error response carries.', xml: { name: 'error' } },
 );
 
-type Mutable<T> = T extends readonly (infer Item)[] ? Mutable<Item>[] : T extends object ? { -readonly [K in keyof T]: Mutable<T[K]> } : T;
+type Mutable<T> = T extends readonly (infer Item)[]
+  ? Mutable<Item>[]
+  : T extends object
+    ? { -readonly [K in keyof T]: Mutable<T[K]> }
+    : T;
 /** Compile-time proof that the representations the code builds fit these schemas. */
 type Fits<Built, Schema extends z.ZodMiniType> = Mutable<Built> extends z.output<Schema> ? true : never;
-export const representationsFit: [Fits<Magazine, typeof magazineSchema>, Fits<Tag, typeof tagSchema>, Fits<Article, typeof articleSchema>, Fits<TagResource, typeof tagResourceSchema>] = [
-  true,
-  true,
-  true,
-  true,
-];
+export const representationsFit: [
+  Fits<Magazine, typeof magazineSchema>,
+  Fits<Tag, typeof tagSchema>,
+  Fits<Article, typeof articleSchema>,
+  Fits<TagResource, typeof tagResourceSchema>,
+] = [true, true, true, true];

@@ -116,11 +116,16 @@ const parseMock = (query: Record<string, string | undefined>): boolean => {
     return true;
   }
   if (lower === 'false' || lower === '0') return false;
-  throw new ApiError('40005', `The \`mock\` query parameter accepts \`True\`, \`1\` or no value (mock on), and \`False\` or \`0\` (mock off); got \`${value}\`.`);
+  throw new ApiError(
+    '40005',
+    `The \`mock\` query parameter accepts \`True\`, \`1\` or no value (mock on), and \`False\` or \`0\` (mock off); got \`${value}\`.`,
+  );
 };
 
 /** Negotiates the format first, so that every later error is rendered in it. */
-const negotiation = (negotiates: boolean): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> => ({
+const negotiation = (
+  negotiates: boolean,
+): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext> => ({
   before: (request) => {
     const links = linksFor(request.event, config().baseUrl);
     const headers = request.event.headers ?? {};
@@ -144,7 +149,14 @@ const respond = (event: APIGatewayProxyEvent, negotiated: Negotiated, reply: Rep
   const head = event.httpMethod === 'HEAD';
   if (reply.kind === 'document') {
     const etag = etagOf('json', reply.body);
-    const headers = { ...corsHeaders, Vary: 'Accept', 'Content-Type': reply.contentType, ETag: etag, 'Cache-Control': 'no-cache', ...lastModifiedHeader(documentsSince) };
+    const headers = {
+      ...corsHeaders,
+      Vary: 'Accept',
+      'Content-Type': reply.contentType,
+      ETag: etag,
+      'Cache-Control': 'no-cache',
+      ...lastModifiedHeader(documentsSince),
+    };
     if (isNotModified(event.headers ?? {}, etag, documentsSince)) return { statusCode: 304, headers, body: '' };
     return { statusCode: 200, headers, body: head ? '' : reply.body };
   }
@@ -169,7 +181,10 @@ const respond = (event: APIGatewayProxyEvent, negotiated: Negotiated, reply: Rep
 };
 
 const internalError = (requestId: string) =>
-  new ApiError('50001', `Something failed on the server while handling request ${requestId}; retry later, and quote this request id if it persists.`);
+  new ApiError(
+    '50001',
+    `Something failed on the server while handling request ${requestId}; retry later, and quote this request id if it persists.`,
+  );
 
 /**
  * Renders every error as the spec's error object, in the negotiated format (JSON if that failed).
@@ -196,7 +211,11 @@ const errorRenderer = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyRes
         body: request.event.httpMethod === 'HEAD' ? '' : serialized,
       };
     } catch (renderingError) {
-      logger.error('Error rendering failed', { error: renderingError as Error, original: error as Error, requestId: request.context.awsRequestId });
+      logger.error('Error rendering failed', {
+        error: renderingError as Error,
+        original: error as Error,
+        requestId: request.context.awsRequestId,
+      });
     }
   },
 });
@@ -222,7 +241,10 @@ const lastResort = (): MiddlewareObj<APIGatewayProxyEvent, APIGatewayProxyResult
  * The one middleware stack of every function: header normalisation, format negotiation, mock
  * switch, query and body validation, the operation (or its mock), conditional requests, errors.
  */
-export const api = <QuerySchema extends z.ZodMiniType = z.ZodMiniUnknown, BodySchema extends z.ZodMiniType = z.ZodMiniUnknown>(
+export const api = <
+  QuerySchema extends z.ZodMiniType = z.ZodMiniUnknown,
+  BodySchema extends z.ZodMiniType = z.ZodMiniUnknown,
+>(
   definition: OperationDefinition<QuerySchema, BodySchema>,
 ) =>
   middy<APIGatewayProxyEvent, APIGatewayProxyResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
@@ -232,17 +254,26 @@ export const api = <QuerySchema extends z.ZodMiniType = z.ZodMiniUnknown, BodySc
     .use(negotiation(definition.negotiate !== false))
     .use(errorRenderer())
     .handler(async (event, context) => {
-      const rawQuery = Object.fromEntries(Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
+      const rawQuery = Object.fromEntries(
+        Object.entries(event.queryStringParameters ?? {}).filter((e): e is [string, string] => e[1] !== undefined),
+      );
       const mock = parseMock(rawQuery);
-      const query = definition.query ? parseWith(definition.query, rawQuery, 'query') : (undefined as z.output<QuerySchema>);
+      const query = definition.query
+        ? parseWith(definition.query, rawQuery, 'query')
+        : (undefined as z.output<QuerySchema>);
       const body = definition.body
         ? parseWith(
             definition.body,
-            readJsonBody({ body: event.body, isBase64Encoded: event.isBase64Encoded, contentType: event.headers?.['content-type'] }),
+            readJsonBody({
+              body: event.body,
+              isBase64Encoded: event.isBase64Encoded,
+              contentType: event.headers?.['content-type'],
+            }),
             'body',
           )
         : (undefined as z.output<BodySchema>);
-      const { params, label } = definition.negotiate === false ? { params: pathParameters(event), label: undefined } : splitLabel(event);
+      const { params, label } =
+        definition.negotiate === false ? { params: pathParameters(event), label: undefined } : splitLabel(event);
       const request: ApiRequest<z.output<QuerySchema>, z.output<BodySchema>> = {
         method: event.httpMethod,
         params,
@@ -273,4 +304,6 @@ const fillPath = (resource: string, params: PathParameters) =>
   resource
     .replace(/^(\/api)?\/v\d+(?=\/)/, '')
     .replace(/\.(json|xml)$/, '')
-    .replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) => encodeURIComponent(params[name as keyof PathParameters] ?? ''));
+    .replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) =>
+      encodeURIComponent(params[name as keyof PathParameters] ?? ''),
+    );

@@ -17,7 +17,8 @@ const entityTags = (header: string) =>
 
 const httpDate = (seconds: number) => new Date(seconds * 1000).toUTCString();
 
-export const lastModifiedHeader = (seconds: number | undefined): Record<string, string> => (seconds === undefined ? {} : { 'Last-Modified': httpDate(seconds) });
+export const lastModifiedHeader = (seconds: number | undefined): Record<string, string> =>
+  seconds === undefined ? {} : { 'Last-Modified': httpDate(seconds) };
 
 /** RFC 9110 §13.2.2: `If-None-Match` wins over `If-Modified-Since`. */
 export const isNotModified = (

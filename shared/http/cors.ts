@@ -11,6 +11,16 @@ export const corsPreflight = {
   allowOrigin: '*',
   allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
   /** What a browser may send cross-origin: content, SigV4 signing, conditional requests. */
-  allowHeaders: ['Accept', 'Content-Type', 'Authorization', 'X-Amz-Date', 'X-Amz-Security-Token', 'X-Amz-Content-Sha256', 'If-Match', 'If-None-Match', 'If-Modified-Since'],
+  allowHeaders: [
+    'Accept',
+    'Content-Type',
+    'Authorization',
+    'X-Amz-Date',
+    'X-Amz-Security-Token',
+    'X-Amz-Content-Sha256',
+    'If-Match',
+    'If-None-Match',
+    'If-Modified-Since',
+  ],
   maxAgeSeconds: 3600,
 } as const;

@@ -34,12 +34,14 @@ export const errorCatalogue = {
   },
   '40005': {
     status: 400,
-    developerMessage: 'The `mock` query parameter accepts `True`, `1` or no value to turn mock data on, and `False` or `0` to turn it off.',
+    developerMessage:
+      'The `mock` query parameter accepts `True`, `1` or no value to turn mock data on, and `False` or `0` to turn it off.',
     userMessage: 'The request is not valid.',
   },
   '40006': {
     status: 400,
-    developerMessage: 'The `mock` parameter is only available on the testing server; this deployment serves real data only.',
+    developerMessage:
+      'The `mock` parameter is only available on the testing server; this deployment serves real data only.',
     userMessage: 'The request is not valid.',
   },
   '40007': {
@@ -69,7 +71,8 @@ export const errorCatalogue = {
   },
   '40012': {
     status: 400,
-    developerMessage: 'The request was refused before it reached the service: its path, query or headers are not valid.',
+    developerMessage:
+      'The request was refused before it reached the service: its path, query or headers are not valid.',
     userMessage: 'The request is not valid.',
   },
   '40013': {
@@ -79,7 +82,8 @@ export const errorCatalogue = {
   },
   '40301': {
     status: 403,
-    developerMessage: 'Writing operations (POST, PUT, DELETE) need a request signed with AWS Signature Version 4 by a principal allowed to publish.',
+    developerMessage:
+      'Writing operations (POST, PUT, DELETE) need a request signed with AWS Signature Version 4 by a principal allowed to publish.',
     userMessage: 'You are not allowed to do this.',
   },
   '40401': {
@@ -109,7 +113,8 @@ export const errorCatalogue = {
   },
   '40406': {
     status: 404,
-    developerMessage: 'This API version does not exist. The versions that exist are: v1 (also reachable without a version segment, as the latest).',
+    developerMessage:
+      'This API version does not exist. The versions that exist are: v1 (also reachable without a version segment, as the latest).',
     userMessage: 'The page you asked for does not exist.',
   },
   '40501': {

@@ -24,9 +24,14 @@ export const magazineNotFound = (id: string) => new ApiError('40402', `No magazi
 export const articleNotFound = (id: string) => new ApiError('40403', `No article has the id \`${id}\`.`);
 export const tagNotFound = (id: string) => new ApiError('40404', `No magazine carries a tag with the id \`${id}\`.`);
 export const magazineExists = (id: string) =>
-  new ApiError('40502', `A magazine with the id \`${id}\` exists already; nothing was created. Replace it with PUT /magazines/${id}, or send another id.`);
+  new ApiError(
+    '40502',
+    `A magazine with the id \`${id}\` exists already; nothing was created. Replace it with PUT /magazines/${id}, or send another id.`,
+  );
 export const methodNotAllowed = (method: string, allow: readonly string[]) =>
-  new ApiError('40501', `${method} is not supported on this resource. Supported methods: ${allow.join(', ')}.`, { Allow: allow.join(', ') });
+  new ApiError('40501', `${method} is not supported on this resource. Supported methods: ${allow.join(', ')}.`, {
+    Allow: allow.join(', '),
+  });
 export const notAcceptable = (message: string) => new ApiError('40601', message);
 export const preconditionFailed = () => new ApiError('41201');
 export const concurrentChange = () => new ApiError('40901');

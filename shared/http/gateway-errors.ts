@@ -30,20 +30,54 @@ export const gatewayErrors: readonly GatewayError[] = [
   // authentication token" only ever means an unsigned request to a write method.
   { responseType: 'MISSING_AUTHENTICATION_TOKEN', code: '40301' },
   { responseType: 'ACCESS_DENIED', code: '40301' },
-  { responseType: 'INVALID_SIGNATURE', code: '40301', developerMessage: 'The AWS Signature Version 4 of the request does not match; sign the exact method, path, query and body sent, with the current time.' },
-  { responseType: 'EXPIRED_TOKEN', code: '40301', developerMessage: 'The credentials or signature of the request have expired; sign it again with fresh credentials.' },
+  {
+    responseType: 'INVALID_SIGNATURE',
+    code: '40301',
+    developerMessage:
+      'The AWS Signature Version 4 of the request does not match; sign the exact method, path, query and body sent, with the current time.',
+  },
+  {
+    responseType: 'EXPIRED_TOKEN',
+    code: '40301',
+    developerMessage: 'The credentials or signature of the request have expired; sign it again with fresh credentials.',
+  },
   { responseType: 'RESOURCE_NOT_FOUND', code: '40401' },
   { responseType: 'THROTTLED', code: '42901', headers: { 'Retry-After': '1' } },
-  { responseType: 'REQUEST_TOO_LARGE', code: '41301', developerMessage: 'The request is larger than API Gateway accepts (10 MB); this API accepts request bodies up to 1 MiB.' },
+  {
+    responseType: 'REQUEST_TOO_LARGE',
+    code: '41301',
+    developerMessage:
+      'The request is larger than API Gateway accepts (10 MB); this API accepts request bodies up to 1 MiB.',
+  },
   { responseType: 'UNSUPPORTED_MEDIA_TYPE', code: '41501' },
   { responseType: 'BAD_REQUEST_BODY', code: '40001', developerMessage: 'The request body could not be accepted.' },
-  { responseType: 'BAD_REQUEST_PARAMETERS', code: '40004', developerMessage: 'A required parameter or header of the request is missing or not valid.' },
+  {
+    responseType: 'BAD_REQUEST_PARAMETERS',
+    code: '40004',
+    developerMessage: 'A required parameter or header of the request is missing or not valid.',
+  },
   { responseType: 'DEFAULT_4XX', code: '40012' },
-  { responseType: 'INTEGRATION_TIMEOUT', code: '50401', developerMessage: `${errorCatalogue['50401'].developerMessage}${requestIdNote}` },
-  { responseType: 'INTEGRATION_FAILURE', code: '50201', developerMessage: `${errorCatalogue['50201'].developerMessage}${requestIdNote}` },
-  { responseType: 'API_CONFIGURATION_ERROR', code: '50001', developerMessage: `${errorCatalogue['50001'].developerMessage}${requestIdNote}` },
+  {
+    responseType: 'INTEGRATION_TIMEOUT',
+    code: '50401',
+    developerMessage: `${errorCatalogue['50401'].developerMessage}${requestIdNote}`,
+  },
+  {
+    responseType: 'INTEGRATION_FAILURE',
+    code: '50201',
+    developerMessage: `${errorCatalogue['50201'].developerMessage}${requestIdNote}`,
+  },
+  {
+    responseType: 'API_CONFIGURATION_ERROR',
+    code: '50001',
+    developerMessage: `${errorCatalogue['50001'].developerMessage}${requestIdNote}`,
+  },
   // A function that crashed or answered in the wrong form: API Gateway's 502.
-  { responseType: 'DEFAULT_5XX', code: '50201', developerMessage: `${errorCatalogue['50201'].developerMessage}${requestIdNote}` },
+  {
+    responseType: 'DEFAULT_5XX',
+    code: '50201',
+    developerMessage: `${errorCatalogue['50201'].developerMessage}${requestIdNote}`,
+  },
 ];
 
 export const gatewayErrorCodes: readonly ErrorCode[] = [...new Set(gatewayErrors.map((error) => error.code))];

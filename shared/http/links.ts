@@ -11,7 +11,8 @@ export interface Links {
   to(path: string): string;
 }
 
-const header = (event: APIGatewayProxyEvent, name: string) => event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
+const header = (event: APIGatewayProxyEvent, name: string) =>
+  event.headers?.[name] ?? event.headers?.[name.toLowerCase()];
 
 /**
  * `{base_url}` is the scheme, host and stage the request came in on: API Gateway's domain name,
@@ -29,4 +30,5 @@ export const baseUrlOf = (event: APIGatewayProxyEvent, configured: string | unde
 
 export const linksAt = (baseUrl: string): Links => ({ baseUrl, to: (path) => `${baseUrl}/${currentVersion}${path}` });
 
-export const linksFor = (event: APIGatewayProxyEvent, configured: string | undefined): Links => linksAt(baseUrlOf(event, configured));
+export const linksFor = (event: APIGatewayProxyEvent, configured: string | undefined): Links =>
+  linksAt(baseUrlOf(event, configured));

@@ -40,7 +40,8 @@ const qualityOf = (ranges: readonly MediaRange[], mediaType: string): number => 
   return any ? any.q : 0;
 };
 
-const bestQuality = (ranges: readonly MediaRange[], types: readonly string[]) => Math.max(...types.map((t) => qualityOf(ranges, t)));
+const bestQuality = (ranges: readonly MediaRange[], types: readonly string[]) =>
+  Math.max(...types.map((t) => qualityOf(ranges, t)));
 
 /** JSON goes out as `text/javascript` (the spec's type) unless the client admits only `application/json`. */
 const jsonContentType = (ranges: readonly MediaRange[] | undefined) =>
@@ -55,7 +56,8 @@ const describe = (format: Format, ranges: readonly MediaRange[] | undefined): Ne
 
 export const isFormat = (value: string): value is Format => value === 'json' || value === 'xml';
 
-export const unknownLabel = (label: string) => notAcceptable(`The path label \`.${label}\` is not a format of this API; use \`.json\` or \`.xml\`.`);
+export const unknownLabel = (label: string) =>
+  notAcceptable(`The path label \`.${label}\` is not a format of this API; use \`.json\` or \`.xml\`.`);
 
 export interface FormatRequest {
   /** The `.json`/`.xml` (or other) label at the end of the path, without the dot. */
@@ -78,7 +80,8 @@ export const negotiate = ({ label, formatParameter, accept }: FormatRequest): Ne
   }
   if (formatParameter !== undefined) {
     const lower = formatParameter.toLowerCase();
-    if (!isFormat(lower)) throw notAcceptable(`The query parameter \`format\` accepts \`json\` or \`xml\`; got \`${formatParameter}\`.`);
+    if (!isFormat(lower))
+      throw notAcceptable(`The query parameter \`format\` accepts \`json\` or \`xml\`; got \`${formatParameter}\`.`);
     return describe(lower, ranges);
   }
   if (!ranges) return describe('json', undefined);
@@ -93,7 +96,8 @@ export const negotiate = ({ label, formatParameter, accept }: FormatRequest): Ne
 };
 
 /** JSON as this `Accept` header wants it: what errors use until (or when) negotiation succeeds. */
-export const jsonFor = (accept: string | undefined): Negotiated => describe('json', accept?.trim() ? parseAccept(accept) : undefined);
+export const jsonFor = (accept: string | undefined): Negotiated =>
+  describe('json', accept?.trim() ? parseAccept(accept) : undefined);
 
 /** Only when not even the request's headers could be read. */
 export const defaultJson: Negotiated = { format: 'json', contentType: 'application/json; charset=utf-8' };

@@ -10,7 +10,11 @@ export interface ListRequest {
   readonly path: string;
   /** Kept on the links, so that the next page comes in the format this one did. */
   readonly label: string | undefined;
-  readonly query: PageQuery & { readonly year?: number | undefined; readonly tag?: string | undefined; readonly fields?: readonly string[] | undefined };
+  readonly query: PageQuery & {
+    readonly year?: number | undefined;
+    readonly tag?: string | undefined;
+    readonly fields?: readonly string[] | undefined;
+  };
   /** The `format` query parameter, when the request chose its format so. */
   readonly formatParameter: Format | undefined;
   readonly mock: boolean;
@@ -73,7 +77,12 @@ const fittingCount = (items: readonly unknown[]) => {
 };
 
 /** The list envelope (spec 2.4) with a `Link` header; `item` names the XML element of one result. */
-export const listReply = <T>(request: ListRequest, page: Page<T>, item: string, names: Record<string, string> = {}): RepresentationReply => {
+export const listReply = <T>(
+  request: ListRequest,
+  page: Page<T>,
+  item: string,
+  names: Record<string, string> = {},
+): RepresentationReply => {
   const fits = fittingCount(page.items);
   const applied = fits < page.items.length ? { ...request, query: { ...request.query, limit: fits } } : request;
   const link = linkHeader(applied, page.count);

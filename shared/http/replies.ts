@@ -30,7 +30,11 @@ export type Reply = RepresentationReply | DocumentReply;
 const idRoot = { root: 'response' } as const;
 
 /** 200 with a representation. */
-export const ok = (body: object, xml: RepresentationReply['xml'], extra: Partial<RepresentationReply> = {}): RepresentationReply => ({
+export const ok = (
+  body: object,
+  xml: RepresentationReply['xml'],
+  extra: Partial<RepresentationReply> = {},
+): RepresentationReply => ({
   kind: 'representation',
   status: 200,
   body,

@@ -6,7 +6,11 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 const isJsonMediaType = (contentType: string | undefined) => {
   if (contentType === undefined || contentType.trim() === '') return true;
   const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
-  return mediaType === 'application/json' || mediaType === 'text/javascript' || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(mediaType);
+  return (
+    mediaType === 'application/json' ||
+    mediaType === 'text/javascript' ||
+    /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(mediaType)
+  );
 };
 
 export interface RawBody {
@@ -18,12 +22,18 @@ export interface RawBody {
 /** Checks media type and size, then parses; every refusal comes before anything is written. */
 export const readJsonBody = ({ body, isBase64Encoded, contentType }: RawBody): unknown => {
   if (!isJsonMediaType(contentType)) {
-    throw new ApiError('41501', `The request body must be JSON; \`Content-Type: ${contentType}\` is not accepted. Send \`Content-Type: application/json\`.`);
+    throw new ApiError(
+      '41501',
+      `The request body must be JSON; \`Content-Type: ${contentType}\` is not accepted. Send \`Content-Type: application/json\`.`,
+    );
   }
   if (body === null || body === '') throw missingBody();
   const bytes = isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
   if (bytes.byteLength > MAX_BODY_BYTES) {
-    throw new ApiError('41301', `The request body has ${bytes.byteLength} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`);
+    throw new ApiError(
+      '41301',
+      `The request body has ${bytes.byteLength} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`,
+    );
   }
   const text = bytes.toString('utf8');
   if (text.trim() === '') throw missingBody();

@@ -14,14 +14,17 @@ const distance = (a: string, b: string): number => {
   return row[b.length]!;
 };
 
-const isNear = (sent: string, literal: string) => sent.toLowerCase() === literal || distance(sent.toLowerCase(), literal) <= 2;
+const isNear = (sent: string, literal: string) =>
+  sent.toLowerCase() === literal || distance(sent.toLowerCase(), literal) <= 2;
 
 /** Whether `requestPath` (any version prefix) is the path of an operation, parameters filled in. */
 export const isOperationPath = (requestPath: string): boolean => {
   const sent = requestPath.slice(versionPrefixOf(requestPath).length).replace(/\/+$/, '').split('/').slice(1);
   return operations.some(({ path }) => {
     const template = path.split('/').slice(1);
-    return template.length === sent.length && template.every((segment, i) => segment.startsWith('{') || segment === sent[i]);
+    return (
+      template.length === sent.length && template.every((segment, i) => segment.startsWith('{') || segment === sent[i])
+    );
   });
 };
 

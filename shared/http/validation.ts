@@ -2,14 +2,20 @@ import type * as z from 'zod/mini';
 import { ApiError, invalidField, invalidParameter, unknownField } from './errors';
 
 const formatPath = (path: readonly PropertyKey[]) =>
-  path.reduce<string>((text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)), '');
+  path.reduce<string>(
+    (text, key) => (typeof key === 'number' ? `${text}[${key}]` : text ? `${text}.${String(key)}` : String(key)),
+    '',
+  );
 
 const quoteList = (names: readonly string[]) => names.map((n) => `\`${n}\``).join(', ');
 
 /** Turns the first problem zod found into an error naming the exact field and what it accepts. */
 const toApiError = (error: z.core.$ZodError, where: 'body' | 'query'): ApiError => {
   const issue = error.issues[0];
-  if (!issue) return where === 'body' ? invalidField('The request body is not valid.') : invalidParameter('The query is not valid.');
+  if (!issue)
+    return where === 'body'
+      ? invalidField('The request body is not valid.')
+      : invalidParameter('The query is not valid.');
   const field = formatPath(issue.path);
   if (issue.code === 'unrecognized_keys') {
     const names = issue.keys.map((key) => formatPath([...issue.path, key]));

@@ -13,7 +13,8 @@ const stripInvalid = (text: string) => text.replace(/[\u0000-\u0008\u000B\u000C\
 
 export type ElementNames = Readonly<Record<string, string>>;
 
-const singular = (plural: string, names: ElementNames) => names[plural] ?? (plural.endsWith('s') ? plural.slice(0, -1) : 'item');
+const singular = (plural: string, names: ElementNames) =>
+  names[plural] ?? (plural.endsWith('s') ? plural.slice(0, -1) : 'item');
 
 const element = (name: string, value: unknown, names: ElementNames): string => {
   if (value === null || value === undefined) return `<${name}/>`;

@@ -9,7 +9,13 @@ import { errorGuide } from '../docs/error-guide';
 import { gatewayErrorCodes } from '../http/gateway-errors';
 import { expandRoutes, formatLabels, versionPrefixOf, type HttpMethod, type Operation, type Route } from '../routes';
 import { EXAMPLE_BASE_URL, errorExample, errorXml, replyExamples, requestExamples, xmlOf } from './examples';
-import { groupDescriptions, operationDocs, queryParameterDescriptions, type OperationDoc, type Success } from './operation-docs';
+import {
+  groupDescriptions,
+  operationDocs,
+  queryParameterDescriptions,
+  type OperationDoc,
+  type Success,
+} from './operation-docs';
 
 /**
  * The OpenAPI 3.1 document of the API, generated: paths and methods from the route table
@@ -50,7 +56,12 @@ export interface OpenApiDocument extends JsonObject {
 }
 
 const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-const pascal = (text: string) => text.split(/[^A-Za-z0-9]+/).filter(Boolean).map(capitalize).join('');
+const pascal = (text: string) =>
+  text
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map(capitalize)
+    .join('');
 const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
 
 const JSON_TYPES = ['text/javascript', 'application/json'] as const;
@@ -73,8 +84,13 @@ requestRegistry.add(articleInput, { id: 'ArticleInput' });
 
 /** zod's registry output, as `components.schemas` entries (without per-schema `$schema`/`$id`). */
 const componentSchemas = (registry: z.core.$ZodRegistry<{ id: string }>, io: 'input' | 'output') => {
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io, uri: (id) => `#/components/schemas/${id}` });
-  if ('__shared' in schemas) throw new Error('A schema is reused without an id: give it one so that the document can refer to it.');
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    uri: (id) => `#/components/schemas/${id}`,
+  });
+  if ('__shared' in schemas)
+    throw new Error('A schema is reused without an id: give it one so that the document can refer to it.');
   return Object.fromEntries(
     Object.entries(schemas).map(([id, schema]) => {
       const { $schema: _schema, $id: _id, ...rest } = schema as JsonObject;
@@ -93,7 +109,9 @@ const constraintOf = (schema: z.ZodMiniType): string | undefined => {
 };
 
 const queryParameters = (query: z.ZodMiniObject, parameters: Record<string, JsonObject>): string[] => {
-  const json = z.toJSONSchema(query, { target: 'draft-2020-12', io: 'input' }) as { properties?: Record<string, JsonObject> };
+  const json = z.toJSONSchema(query, { target: 'draft-2020-12', io: 'input' }) as {
+    properties?: Record<string, JsonObject>;
+  };
   const defaults = query.parse({}) as Record<string, unknown>;
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description: _fromZod, ...schema } = property;
@@ -111,7 +129,8 @@ const queryParameters = (query: z.ZodMiniObject, parameters: Record<string, Json
     };
     const key = `Query${capitalize(name)}`;
     const existing = parameters[key];
-    if (existing && JSON.stringify(existing) !== JSON.stringify(parameter)) throw new Error(`Two operations define query parameter \`${name}\` differently.`);
+    if (existing && JSON.stringify(existing) !== JSON.stringify(parameter))
+      throw new Error(`Two operations define query parameter \`${name}\` differently.`);
     parameters[key] = parameter;
     return key;
   });
@@ -121,7 +140,9 @@ const identifierSource = IDENTIFIER_PATTERN.source.replace(/^\^|\$$/g, '');
 const labelSource = `(?:\\.(?:${formatLabels.join('|')}))?`;
 
 const pathParameter = (name: string, acceptsLabel: boolean): [string, JsonObject] => {
-  const labelNote = acceptsLabel ? ' A format label (`.json`, `.xml`) may follow it: API Gateway hands it over inside this segment.' : '';
+  const labelNote = acceptsLabel
+    ? ' A format label (`.json`, `.xml`) may follow it: API Gateway hands it over inside this segment.'
+    : '';
   const base: Record<string, { description: string; schema: JsonObject; example: string }> = {
     id: {
       description: 'Identifier of the magazine.',
@@ -148,7 +169,14 @@ const pathParameter = (name: string, acceptsLabel: boolean): [string, JsonObject
   if (!known) throw new Error(`Path parameter \`{${name}}\` has no description in document.ts.`);
   return [
     `Path${capitalize(name)}${acceptsLabel ? 'Labelled' : ''}`,
-    { name, in: 'path', required: true, description: `${known.description}${labelNote}`, schema: known.schema, example: known.example },
+    {
+      name,
+      in: 'path',
+      required: true,
+      description: `${known.description}${labelNote}`,
+      schema: known.schema,
+      example: known.example,
+    },
   ];
 };
 
@@ -157,7 +185,8 @@ const fixedParameters: Record<string, JsonObject> = {
     name: 'format',
     in: 'query',
     required: false,
-    description: 'The representation: `json` or `xml` (any case). A `.json`/`.xml` label on the path wins over it; it wins over `Accept`. Another value: 406.',
+    description:
+      'The representation: `json` or `xml` (any case). A `.json`/`.xml` label on the path wins over it; it wins over `Accept`. Another value: 406.',
     schema: { type: 'string', enum: [...formatLabels] },
   },
   QueryMock: {
@@ -190,7 +219,8 @@ const fixedParameters: Record<string, JsonObject> = {
     name: 'If-Modified-Since',
     in: 'header',
     required: false,
-    description: 'An HTTP date: 304 without a body when nothing changed since. `If-None-Match` wins when both are sent.',
+    description:
+      'An HTTP date: 304 without a body when nothing changed since. `If-None-Match` wins when both are sent.',
     schema: { type: 'string' },
     example: 'Mon, 01 Jan 2024 01:00:00 GMT',
   },
@@ -198,7 +228,8 @@ const fixedParameters: Record<string, JsonObject> = {
     name: 'If-Match',
     in: 'header',
     required: false,
-    description: 'The `ETag` of the version the change is based on (or `*` for any existing version); otherwise 412 and nothing changes.',
+    description:
+      'The `ETag` of the version the change is based on (or `*` for any existing version); otherwise 412 and nothing changes.',
     schema: { type: 'string' },
     example: '"3f9a1c-json"',
   },
@@ -208,21 +239,42 @@ const fixedParameters: Record<string, JsonObject> = {
 // Response headers
 
 const headers: Record<string, JsonObject> = {
-  Vary: { description: 'Always `Accept`: the representation depends on it.', required: true, schema: { type: 'string', const: 'Accept' } },
+  Vary: {
+    description: 'Always `Accept`: the representation depends on it.',
+    required: true,
+    schema: { type: 'string', const: 'Accept' },
+  },
   ContentType: {
-    description: 'JSON as `text/javascript; charset=utf-8` (or `application/json; charset=utf-8` when `Accept` admits only that), XML as `application/xml; charset=utf-8`.',
+    description:
+      'JSON as `text/javascript; charset=utf-8` (or `application/json; charset=utf-8` when `Accept` admits only that), XML as `application/xml; charset=utf-8`.',
     schema: { type: 'string' },
   },
-  ETag: { description: 'Entity tag of the representation sent, for `If-None-Match` (and, on a magazine or the magazine list, `If-Match`).', required: true, schema: { type: 'string' } },
-  LastModified: { description: 'When the resource (for a list: any of its members) last changed, as an HTTP date.', schema: { type: 'string' } },
-  CacheControl: { description: '`no-cache`: a cache may keep the response but must revalidate it.', schema: { type: 'string' } },
+  ETag: {
+    description:
+      'Entity tag of the representation sent, for `If-None-Match` (and, on a magazine or the magazine list, `If-Match`).',
+    required: true,
+    schema: { type: 'string' },
+  },
+  LastModified: {
+    description: 'When the resource (for a list: any of its members) last changed, as an HTTP date.',
+    schema: { type: 'string' },
+  },
+  CacheControl: {
+    description: '`no-cache`: a cache may keep the response but must revalidate it.',
+    schema: { type: 'string' },
+  },
   Link: {
-    description: 'RFC 8288 links to the `first`, `prev`, `next` and `last` pages that exist, under `{base_url}/v1`, keeping the request’s format label and its filters (`year`, `tag`, `fields` as far as they name magazine fields, `sort`, `format`, `mock`). Unknown parameters are not repeated, so the header stays small.',
+    description:
+      'RFC 8288 links to the `first`, `prev`, `next` and `last` pages that exist, under `{base_url}/v1`, keeping the request’s format label and its filters (`year`, `tag`, `fields` as far as they name magazine fields, `sort`, `format`, `mock`). Unknown parameters are not repeated, so the header stays small.',
     required: true,
     schema: { type: 'string' },
     example: `<${EXAMPLE_BASE_URL}/v1/magazines?sort=asc&offset=0&limit=2>; rel="first", <${EXAMPLE_BASE_URL}/v1/magazines?sort=asc&offset=2&limit=2>; rel="next"`,
   },
-  Location: { description: 'Absolute address of the created resource.', required: true, schema: { type: 'string', format: 'uri' } },
+  Location: {
+    description: 'Absolute address of the created resource.',
+    required: true,
+    schema: { type: 'string', format: 'uri' },
+  },
   RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
 };
 
@@ -267,7 +319,9 @@ const successMediaTypes = (label: Label | undefined): string[] =>
 
 const errorMediaTypes = (concrete: Concrete, codes: readonly ErrorCode[], status: number): string[] => {
   // Errors raised before or outside negotiation (406, documents) are JSON, typed by `Accept` as any JSON.
-  const types = new Set<string>(status === 406 || !negotiates(concrete.doc) ? JSON_TYPES : successMediaTypes(concrete.label));
+  const types = new Set<string>(
+    status === 406 || !negotiates(concrete.doc) ? JSON_TYPES : successMediaTypes(concrete.label),
+  );
   if (codes.some((code) => GATEWAY_CODES.includes(code))) types.add('application/json');
   return [...types];
 };
@@ -281,7 +335,8 @@ interface Built {
 
 const intern = (built: Built, name: string, response: JsonObject) => {
   const existing = built.responses[name];
-  if (existing && JSON.stringify(existing) !== JSON.stringify(response)) throw new Error(`Response component ${name} built twice differently.`);
+  if (existing && JSON.stringify(existing) !== JSON.stringify(response))
+    throw new Error(`Response component ${name} built twice differently.`);
   built.responses[name] = response;
   return ref('responses', name);
 };
@@ -301,7 +356,11 @@ const successResponse = (built: Built, concrete: Concrete, success: Success) => 
                 : {
                     type: 'object',
                     description: 'An OpenAPI 3.1 document.',
-                    properties: { openapi: { type: 'string', pattern: '^3\\.1\\.' }, info: { type: 'object' }, paths: { type: 'object' } },
+                    properties: {
+                      openapi: { type: 'string', pattern: '^3\\.1\\.' },
+                      info: { type: 'object' },
+                      paths: { type: 'object' },
+                    },
                     required: ['openapi', 'info', 'paths'],
                   },
           },
@@ -315,7 +374,11 @@ const successResponse = (built: Built, concrete: Concrete, success: Success) => 
   const reads = concrete.method === 'GET' || head;
   const responseHeaders: JsonObject = {
     ...common,
-    ...(reads && { ETag: ref('headers', 'ETag'), 'Last-Modified': ref('headers', 'LastModified'), 'Cache-Control': ref('headers', 'CacheControl') }),
+    ...(reads && {
+      ETag: ref('headers', 'ETag'),
+      'Last-Modified': ref('headers', 'LastModified'),
+      'Cache-Control': ref('headers', 'CacheControl'),
+    }),
     ...(success.list && { Link: ref('headers', 'Link') }),
     ...(success.status === 201 && { Location: ref('headers', 'Location') }),
   };
@@ -330,7 +393,11 @@ const successResponse = (built: Built, concrete: Concrete, success: Success) => 
       { schema: ref('schemas', success.schema), examples: examplesOf([type === XML_TYPE ? xmlExample : jsonExample]) },
     ]),
   );
-  return intern(built, variant, { description: success.description, headers: responseHeaders, ...(!head && { content }) });
+  return intern(built, variant, {
+    description: success.description,
+    headers: responseHeaders,
+    ...(!head && { content }),
+  });
 };
 
 const notModifiedResponse = (built: Built, concrete: Concrete) =>
@@ -351,28 +418,47 @@ const errorResponse = (built: Built, concrete: Concrete, status: number, codes: 
   const head = concrete.method === 'HEAD';
   const types = errorMediaTypes(concrete, codes, status);
   for (const code of codes) {
-    if (types.some((type) => type !== XML_TYPE)) built.examples[`Error${code}`] = { summary: errorGuide[code].title, value: errorExample(code) };
-    if (types.includes(XML_TYPE)) built.examples[`Error${code}Xml`] = { summary: errorGuide[code].title, value: errorXml(code) };
+    if (types.some((type) => type !== XML_TYPE))
+      built.examples[`Error${code}`] = { summary: errorGuide[code].title, value: errorExample(code) };
+    if (types.includes(XML_TYPE))
+      built.examples[`Error${code}Xml`] = { summary: errorGuide[code].title, value: errorXml(code) };
   }
   const content = Object.fromEntries(
-    types.map((type) => [type, { schema: ref('schemas', 'Error'), examples: examplesOf(codes.map((code) => (type === XML_TYPE ? `Error${code}Xml` : `Error${code}`))) }]),
+    types.map((type) => [
+      type,
+      {
+        schema: ref('schemas', 'Error'),
+        examples: examplesOf(codes.map((code) => (type === XML_TYPE ? `Error${code}Xml` : `Error${code}`))),
+      },
+    ]),
   );
   const name = `${head ? 'Head' : ''}${pascal(concrete.operation.id)}${status}${concrete.label ? capitalize(concrete.label) : ''}`;
   return intern(built, name, {
     description: `${STATUS_CODES[status] ?? 'Error'}. Error codes:\n\n${describeCodes(codes)}`,
-    headers: { Vary: ref('headers', 'Vary'), 'Content-Type': ref('headers', 'ContentType'), ...(status === 503 && { 'Retry-After': ref('headers', 'RetryAfter') }) },
+    headers: {
+      Vary: ref('headers', 'Vary'),
+      'Content-Type': ref('headers', 'ContentType'),
+      ...(status === 503 && { 'Retry-After': ref('headers', 'RetryAfter') }),
+    },
     'x-error-codes': [...codes],
     ...(!head && { content }),
   });
 };
 
-const operationObject = (built: Built, concrete: Concrete, parameters: Record<string, JsonObject>): OpenApiOperation => {
+const operationObject = (
+  built: Built,
+  concrete: Concrete,
+  parameters: Record<string, JsonObject>,
+): OpenApiOperation => {
   const { operation, doc, method, label, prefix } = concrete;
   const reads = method === 'GET' || method === 'HEAD';
   const parameterKeys: string[] = [];
   const pathNames = [...operation.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!);
   pathNames.forEach((name, index) => {
-    const [key, parameter] = pathParameter(name, negotiates(doc) && index === pathNames.length - 1 && operation.path.endsWith(`{${name}}`));
+    const [key, parameter] = pathParameter(
+      name,
+      negotiates(doc) && index === pathNames.length - 1 && operation.path.endsWith(`{${name}}`),
+    );
     parameters[key] = parameter;
     parameterKeys.push(key);
   });
@@ -392,9 +478,12 @@ const operationObject = (built: Built, concrete: Concrete, parameters: Record<st
     const status = errorCatalogue[code].status;
     byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])].sort());
   }
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b)) responses[String(status)] = errorResponse(built, concrete, status, codes);
+  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b))
+    responses[String(status)] = errorResponse(built, concrete, status, codes);
 
-  const where = [prefix ? `under \`${prefix}\`` : 'latest version (no version segment)', label && `\`.${label}\` label`].filter(Boolean).join(', ');
+  const where = [prefix ? `under \`${prefix}\`` : 'latest version (no version segment)', label && `\`.${label}\` label`]
+    .filter(Boolean)
+    .join(', ');
   return {
     operationId: operationIdOf(operation.id, method, prefix, label),
     summary: method === 'HEAD' ? `${operation.summary}: headers only` : operation.summary,
@@ -411,7 +500,8 @@ const operationObject = (built: Built, concrete: Concrete, parameters: Record<st
 const requestBodies = (): Record<string, JsonObject> => {
   const bodies: Record<string, JsonObject> = {};
   const descriptions = new Map<string, string>();
-  for (const doc of Object.values(operationDocs) as OperationDoc[]) if (doc.body) descriptions.set(doc.body.schema, doc.body.description);
+  for (const doc of Object.values(operationDocs) as OperationDoc[])
+    if (doc.body) descriptions.set(doc.body.schema, doc.body.description);
   for (const [id, description] of descriptions) {
     const media = { schema: ref('schemas', id), examples: examplesOf([`${id}Request`]) };
     bodies[id] = {
@@ -437,7 +527,8 @@ const infoDescription = `An HTTP API over a collection of magazines, their tags 
 
 **Mock.** On the testing server every operation accepts \`mock\`: the request is checked as a real one, then answered with deterministic simulated data; nothing is read or written.`;
 
-const unroutedContent = () => Object.fromEntries([...JSON_TYPES, XML_TYPE].map((type) => [type, { schema: ref('schemas', 'Error') }]));
+const unroutedContent = () =>
+  Object.fromEntries([...JSON_TYPES, XML_TYPE].map((type) => [type, { schema: ref('schemas', 'Error') }]));
 
 const unroutedResponses = (): Record<string, JsonObject> => ({
   '404': {
@@ -457,7 +548,11 @@ const unroutedResponses = (): Record<string, JsonObject> => ({
     'x-error-codes': ['40501'],
     headers: {
       Vary: ref('headers', 'Vary'),
-      Allow: { description: 'The methods the path supports, such as `GET, HEAD, POST, PUT, DELETE`.', required: true, schema: { type: 'string' } },
+      Allow: {
+        description: 'The methods the path supports, such as `GET, HEAD, POST, PUT, DELETE`.',
+        required: true,
+        schema: { type: 'string' },
+      },
     },
     content: unroutedContent(),
   },
@@ -483,9 +578,19 @@ export const buildOpenApi = (): OpenApiDocument => {
     const item = (paths[route.resource] ??= {});
     item[route.method.toLowerCase() as Lowercase<HttpMethod>] = operationObject(built, concrete, parameters);
   }
-  for (const [id, value] of Object.entries(requestExamples)) built.examples[`${id}Request`] = { summary: `A ${pascal(id).replace(/Input$/, '').toLowerCase()} request body`, value };
+  for (const [id, value] of Object.entries(requestExamples))
+    built.examples[`${id}Request`] = {
+      summary: `A ${pascal(id)
+        .replace(/Input$/, '')
+        .toLowerCase()} request body`,
+      value,
+    };
 
-  const usedParameters = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => op.parameters.map((p) => p.$ref.split('/').pop()!))));
+  const usedParameters = new Set(
+    Object.values(paths).flatMap((item) =>
+      Object.values(item).flatMap((op) => op.parameters.map((p) => p.$ref.split('/').pop()!)),
+    ),
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -502,7 +607,8 @@ export const buildOpenApi = (): OpenApiDocument => {
         variables: {
           base_url: {
             default: EXAMPLE_BASE_URL,
-            description: 'Such as `https://{api-id}.execute-api.{region}.amazonaws.com/{stage}`, a custom domain, or `http://127.0.0.1:{port}` for the local server.',
+            description:
+              'Such as `https://{api-id}.execute-api.{region}.amazonaws.com/{stage}`, a custom domain, or `http://127.0.0.1:{port}` for the local server.',
           },
         },
       },
@@ -521,7 +627,8 @@ export const buildOpenApi = (): OpenApiDocument => {
           type: 'apiKey',
           in: 'header',
           name: 'Authorization',
-          description: 'AWS Signature Version 4 (IAM authorization), for example `curl --aws-sigv4 "aws:amz:REGION:execute-api"`.',
+          description:
+            'AWS Signature Version 4 (IAM authorization), for example `curl --aws-sigv4 "aws:amz:REGION:execute-api"`.',
           'x-amazon-apigateway-authtype': 'awsSigv4',
         },
       },

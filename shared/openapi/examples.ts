@@ -1,6 +1,14 @@
 import type { StoredArticle } from '../domain/article';
 import type { StoredMagazine } from '../domain/magazine';
-import { articleListReply, articleReply, magazineListReply, magazineReply, tagListReply, tagReply, type TagSummary } from '../domain/representation';
+import {
+  articleListReply,
+  articleReply,
+  magazineListReply,
+  magazineReply,
+  tagListReply,
+  tagReply,
+  type TagSummary,
+} from '../domain/representation';
 import { errorCatalogue, type ErrorCode } from '../http/error-catalogue';
 import { linksAt, type Links } from '../http/links';
 import { created, done, type RepresentationReply } from '../http/replies';

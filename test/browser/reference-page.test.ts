@@ -20,7 +20,9 @@ let profile: string | undefined;
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) {
-    throw new Error(`Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH). The reference page test needs a real browser.`);
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\` (or set CHROMIUM_PATH). The reference page test needs a real browser.`,
+    );
   }
   api = await startLocalApi();
   profile = mkdtempSync(join(tmpdir(), 'chromium-profile-'));
@@ -29,7 +31,15 @@ beforeAll(async () => {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 900 },
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -49,7 +59,10 @@ it('shows every operation of the OpenAPI document, loading nothing from elsewher
   await expect(page.title()).resolves.toBe('Magazine API reference');
 
   const shown = await page.$$eval('[data-operation-id]', (rows) =>
-    rows.map((row) => `${row.getAttribute('data-method')} ${row.getAttribute('data-path')} ${row.getAttribute('data-operation-id')}`),
+    rows.map(
+      (row) =>
+        `${row.getAttribute('data-method')} ${row.getAttribute('data-path')} ${row.getAttribute('data-operation-id')}`,
+    ),
   );
   const documented = Object.entries(openApiDocument().paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, operation]) => `${method.toUpperCase()} ${path} ${operation.operationId}`),
@@ -58,7 +71,14 @@ it('shows every operation of the OpenAPI document, loading nothing from elsewher
 
   // Each operation section is visible and named by its summary.
   const sections = await page.locator('section.operation h3').allTextContents();
-  expect(sections).toEqual(expect.arrayContaining(['List magazines', 'Create a magazine', 'Add an article to a magazine', 'Documentation of one error code (HTML)']));
+  expect(sections).toEqual(
+    expect.arrayContaining([
+      'List magazines',
+      'Create a magazine',
+      'Add an article to a magazine',
+      'Documentation of one error code (HTML)',
+    ]),
+  );
   await expect(page.locator('#op-listMagazines').isVisible()).resolves.toBe(true);
 
   expect(requested.every((url) => url.startsWith(api!.baseUrl))).toBe(true);

@@ -9,35 +9,51 @@ import { invoke } from '../support/proxy-event';
 const html = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 
 describe('error documentation', () => {
-  it.each(errorCodes.map((code) => [code]))('has a page for %s saying what happened, why, how to fix it, with an example response', async (code) => {
-    const response = await invoke(getErrorPage, { resource: '/v1/documentation/errors/{errorCode}', params: { errorCode: `${code}.html` } });
-    expect(response.status).toBe(200);
-    expect(response.headers['Content-Type']).toBe('text/html; charset=utf-8');
-    expect(response.headers.Vary).toBe('Accept');
-    const entry = { ...errorCatalogue[code], ...errorGuide[code] };
-    expect(response.body).toMatch(/^<!doctype html>/);
-    expect(response.body).toContain(`<title>Error ${code}: ${escapeHtml(entry.title)}</title>`);
-    expect(response.body).toContain(html(entry.cause));
-    expect(response.body).toContain(html(entry.fix));
-    expect(response.body).toContain(`HTTP/1.1 ${entry.status}`);
-    expect(response.body).toContain(`&quot;errorCode&quot;: &quot;${code}&quot;`);
-    expect(response.body).toContain(`https://api.example.com/v1/documentation/errors/${code}.html`);
-    expect(response.body).not.toMatch(/<(script|link|img)[^>]+(src|href)="https?:/);
-  });
+  it.each(errorCodes.map((code) => [code]))(
+    'has a page for %s saying what happened, why, how to fix it, with an example response',
+    async (code) => {
+      const response = await invoke(getErrorPage, {
+        resource: '/v1/documentation/errors/{errorCode}',
+        params: { errorCode: `${code}.html` },
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers['Content-Type']).toBe('text/html; charset=utf-8');
+      expect(response.headers.Vary).toBe('Accept');
+      const entry = { ...errorCatalogue[code], ...errorGuide[code] };
+      expect(response.body).toMatch(/^<!doctype html>/);
+      expect(response.body).toContain(`<title>Error ${code}: ${escapeHtml(entry.title)}</title>`);
+      expect(response.body).toContain(html(entry.cause));
+      expect(response.body).toContain(html(entry.fix));
+      expect(response.body).toContain(`HTTP/1.1 ${entry.status}`);
+      expect(response.body).toContain(`&quot;errorCode&quot;: &quot;${code}&quot;`);
+      expect(response.body).toContain(`https://api.example.com/v1/documentation/errors/${code}.html`);
+      expect(response.body).not.toMatch(/<(script|link|img)[^>]+(src|href)="https?:/);
+    },
+  );
 
   it('lists every code in the index, each linking to its page', async () => {
     for (const resource of ['/v1/documentation/errors', '/documentation/errors', '/api/v1/documentation/errors']) {
       const response = await invoke(listErrorPages, { resource, path: `${resource}/` });
       expect(response.status).toBe(200);
       expect(response.headers['Content-Type']).toBe('text/html; charset=utf-8');
-      for (const code of errorCodes) expect(response.body).toContain(`href="https://api.example.com/v1/documentation/errors/${code}.html"`);
+      for (const code of errorCodes)
+        expect(response.body).toContain(`href="https://api.example.com/v1/documentation/errors/${code}.html"`);
     }
   });
 
-  it.each([['40402'], ['99999.html'], ['40402.htm'], ['abc.html']])('answers %s with 404 40405 in the error object', async (segment) => {
-    const response = await invoke(getErrorPage, { resource: '/v1/documentation/errors/{errorCode}', params: { errorCode: segment } });
-    expect(response.status).toBe(404);
-    expect(response.json).toMatchObject({ errorCode: '40405', moreInfo: 'https://api.example.com/v1/documentation/errors/40405.html' });
-    expect(String(response.json?.developerMessage)).toContain(segment);
-  });
+  it.each([['40402'], ['99999.html'], ['40402.htm'], ['abc.html']])(
+    'answers %s with 404 40405 in the error object',
+    async (segment) => {
+      const response = await invoke(getErrorPage, {
+        resource: '/v1/documentation/errors/{errorCode}',
+        params: { errorCode: segment },
+      });
+      expect(response.status).toBe(404);
+      expect(response.json).toMatchObject({
+        errorCode: '40405',
+        moreInfo: 'https://api.example.com/v1/documentation/errors/40405.html',
+      });
+      expect(String(response.json?.developerMessage)).toContain(segment);
+    },
+  );
 });

@@ -4,7 +4,11 @@ import { projectRoot } from '../support/as-a-user';
 
 /** `npm test`'s first step, on machines without what the tests need. */
 const check = (env: Record<string, string>) =>
-  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-machine.ts'], { cwd: projectRoot, env, encoding: 'utf8' });
+  spawnSync(process.execPath, ['--import', 'tsx', 'scripts/check-machine.ts'], {
+    cwd: projectRoot,
+    env,
+    encoding: 'utf8',
+  });
 
 describe('the machine check that npm test starts with', () => {
   it('on a machine with only Node, fails at once with the one command that installs Java and Chromium', () => {

@@ -38,12 +38,20 @@ const stop = async ({ command, dynamoDbPort }: Started) => {
   expect(dynamoDbLocalProcesses(dynamoDbPort), 'DynamoDB Local runs while the API does').toHaveLength(1);
   command.interrupt();
   await command.exited;
-  for (let waited = 0; waited < 10_000 && dynamoDbLocalProcesses(dynamoDbPort).length > 0; waited += 250) await sleep(250);
+  for (let waited = 0; waited < 10_000 && dynamoDbLocalProcesses(dynamoDbPort).length > 0; waited += 250)
+    await sleep(250);
   expect(dynamoDbLocalProcesses(dynamoDbPort), 'no Java process is left').toEqual([]);
   expect(command.output()).toMatch(/SIGINT: stopping/);
 };
 
-const article = { title: 'Jupiter at opposition', author_first_name: 'Ada', author_last_name: 'Lovelace', author_email: 'ada@example.com', date: '2026-11-03', text: 'Tonight…' };
+const article = {
+  title: 'Jupiter at opposition',
+  author_first_name: 'Ada',
+  author_last_name: 'Lovelace',
+  author_email: 'ada@example.com',
+  date: '2026-11-03',
+  text: 'Tonight…',
+};
 
 const dataDirs: string[] = [];
 afterAll(() => {
@@ -55,7 +63,11 @@ describe('npm start, as a new user runs it', () => {
     const api = await start();
     try {
       const { client } = api;
-      const created = await client.post('/magazines', { id: 'astro', title: 'Modern Astronomy', tags: [{ name: 'Science' }] });
+      const created = await client.post('/magazines', {
+        id: 'astro',
+        title: 'Modern Astronomy',
+        tags: [{ name: 'Science' }],
+      });
       expect(created.status, created.text).toBe(201);
       expect(created.headers.location).toBe(`${client.baseUrl}/v1/magazines/astro`);
       const added = await client.post('/magazines/astro/articles', article);
@@ -64,7 +76,12 @@ describe('npm start, as a new user runs it', () => {
 
       const magazine = await client.get('/magazines/astro');
       expect(magazine.status).toBe(200);
-      expect(magazine.json()).toMatchObject({ id: 'astro', type: 'magazine', title: 'Modern Astronomy', tags: [{ id: 'science', name: 'Science' }] });
+      expect(magazine.json()).toMatchObject({
+        id: 'astro',
+        type: 'magazine',
+        title: 'Modern Astronomy',
+        tags: [{ id: 'science', name: 'Science' }],
+      });
       const magazineXml = await client.get('/magazines/astro.xml');
       expect(xml.parse(magazineXml.text)).toMatchObject({ magazine: { id: 'astro', title: 'Modern Astronomy' } });
 
@@ -94,16 +111,23 @@ describe('npm start, as a new user runs it', () => {
     try {
       expect(second.command.output()).toMatch(/table magazines \(existed\)/);
       expect((await second.client.get('/magazines/kept')).json()).toMatchObject({ id: 'kept', title: 'Kept' });
-      expect((await second.client.get('/magazines/kept/articles')).json()).toMatchObject({ metadata: { resultset: { count: 1 } } });
+      expect((await second.client.get('/magazines/kept/articles')).json()).toMatchObject({
+        metadata: { resultset: { count: 1 } },
+      });
     } finally {
       await stop(second);
     }
   });
 
   it('refuses to start, saying why, when DYNAMODB_ENDPOINT names AWS', async () => {
-    const command = runNpm(['start'], userEnvironment({ PORT: '0', DYNAMODB_ENDPOINT: 'https://dynamodb.eu-west-1.amazonaws.com' }));
+    const command = runNpm(
+      ['start'],
+      userEnvironment({ PORT: '0', DYNAMODB_ENDPOINT: 'https://dynamodb.eu-west-1.amazonaws.com' }),
+    );
     expect(await command.exited).not.toBe(0);
-    expect(command.output()).toMatch(/DYNAMODB_ENDPOINT \(https:\/\/dynamodb\.eu-west-1\.amazonaws\.com\) is an AWS endpoint/);
+    expect(command.output()).toMatch(
+      /DYNAMODB_ENDPOINT \(https:\/\/dynamodb\.eu-west-1\.amazonaws\.com\) is an AWS endpoint/,
+    );
     expect(command.output()).not.toMatch(/listening on/);
   });
 });
@@ -111,7 +135,11 @@ describe('npm start, as a new user runs it', () => {
 describe('npm start -- --bundled', () => {
   it('serves the API from the functions bundled as the CDK stack bundles them', async () => {
     // A DynamoDB that is already running, as the README allows: this run's, a table of its own.
-    const env = userEnvironment({ PORT: '0', DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'), TABLE_NAME: `bundled-${Date.now()}` });
+    const env = userEnvironment({
+      PORT: '0',
+      DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
+      TABLE_NAME: `bundled-${Date.now()}`,
+    });
     const command = runNpm(['start', '--', '--bundled'], env);
     try {
       const [, url] = await command.waitFor(/Magazine API listening on (http:\/\/\S+)/);
@@ -135,6 +163,8 @@ describe('npm run invoke, as a new user runs it', () => {
     const response = JSON.parse(printed) as { statusCode: number; headers: Record<string, string>; body: string };
     expect(response.statusCode, response.body).toBe(201);
     expect(JSON.parse(response.body)).toEqual({ id: 'sample-magazine' });
-    expect(response.headers.Location).toBe('https://abcdef1234.execute-api.us-east-1.amazonaws.com/dev/v1/magazines/sample-magazine');
+    expect(response.headers.Location).toBe(
+      'https://abcdef1234.execute-api.us-east-1.amazonaws.com/dev/v1/magazines/sample-magazine',
+    );
   });
 });

@@ -14,9 +14,52 @@ import { clientFor } from '../support/http';
  * API without API keys, mTLS or authorizers, read off events captured from real APIs (such as the
  * REST events Powertools' parser tests with): the keys, in the order AWS writes them.
  */
-const REST_EVENT = ['resource', 'path', 'httpMethod', 'headers', 'multiValueHeaders', 'queryStringParameters', 'multiValueQueryStringParameters', 'pathParameters', 'stageVariables', 'requestContext', 'body', 'isBase64Encoded'];
-const REQUEST_CONTEXT = ['resourceId', 'resourcePath', 'httpMethod', 'extendedRequestId', 'requestTime', 'path', 'accountId', 'protocol', 'stage', 'domainPrefix', 'requestTimeEpoch', 'requestId', 'identity', 'domainName', 'deploymentId', 'apiId'];
-const IDENTITY = ['cognitoIdentityPoolId', 'accountId', 'cognitoIdentityId', 'caller', 'sourceIp', 'principalOrgId', 'accessKey', 'cognitoAuthenticationType', 'cognitoAuthenticationProvider', 'userArn', 'userAgent', 'user'];
+const REST_EVENT = [
+  'resource',
+  'path',
+  'httpMethod',
+  'headers',
+  'multiValueHeaders',
+  'queryStringParameters',
+  'multiValueQueryStringParameters',
+  'pathParameters',
+  'stageVariables',
+  'requestContext',
+  'body',
+  'isBase64Encoded',
+];
+const REQUEST_CONTEXT = [
+  'resourceId',
+  'resourcePath',
+  'httpMethod',
+  'extendedRequestId',
+  'requestTime',
+  'path',
+  'accountId',
+  'protocol',
+  'stage',
+  'domainPrefix',
+  'requestTimeEpoch',
+  'requestId',
+  'identity',
+  'domainName',
+  'deploymentId',
+  'apiId',
+];
+const IDENTITY = [
+  'cognitoIdentityPoolId',
+  'accountId',
+  'cognitoIdentityId',
+  'caller',
+  'sourceIp',
+  'principalOrgId',
+  'accessKey',
+  'cognitoAuthenticationType',
+  'cognitoAuthenticationProvider',
+  'userArn',
+  'userAgent',
+  'user',
+];
 /** Added by API Gateway to every request. */
 const GATEWAY_HEADERS = ['X-Amzn-Trace-Id', 'X-Forwarded-For', 'X-Forwarded-Port', 'X-Forwarded-Proto'];
 /** The identity of an IAM-authorised (SigV4-signed) caller. */

@@ -16,7 +16,8 @@ import { expandRoutes, operations, type TableAction } from '../../shared/routes'
 import { startDynamoDbProxy, type DynamoDbProxy } from '../support/dynamodb-proxy';
 
 const files = readdirSync(eventsDir).filter((file) => file.endsWith('.json'));
-const eventOf = (handler: string) => JSON.parse(readFileSync(path.join(eventsDir, `${handler}.json`), 'utf8')) as APIGatewayProxyEvent;
+const eventOf = (handler: string) =>
+  JSON.parse(readFileSync(path.join(eventsDir, `${handler}.json`), 'utf8')) as APIGatewayProxyEvent;
 
 describe('events/', () => {
   it('holds one event per handler, as `npm run events` writes them', () => {
@@ -30,7 +31,11 @@ describe('events/', () => {
     for (const file of files) {
       const handler = file.replace(/\.json$/, '');
       const event = eventOf(handler);
-      const route = routes.find((r) => r.resource === event.resource && (r.method === event.httpMethod || (r.method === 'ANY' && r.handler === handler)));
+      const route = routes.find(
+        (r) =>
+          r.resource === event.resource &&
+          (r.method === event.httpMethod || (r.method === 'ANY' && r.handler === handler)),
+      );
       expect(route?.handler, file).toBe(handler);
       expect(event.requestContext.resourcePath).toBe(event.resource);
       expect(event.requestContext.path).toBe(`/${event.requestContext.stage}${event.path}`);
@@ -71,13 +76,21 @@ interface Authorised {
 }
 
 /** A transaction needs the action of each of its items; there is no IAM action for the transaction itself. */
-const transactItemActions: Record<string, string> = { Put: 'PutItem', Update: 'UpdateItem', Delete: 'DeleteItem', ConditionCheck: 'ConditionCheckItem', Get: 'GetItem' };
+const transactItemActions: Record<string, string> = {
+  Put: 'PutItem',
+  Update: 'UpdateItem',
+  Delete: 'DeleteItem',
+  ConditionCheck: 'ConditionCheckItem',
+  Get: 'GetItem',
+};
 
 const authorisedActions = (target: string, body: string): Authorised[] => {
   const operation = target.replace(/^DynamoDB_\d+\./, '');
   const input = JSON.parse(body || '{}') as { IndexName?: string; TransactItems?: Record<string, unknown>[] };
   if (operation === 'TransactWriteItems' || operation === 'TransactGetItems') {
-    return (input.TransactItems ?? []).flatMap((item) => Object.keys(item).map((kind) => ({ action: transactItemActions[kind] ?? `unknown ${kind}`, onIndex: false })));
+    return (input.TransactItems ?? []).flatMap((item) =>
+      Object.keys(item).map((kind) => ({ action: transactItemActions[kind] ?? `unknown ${kind}`, onIndex: false })),
+    );
   }
   return [{ action: operation, onIndex: input.IndexName !== undefined }];
 };
@@ -91,8 +104,14 @@ const grantsOf = (handler: string) => {
 describe('the grant check', () => {
   it('counts a transaction as the actions of its items', () => {
     const body = JSON.stringify({ TransactItems: [{ Put: {} }, { Update: {} }, { ConditionCheck: {} }] });
-    expect(authorisedActions('DynamoDB_20120810.TransactWriteItems', body).map((a) => a.action)).toEqual(['PutItem', 'UpdateItem', 'ConditionCheckItem']);
-    expect(authorisedActions('DynamoDB_20120810.Query', JSON.stringify({ IndexName: 'GSI1' }))).toEqual([{ action: 'Query', onIndex: true }]);
+    expect(authorisedActions('DynamoDB_20120810.TransactWriteItems', body).map((a) => a.action)).toEqual([
+      'PutItem',
+      'UpdateItem',
+      'ConditionCheckItem',
+    ]);
+    expect(authorisedActions('DynamoDB_20120810.Query', JSON.stringify({ IndexName: 'GSI1' }))).toEqual([
+      { action: 'Query', onIndex: true },
+    ]);
   });
 });
 
@@ -102,7 +121,11 @@ describe('the grant check', () => {
  */
 const variants: [string, (environment: LocalEnvironment) => Promise<HandlerLoader>][] = [
   ['from its TypeScript source', async (environment) => sourceHandlers(environment)],
-  ['bundled as deployed and run as Lambda runs it', async (environment) => bundledHandlers(environment, await bundleFunctions(mkdtempSync(path.join(tmpdir(), 'bundles-'))))],
+  [
+    'bundled as deployed and run as Lambda runs it',
+    async (environment) =>
+      bundledHandlers(environment, await bundleFunctions(mkdtempSync(path.join(tmpdir(), 'bundles-')))),
+  ],
 ];
 
 describe.each(variants)('each event, fed to its handler %s, on DynamoDB Local', (_, loaderFor) => {
@@ -118,7 +141,9 @@ describe.each(variants)('each event, fed to its handler %s, on DynamoDB Local', 
     proxy = await startDynamoDbProxy(inject('dynamoDbEndpoint'), (target, body) => {
       calls.push(...authorisedActions(target, body));
     });
-    handlers = await loaderFor(await prepareLocalEnvironment({ endpoint: proxy.endpoint, tableName: `events-${randomUUID()}` }));
+    handlers = await loaderFor(
+      await prepareLocalEnvironment({ endpoint: proxy.endpoint, tableName: `events-${randomUUID()}` }),
+    );
   });
 
   afterAll(async () => {
@@ -136,17 +161,31 @@ describe.each(variants)('each event, fed to its handler %s, on DynamoDB Local', 
       const run = await handlers!(handler);
       const event = eventOf(handler);
       calls = [];
-      const response = (await run(event, lambdaContext(handler, event.requestContext.requestId))) as APIGatewayProxyResult;
+      const response = (await run(
+        event,
+        lambdaContext(handler, event.requestContext.requestId),
+      )) as APIGatewayProxyResult;
       expect(response.statusCode, response.body).toBe(status);
       expect(response.headers?.Vary).toBe('Accept');
       if (status >= 400) {
-        expect(Object.keys(JSON.parse(response.body) as object).sort()).toEqual(['developerMessage', 'errorCode', 'moreInfo', 'userMessage']);
+        expect(Object.keys(JSON.parse(response.body) as object).sort()).toEqual([
+          'developerMessage',
+          'errorCode',
+          'moreInfo',
+          'userMessage',
+        ]);
       }
       const grants = grantsOf(handler);
       const onTable = new Set(calls.filter((call) => !call.onIndex).map((call) => call.action));
       const onIndexes = new Set(calls.filter((call) => call.onIndex).map((call) => call.action));
-      expect([...onTable].filter((action) => !grants.onTable.includes(action as TableAction)), `${handler}: table actions not granted`).toEqual([]);
-      expect([...onIndexes].filter((action) => !grants.onIndexes.includes(action as TableAction)), `${handler}: index actions not granted`).toEqual([]);
+      expect(
+        [...onTable].filter((action) => !grants.onTable.includes(action as TableAction)),
+        `${handler}: table actions not granted`,
+      ).toEqual([]);
+      expect(
+        [...onIndexes].filter((action) => !grants.onIndexes.includes(action as TableAction)),
+        `${handler}: index actions not granted`,
+      ).toEqual([]);
     });
   }
 });

@@ -9,16 +9,22 @@ import { synthStack } from './stack';
  * acknowledgement not on this list, fails the test.
  */
 const allowList: readonly { readonly id: RegExp; readonly why: string }[] = [
-  { id: /^AwsSolutions-APIG2$/, why: 'Validation happens in the functions, so refusals are the spec\'s error object.' },
+  { id: /^AwsSolutions-APIG2$/, why: "Validation happens in the functions, so refusals are the spec's error object." },
   { id: /^AwsSolutions-APIG3$/, why: 'No WAF; the stage is throttled.' },
-  { id: /^AwsSolutions-APIG4$/, why: 'Reads, preflight, 404 and 405 are public by design (only on methods without IAM).' },
+  {
+    id: /^AwsSolutions-APIG4$/,
+    why: 'Reads, preflight, 404 and 405 are public by design (only on methods without IAM).',
+  },
   { id: /^AwsSolutions-COG4$/, why: 'Writes use IAM (SigV4), not Cognito.' },
-  { id: /^AwsSolutions-DDB4$/, why: 'PITR is the backup; AWS Backup is the account owner\'s choice.' },
+  { id: /^AwsSolutions-DDB4$/, why: "PITR is the backup; AWS Backup is the account owner's choice." },
   {
     id: /^AwsSolutions-IAM4\[Policy::arn:<AWS::Partition>:iam::aws:policy\/service-role\/AmazonAPIGatewayPushToCloudWatchLogs\]$/,
     why: 'The account-level role API Gateway needs to write logs.',
   },
-  { id: /^AwsSolutions-IAM5\[Resource::arn:<AWS::Partition>:execute-api:.*\/(PUT|POST|DELETE)\/.*\*.*\]$/, why: 'Path parameters in the publisher policy.' },
+  {
+    id: /^AwsSolutions-IAM5\[Resource::arn:<AWS::Partition>:execute-api:.*\/(PUT|POST|DELETE)\/.*\*.*\]$/,
+    why: 'Path parameters in the publisher policy.',
+  },
 ];
 
 const acknowledgements = (root: IConstruct) =>
@@ -34,7 +40,9 @@ describe('cdk-nag AwsSolutions', () => {
     it(`finds nothing unacknowledged in ${stage}`, () => {
       const { stack } = synthStack(stage);
       const { violations } = new AwsSolutionsChecks().validateScope(stack);
-      expect(violations.map((v) => `${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`)).toEqual([]);
+      expect(
+        violations.map((v) => `${v.ruleName} at ${v.violatingResources.map((r) => r.constructPath).join(', ')}`),
+      ).toEqual([]);
     });
 
     it(`acknowledges only allow-listed rules in ${stage}, each with its reason in code`, () => {
@@ -42,7 +50,10 @@ describe('cdk-nag AwsSolutions', () => {
       const found = acknowledgements(stack);
       expect(found.length).toBeGreaterThan(0);
       for (const { path, id, reason } of found) {
-        expect(allowList.some((allowed) => allowed.id.test(id)), `${id} at ${path}`).toBe(true);
+        expect(
+          allowList.some((allowed) => allowed.id.test(id)),
+          `${id} at ${path}`,
+        ).toBe(true);
         expect(reason.length, `${id} at ${path}`).toBeGreaterThan(20);
       }
     });

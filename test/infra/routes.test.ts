@@ -29,7 +29,12 @@ interface MethodProps {
   HttpMethod: string;
   AuthorizationType: string;
   ResourceId: { Ref?: string; 'Fn::GetAtt'?: [string, string] };
-  Integration: { Type: string; IntegrationHttpMethod?: string; Uri?: unknown; IntegrationResponses?: { ResponseParameters?: Record<string, string> }[] };
+  Integration: {
+    Type: string;
+    IntegrationHttpMethod?: string;
+    Uri?: unknown;
+    IntegrationResponses?: { ResponseParameters?: Record<string, string> }[];
+  };
 }
 
 const methods = ofType('AWS::ApiGateway::Method').map(([, resource]) => {
@@ -60,13 +65,18 @@ describe('the REST API built from the route table', () => {
   it('gives HEAD its own method beside every GET', () => {
     const gets = methods.filter((m) => m.HttpMethod === 'GET');
     expect(gets.length).toBeGreaterThan(0);
-    for (const get of gets) expect(methods.some((m) => m.path === get.path && m.HttpMethod === 'HEAD'), get.path).toBe(true);
+    for (const get of gets)
+      expect(
+        methods.some((m) => m.path === get.path && m.HttpMethod === 'HEAD'),
+        get.path,
+      ).toBe(true);
   });
 
   it('sends other methods on a known path to the 405 function and unknown paths to the 404 function', () => {
     const served = new Set(routes.map((route) => route.resource));
     for (const method of methods.filter((m) => m.HttpMethod === 'ANY')) {
-      const expected = method.path === '/{proxy+}' || !served.has(method.path) ? notFoundHandler : methodNotAllowedHandler;
+      const expected =
+        method.path === '/{proxy+}' || !served.has(method.path) ? notFoundHandler : methodNotAllowedHandler;
       expect(targetOf(method.Integration), method.path).toBe(functionLogicalId(expected));
     }
     // Parent-only resources and the root are not paths of the API: 404, not API Gateway's 403.
@@ -79,7 +89,9 @@ describe('the REST API built from the route table', () => {
   it('has no method the route table does not explain (besides CORS preflight and parent-only 404s)', () => {
     const explained = new Set(routes.map((route) => `${route.method} ${route.resource}`));
     const extra = methods.filter((m) => !explained.has(`${m.HttpMethod} ${m.path}`) && m.HttpMethod !== 'OPTIONS');
-    expect(extra.every((m) => m.HttpMethod === 'ANY' && targetOf(m.Integration) === functionLogicalId(notFoundHandler))).toBe(true);
+    expect(
+      extra.every((m) => m.HttpMethod === 'ANY' && targetOf(m.Integration) === functionLogicalId(notFoundHandler)),
+    ).toBe(true);
   });
 
   it('signs writes with IAM and leaves reads, preflight, 404 and 405 open', () => {
@@ -111,7 +123,9 @@ describe('the REST API built from the route table', () => {
 
   it('has one function per handler module, not one per route', () => {
     const handlers = new Set(routes.map((route) => route.handler));
-    const functions = ofType('AWS::Lambda::Function').map(([id]) => id).sort();
+    const functions = ofType('AWS::Lambda::Function')
+      .map(([id]) => id)
+      .sort();
     expect(functions).toEqual([...handlers].map(functionLogicalId).sort());
   });
 
@@ -135,14 +149,19 @@ describe('the REST API built from the route table', () => {
     const writes = routes.filter((route) => ['POST', 'PUT', 'DELETE'].includes(route.method));
     const policies = ofType('AWS::IAM::ManagedPolicy');
     expect(policies).toHaveLength(1);
-    const document = policies[0]![1].Properties.PolicyDocument as { Statement: { Action: string; Resource: unknown[] }[] };
+    const document = policies[0]![1].Properties.PolicyDocument as {
+      Statement: { Action: string; Resource: unknown[] }[];
+    };
     const statements = document.Statement;
     expect(statements.map((statement) => statement.Action)).toEqual(['execute-api:Invoke']);
     const arns = statements[0]!.Resource.map((resource) => JSON.stringify(resource));
     expect(arns).toHaveLength(writes.length);
     for (const route of writes) {
       const tail = `/${route.method}${route.resource.replace(/\{[^}]+\}/g, '*')}"`;
-      expect(arns.some((arn) => arn.endsWith(`${tail}]]}`)), `${route.method} ${route.resource}`).toBe(true);
+      expect(
+        arns.some((arn) => arn.endsWith(`${tail}]]}`)),
+        `${route.method} ${route.resource}`,
+      ).toBe(true);
     }
     template.hasOutput('PublisherPolicyArn', { Value: { Ref: Match.anyValue() } });
   });

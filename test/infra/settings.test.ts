@@ -9,7 +9,12 @@ import { errorCatalogue } from '../../shared/http/error-catalogue';
 import { expandRoutes, operations, writeActions, type Operation, type TableAction } from '../../shared/routes';
 import { synthStack } from './stack';
 
-type Resource = { Type: string; Properties: Record<string, unknown>; DeletionPolicy?: string; UpdateReplacePolicy?: string };
+type Resource = {
+  Type: string;
+  Properties: Record<string, unknown>;
+  DeletionPolicy?: string;
+  UpdateReplacePolicy?: string;
+};
 
 const dev = synthStack('dev');
 const prod = synthStack('prod');
@@ -25,7 +30,15 @@ const expectedGrants: Record<string, string[]> = {
   'list-magazines': ['GetItem', 'Query'],
   'create-magazine': ['PutItem', 'UpdateItem', 'GetItem', 'DeleteItem', 'BatchWriteItem', 'Query'],
   'replace-magazine': ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'Query', 'BatchWriteItem'],
-  'replace-all-magazines': ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+  'replace-all-magazines': [
+    'GetItem',
+    'BatchGetItem',
+    'Query',
+    'PutItem',
+    'UpdateItem',
+    'DeleteItem',
+    'BatchWriteItem',
+  ],
   'delete-all-magazines': ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
   'delete-magazine': ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
   'list-articles': ['GetItem', 'Query'],
@@ -37,7 +50,7 @@ const expectedGrants: Record<string, string[]> = {
 };
 
 describe('functions', () => {
-  it('run Node 24 on arm64 with a timeout below API Gateway\'s 29 s', () => {
+  it("run Node 24 on arm64 with a timeout below API Gateway's 29 s", () => {
     const functions = Object.values(resourcesOf(dev.template)).filter((r) => r.Type === 'AWS::Lambda::Function');
     expect(functions.length).toBe(actionsByHandler.size);
     for (const fn of functions) {
@@ -66,10 +79,14 @@ describe('functions', () => {
   });
 
   it('log to their own log group with a retention', () => {
-    for (const [, resource] of Object.entries(resourcesOf(dev.template)).filter(([, r]) => r.Type === 'AWS::Logs::LogGroup')) {
+    for (const [, resource] of Object.entries(resourcesOf(dev.template)).filter(
+      ([, r]) => r.Type === 'AWS::Logs::LogGroup',
+    )) {
       expect(resource.Properties.RetentionInDays).toBe(14);
     }
-    for (const [, resource] of Object.entries(resourcesOf(prod.template)).filter(([, r]) => r.Type === 'AWS::Logs::LogGroup')) {
+    for (const [, resource] of Object.entries(resourcesOf(prod.template)).filter(
+      ([, r]) => r.Type === 'AWS::Logs::LogGroup',
+    )) {
       expect(resource.Properties.RetentionInDays).toBe(90);
     }
   });
@@ -86,8 +103,15 @@ describe('least privilege', () => {
     const role = resources[roleId]!;
     expect(role.Properties.ManagedPolicyArns, `${handler}: no managed policies`).toBeUndefined();
     return Object.values(resources)
-      .filter((r) => r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: roleId }]))
-      .flatMap((policy) => (policy.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement)
+      .filter(
+        (r) =>
+          r.Type === 'AWS::IAM::Policy' && JSON.stringify(r.Properties.Roles) === JSON.stringify([{ Ref: roleId }]),
+      )
+      .flatMap(
+        (policy) =>
+          (policy.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] })
+            .Statement,
+      )
       .map((statement) => ({ actions: [statement.Action].flat(), resource: JSON.stringify(statement.Resource) }));
   };
 
@@ -96,7 +120,11 @@ describe('least privilege', () => {
     const onTable = dynamo.filter((s) => s.resource === JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }));
     const onIndexes = dynamo.filter((s) => s.resource.includes('/index/'));
     expect(onTable.length + onIndexes.length, `${handler}: nothing but the table and its indexes`).toBe(dynamo.length);
-    return { onTable: onTable.flatMap((s) => s.actions).sort(), onIndexes: onIndexes.flatMap((s) => s.actions), indexResources: onIndexes.map((s) => s.resource) };
+    return {
+      onTable: onTable.flatMap((s) => s.actions).sort(),
+      onIndexes: onIndexes.flatMap((s) => s.actions),
+      indexResources: onIndexes.map((s) => s.resource),
+    };
   };
 
   it('grants each function exactly the DynamoDB actions its operation sends, per operation', () => {
@@ -104,19 +132,26 @@ describe('least privilege', () => {
       expect(dynamoStatements(handler).onTable, handler).toEqual(actions.map((action) => `dynamodb:${action}`).sort());
     }
     for (const handler of actionsByHandler.keys()) {
-      if (!(handler in expectedGrants)) expect(dynamoStatements(handler), `${handler}: no table access`).toEqual({ onTable: [], onIndexes: [], indexResources: [] });
+      if (!(handler in expectedGrants))
+        expect(dynamoStatements(handler), `${handler}: no table access`).toEqual({
+          onTable: [],
+          onIndexes: [],
+          indexResources: [],
+        });
     }
   });
 
-  it('grants the route table\'s actions, on this table only', () => {
-    for (const [handler, actions] of actionsByHandler) expect(dynamoStatements(handler).onTable, handler).toEqual(actions.map(iamAction).sort());
+  it("grants the route table's actions, on this table only", () => {
+    for (const [handler, actions] of actionsByHandler)
+      expect(dynamoStatements(handler).onTable, handler).toEqual(actions.map(iamAction).sort());
   });
 
   it('lets only functions that query read the indexes, and only with Query', () => {
     for (const [handler, actions] of actionsByHandler) {
       const { onIndexes, indexResources } = dynamoStatements(handler);
       expect(onIndexes, handler).toEqual(actions.includes('Query') ? ['dynamodb:Query'] : []);
-      for (const index of tableDefinition.globalSecondaryIndexes) for (const resource of indexResources) expect(resource).toContain(`/index/${index.indexName}`);
+      for (const index of tableDefinition.globalSecondaryIndexes)
+        for (const resource of indexResources) expect(resource).toContain(`/index/${index.indexName}`);
     }
     expect(dynamoStatements('get-magazine').onIndexes).toEqual([]);
     expect(dynamoStatements('list-tag-magazines').onIndexes).toEqual(['dynamodb:Query']);
@@ -124,7 +159,10 @@ describe('least privilege', () => {
 
   it('lets read operations change nothing', () => {
     for (const operation of operations.filter((o) => o.access === 'read')) {
-      expect(dynamoStatements(operation.handler).onTable.filter((a) => /Put|Update|Delete|Write/.test(a)), operation.id).toEqual([]);
+      expect(
+        dynamoStatements(operation.handler).onTable.filter((a) => /Put|Update|Delete|Write/.test(a)),
+        operation.id,
+      ).toEqual([]);
     }
   });
 
@@ -169,14 +207,20 @@ describe('least privilege', () => {
       expect(commandActions, command).toHaveProperty(command!);
       for (const action of commandActions[command!]!) used.add(action);
     }
-    const transactKinds: Record<string, string> = { Put: 'dynamodb:PutItem', Update: 'dynamodb:UpdateItem', Delete: 'dynamodb:DeleteItem', ConditionCheck: 'dynamodb:ConditionCheckItem' };
-    for (const [, kind] of source.matchAll(/\b(Put|Update|Delete|ConditionCheck): \{/g)) used.add(transactKinds[kind!]!);
+    const transactKinds: Record<string, string> = {
+      Put: 'dynamodb:PutItem',
+      Update: 'dynamodb:UpdateItem',
+      Delete: 'dynamodb:DeleteItem',
+      ConditionCheck: 'dynamodb:ConditionCheckItem',
+    };
+    for (const [, kind] of source.matchAll(/\b(Put|Update|Delete|ConditionCheck): \{/g))
+      used.add(transactKinds[kind!]!);
     // Per operation, the events test checks each handler's calls against its grant on DynamoDB Local.
     const granted = new Set(operations.flatMap((operation) => operation.actions.map(iamAction)));
     expect([...used].sort()).toEqual([...granted].sort());
   });
 
-  it('keeps each operation\'s coarse access in line with its actions', () => {
+  it("keeps each operation's coarse access in line with its actions", () => {
     for (const operation of operations as readonly Operation[]) {
       const writes = operation.actions.some((action) => writeActions.has(action));
       expect(operation.access, operation.id).toBe(operation.actions.length === 0 ? 'none' : writes ? 'write' : 'read');
@@ -224,12 +268,21 @@ describe('stage', () => {
     const custom = synthStack('prod', { throttlingRateLimit: '7', throttlingBurstLimit: '9' });
     custom.template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'prod',
-      MethodSettings: Match.arrayWith([Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 })]),
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({ HttpMethod: '*', ResourcePath: '/*', ThrottlingRateLimit: 7, ThrottlingBurstLimit: 9 }),
+      ]),
     });
     dev.template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'dev',
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
-      MethodSettings: Match.arrayWith([Match.objectLike({ LoggingLevel: 'ERROR', DataTraceEnabled: false, ThrottlingRateLimit: 10, ThrottlingBurstLimit: 20 })]),
+      MethodSettings: Match.arrayWith([
+        Match.objectLike({
+          LoggingLevel: 'ERROR',
+          DataTraceEnabled: false,
+          ThrottlingRateLimit: 10,
+          ThrottlingBurstLimit: 20,
+        }),
+      ]),
     });
   });
 
@@ -239,9 +292,11 @@ describe('stage', () => {
 });
 
 describe('gateway responses', () => {
-  const responses = Object.values(resourcesOf(dev.template)).filter((r) => r.Type === 'AWS::ApiGateway::GatewayResponse');
+  const responses = Object.values(resourcesOf(dev.template)).filter(
+    (r) => r.Type === 'AWS::ApiGateway::GatewayResponse',
+  );
 
-  it('cover API Gateway\'s own errors with the status of their catalogue code', () => {
+  it("cover API Gateway's own errors with the status of their catalogue code", () => {
     const expected: Record<string, string> = {
       DEFAULT_4XX: '40012',
       DEFAULT_5XX: '50201',
@@ -261,19 +316,23 @@ describe('gateway responses', () => {
       const response = responses.find((r) => r.Properties.ResponseType === type);
       expect(response, type).toBeDefined();
       expect(response!.Properties.StatusCode).toBe(String(errorCatalogue[code as keyof typeof errorCatalogue].status));
-      const body = JSON.parse((response!.Properties.ResponseTemplates as Record<string, string>)['application/json']!) as Record<string, string>;
+      const body = JSON.parse(
+        (response!.Properties.ResponseTemplates as Record<string, string>)['application/json']!,
+      ) as Record<string, string>;
       expect(body.errorCode, type).toBe(code);
     }
     expect(responses).toHaveLength(gatewayErrors.length);
   });
 
-  it('render the spec\'s error object, with moreInfo from the request\'s domain and stage', () => {
+  it("render the spec's error object, with moreInfo from the request's domain and stage", () => {
     for (const response of responses) {
       const templates = response.Properties.ResponseTemplates as Record<string, string>;
       const body = JSON.parse(templates['application/json']!) as Record<string, string>;
       expect(Object.keys(body).sort()).toEqual(['developerMessage', 'errorCode', 'moreInfo', 'userMessage']);
       expect(body.errorCode!.startsWith(String(response.Properties.StatusCode))).toBe(true);
-      expect(body.moreInfo).toBe(`https://$context.domainName/$context.stage/v1/documentation/errors/${body.errorCode}.html`);
+      expect(body.moreInfo).toBe(
+        `https://$context.domainName/$context.stage/v1/documentation/errors/${body.errorCode}.html`,
+      );
       expect(body.userMessage).toBe(errorCatalogue[body.errorCode as keyof typeof errorCatalogue].userMessage);
       // The template is VTL: nothing but `$context` variables may look like template syntax.
       expect(templates['application/json']!.replace(/\$context\.[A-Za-z.]+/g, '')).not.toMatch(/[$#]/);
@@ -297,9 +356,13 @@ describe('gateway responses', () => {
     const response = Object.values(resourcesOf(custom.template)).find(
       (r) => r.Type === 'AWS::ApiGateway::GatewayResponse' && r.Properties.ResponseType === 'THROTTLED',
     )!;
-    const body = JSON.parse((response.Properties.ResponseTemplates as Record<string, string>)['application/json']!) as Record<string, string>;
+    const body = JSON.parse(
+      (response.Properties.ResponseTemplates as Record<string, string>)['application/json']!,
+    ) as Record<string, string>;
     expect(body.moreInfo).toBe('https://api.example.com/v1/documentation/errors/42901.html');
     const fn = resourcesOf(custom.template)[functionLogicalId('get-magazine')]!;
-    expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.BASE_URL).toBe('https://api.example.com');
+    expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.BASE_URL).toBe(
+      'https://api.example.com',
+    );
   });
 });

@@ -15,7 +15,10 @@ export const synthStack = (stage: StageName = 'dev', context: Record<string, str
   const cached = cache.get(key);
   if (cached) return cached;
   const app = new App({ context: { stage, ...context } });
-  const stack = new MagazineApiStack(app, `MagazineApi-${stage}`, { settings: stageSettingsFrom(app.node), functionCode: stubCode });
+  const stack = new MagazineApiStack(app, `MagazineApi-${stage}`, {
+    settings: stageSettingsFrom(app.node),
+    functionCode: stubCode,
+  });
   const result = { stack, template: Template.fromStack(stack) };
   cache.set(key, result);
   return result;

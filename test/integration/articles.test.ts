@@ -64,12 +64,17 @@ describe('POST /magazines/{id}/articles', () => {
   });
 
   it('answers 404 for a magazine that does not exist, and stores nothing', async () => {
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.post('/magazines/no-such-magazine/articles', articleBody()));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post('/magazines/no-such-magazine/articles', articleBody()),
+    );
     expectError(response, { status: 404, baseUrl: local.api.baseUrl, mentions: ['no-such-magazine'] });
   });
 
   it('checks the body before the magazine: a bad body on an unknown magazine is a 400', async () => {
-    const response = await local.client.post('/magazines/no-such-magazine/articles', articleBody({ date: 'yesterday' }));
+    const response = await local.client.post(
+      '/magazines/no-such-magazine/articles',
+      articleBody({ date: 'yesterday' }),
+    );
     expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['date'] });
   });
 });
@@ -80,10 +85,15 @@ describe('GET /magazines/{id}/articles', () => {
     const other = await newMagazine();
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const response = await local.client.post(`/magazines/${magazineId}/articles`, articleBody({ title: `Part ${i}` }));
+      const response = await local.client.post(
+        `/magazines/${magazineId}/articles`,
+        articleBody({ title: `Part ${i}` }),
+      );
       ids.push(response.json<{ id: string }>().id);
     }
-    expect((await local.client.post(`/magazines/${other}/articles`, articleBody({ title: 'Elsewhere' }))).status).toBe(201);
+    expect((await local.client.post(`/magazines/${other}/articles`, articleBody({ title: 'Elsewhere' }))).status).toBe(
+      201,
+    );
 
     const response = await local.client.get(`/magazines/${magazineId}/articles`);
     expect(response.status).toBe(200);
@@ -111,7 +121,9 @@ describe('GET /magazines/{id}/articles', () => {
     expect(links.last).toBeDefined();
 
     const asc = envelope.results.map((a) => a.id);
-    const desc = (await local.client.get(`/magazines/${magazineId}/articles?sort=desc`)).json<Envelope<ArticleView>>().results.map((a) => a.id);
+    const desc = (await local.client.get(`/magazines/${magazineId}/articles?sort=desc`))
+      .json<Envelope<ArticleView>>()
+      .results.map((a) => a.id);
     expect(desc).toEqual([...asc].reverse());
   });
 
@@ -122,19 +134,31 @@ describe('GET /magazines/{id}/articles', () => {
   });
 
   it('answers 404 for a magazine that does not exist', async () => {
-    expectError(await local.client.get('/magazines/nobody/articles'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['nobody'] });
+    expectError(await local.client.get('/magazines/nobody/articles'), {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: ['nobody'],
+    });
   });
 
   it('gives the articles as XML with .xml: <response><results><article>', async () => {
     const magazineId = await newMagazine();
-    expect((await local.client.post(`/magazines/${magazineId}/articles`, articleBody({ text: 'a < b & c > d' }))).status).toBe(201);
+    expect(
+      (await local.client.post(`/magazines/${magazineId}/articles`, articleBody({ text: 'a < b & c > d' }))).status,
+    ).toBe(201);
     const response = await local.client.get(`/api/v1/magazines/${magazineId}/articles.xml`);
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(XML_TYPE);
-    const doc = parseXml(response.text) as { response: { metadata: { resultset: { count: string } }; results: { article: Record<string, string>[] } } };
+    const doc = parseXml(response.text) as {
+      response: { metadata: { resultset: { count: string } }; results: { article: Record<string, string>[] } };
+    };
     expect(doc.response.metadata.resultset.count).toBe('1');
     expect(doc.response.results.article).toHaveLength(1);
-    expect(doc.response.results.article[0]).toMatchObject({ text: 'a < b & c > d', magazine_id: magazineId, type: 'article' });
+    expect(doc.response.results.article[0]).toMatchObject({
+      text: 'a < b & c > d',
+      magazine_id: magazineId,
+      type: 'article',
+    });
   });
 
   it.each([
@@ -144,7 +168,11 @@ describe('GET /magazines/{id}/articles', () => {
     ['sort', 'up'],
   ])('refuses %s=%s with 400 naming the parameter', async (name, value) => {
     const magazineId = await newMagazine();
-    expectError(await local.client.get(`/magazines/${magazineId}/articles?${name}=${value}`), { status: 400, baseUrl: local.api.baseUrl, mentions: [name] });
+    expectError(await local.client.get(`/magazines/${magazineId}/articles?${name}=${value}`), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      mentions: [name],
+    });
   });
 });
 
@@ -153,7 +181,8 @@ describe('a page of long articles', () => {
     const magazineId = await newMagazine();
     // 70 articles of 100,000 characters, half of them escaped in XML: 7 MB as JSON.
     const text = '&x'.repeat(50_000);
-    for (let i = 0; i < 70; i++) expect((await local.client.post(`/magazines/${magazineId}/articles`, articleBody({ text }))).status).toBe(201);
+    for (let i = 0; i < 70; i++)
+      expect((await local.client.post(`/magazines/${magazineId}/articles`, articleBody({ text }))).status).toBe(201);
     const json = await local.client.get(`/magazines/${magazineId}/articles?limit=100`);
     expect(json.status).toBe(200);
     const envelope = json.json<Envelope<ArticleView>>();
@@ -162,14 +191,20 @@ describe('a page of long articles', () => {
     const xml = await local.client.get(`/magazines/${magazineId}/articles.xml?limit=100`);
     expect(xml.status).toBe(200);
     expect(Buffer.byteLength(xml.text)).toBeLessThan(6 * 1024 * 1024);
-    const next = await local.client.get(`/magazines/${magazineId}/articles?limit=100&offset=${envelope.results.length}`);
+    const next = await local.client.get(
+      `/magazines/${magazineId}/articles?limit=100&offset=${envelope.results.length}`,
+    );
     expect(next.json<Envelope<ArticleView>>().results[0]?.id).not.toBe(envelope.results.at(-1)?.id);
   });
 });
 
 describe('GET /articles/{articleId}', () => {
   it('answers 404 with the error object for an unknown article', async () => {
-    expectError(await local.client.get('/articles/no-such-article'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['no-such-article'] });
+    expectError(await local.client.get('/articles/no-such-article'), {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: ['no-such-article'],
+    });
   });
 
   it('gives an article as XML with <article> at the root', async () => {

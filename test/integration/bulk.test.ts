@@ -15,7 +15,8 @@ import {
 
 const local = useLocalApi();
 
-const count = async (query = '') => (await local.client.get(`/magazines?limit=1${query}`)).json<Envelope<MagazineView>>().metadata.resultset.count;
+const count = async (query = '') =>
+  (await local.client.get(`/magazines?limit=1${query}`)).json<Envelope<MagazineView>>().metadata.resultset.count;
 
 const addArticle = async (magazineId: string) => {
   const response = await local.client.post(`/magazines/${magazineId}/articles`, articleBody());
@@ -24,7 +25,10 @@ const addArticle = async (magazineId: string) => {
 };
 
 /** Items that belong to a magazine or an article (everything but bookkeeping). */
-const dataItems = async () => (await scanTable(local.api.documentClient, local.api.tableName)).filter((item) => 'id' in item || 'magazineId' in item);
+const dataItems = async () =>
+  (await scanTable(local.api.documentClient, local.api.tableName)).filter(
+    (item) => 'id' in item || 'magazineId' in item,
+  );
 
 describe('PUT /magazines', () => {
   beforeEach(async () => {
@@ -32,7 +36,8 @@ describe('PUT /magazines', () => {
   });
 
   it('replaces the whole collection: those sent are created or replaced, the others deleted with their articles', async () => {
-    for (const id of ['a', 'b', 'c']) expect((await local.client.post('/magazines', magazineBody({ id, title: `Old ${id}` }))).status).toBe(201);
+    for (const id of ['a', 'b', 'c'])
+      expect((await local.client.post('/magazines', magazineBody({ id, title: `Old ${id}` }))).status).toBe(201);
     const keptArticle = await addArticle('a');
     const droppedArticle = await addArticle('b');
 
@@ -53,10 +58,16 @@ describe('PUT /magazines', () => {
     expect((await local.client.get('/magazines/c')).status).toBe(404);
 
     expect((await local.client.get(`/articles/${keptArticle}`)).status).toBe(200);
-    expect((await local.client.get('/magazines/a/articles')).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(1);
+    expect(
+      (await local.client.get('/magazines/a/articles')).json<Envelope<ArticleView>>().metadata.resultset.count,
+    ).toBe(1);
     expect((await local.client.get(`/articles/${droppedArticle}`)).status).toBe(404);
     const left = await dataItems();
-    expect(left.filter((item) => item.id === 'b' || item.id === 'c' || item.magazineId === 'b' || item.id === droppedArticle)).toEqual([]);
+    expect(
+      left.filter(
+        (item) => item.id === 'b' || item.id === 'c' || item.magazineId === 'b' || item.id === droppedArticle,
+      ),
+    ).toEqual([]);
   });
 
   it('makes ids for elements sent without one', async () => {
@@ -70,7 +81,18 @@ describe('PUT /magazines', () => {
 
   it('takes the results of GET /magazines back as its body, and nothing changes', async () => {
     for (let i = 0; i < 4; i++) {
-      expect((await local.client.post('/magazines', magazineBody({ id: `g${i}`, title: `Title <${i}> & "q"`, tags: [{ name: 'Ça Va' }, { id: `t${i}`, name: `T${i}` }] }))).status).toBe(201);
+      expect(
+        (
+          await local.client.post(
+            '/magazines',
+            magazineBody({
+              id: `g${i}`,
+              title: `Title <${i}> & "q"`,
+              tags: [{ name: 'Ça Va' }, { id: `t${i}`, name: `T${i}` }],
+            }),
+          )
+        ).status,
+      ).toBe(201);
     }
     const first = (await local.client.get('/magazines')).json<Envelope<MagazineView>>();
     const response = await local.client.put('/magazines', first.results);
@@ -91,7 +113,9 @@ describe('PUT /magazines', () => {
     });
 
     it('a body that is not an array', async () => {
-      const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put('/magazines', { id: 'x', title: 'Not a list' }));
+      const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+        local.client.put('/magazines', { id: 'x', title: 'Not a list' }),
+      );
       expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['array'] });
     });
 
@@ -118,7 +142,9 @@ describe('PUT /magazines', () => {
     });
 
     it('an element with an unknown field', async () => {
-      const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put('/magazines', [{ id: 'fine', title: 'Fine', subtitle: 'no' }]));
+      const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+        local.client.put('/magazines', [{ id: 'fine', title: 'Fine', subtitle: 'no' }]),
+      );
       expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['subtitle'] });
     });
 
@@ -133,7 +159,14 @@ describe('PUT /magazines', () => {
 
 describe('DELETE /magazines', () => {
   it('deletes every magazine and its articles; the collection still answers, with count 0', async () => {
-    expect((await local.client.put('/magazines', [{ id: 'x1', title: 'X1', tags: [{ name: 'Gone' }] }, { id: 'x2', title: 'X2' }])).status).toBe(200);
+    expect(
+      (
+        await local.client.put('/magazines', [
+          { id: 'x1', title: 'X1', tags: [{ name: 'Gone' }] },
+          { id: 'x2', title: 'X2' },
+        ])
+      ).status,
+    ).toBe(200);
     const article = await addArticle('x1');
 
     const response = await local.client.delete('/magazines');
@@ -143,7 +176,10 @@ describe('DELETE /magazines', () => {
 
     const after = await local.client.get('/magazines');
     expect(after.status).toBe(200);
-    expect(after.json<Envelope<MagazineView>>()).toEqual({ metadata: { resultset: { count: 0, offset: 0, limit: 25 } }, results: [] });
+    expect(after.json<Envelope<MagazineView>>()).toEqual({
+      metadata: { resultset: { count: 0, offset: 0, limit: 25 } },
+      results: [],
+    });
     expect((await local.client.head('/magazines')).status).toBe(200);
     expect((await local.client.get(`/articles/${article}`)).status).toBe(404);
     expect((await local.client.get('/tags')).json<Envelope<unknown>>().metadata.resultset.count).toBe(0);
@@ -161,9 +197,13 @@ describe('DELETE /magazines', () => {
 });
 
 describe('2,000 magazines (more than one transaction holds)', () => {
-  it('PUT /magazines replaces them all, counts are exact, then DELETE /magazines removes every one with its articles', { timeout: 120_000 }, async () => {
+  it('PUT /magazines replaces them all, counts are exact, then DELETE /magazines removes every one with its articles', {
+    timeout: 120_000,
+  }, async () => {
     expect((await local.client.delete('/magazines')).status).toBe(200);
-    expect((await local.client.post('/magazines', magazineBody({ id: 'bulk-0007', title: 'Before' }))).status).toBe(201);
+    expect((await local.client.post('/magazines', magazineBody({ id: 'bulk-0007', title: 'Before' }))).status).toBe(
+      201,
+    );
     expect((await local.client.post('/magazines', magazineBody({ id: 'old-one', title: 'Dropped' }))).status).toBe(201);
     const keptArticle = await addArticle('bulk-0007');
     const droppedArticle = await addArticle('old-one');

@@ -1,11 +1,23 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { articleBody, expectError, expectTableUnchanged, expectVaryAccept, magazineBody, pickHeaders, uniqueId, type MagazineView, useLocalApi } from './expect-api';
+import {
+  articleBody,
+  expectError,
+  expectTableUnchanged,
+  expectVaryAccept,
+  magazineBody,
+  pickHeaders,
+  uniqueId,
+  type MagazineView,
+  useLocalApi,
+} from './expect-api';
 
 let articleId: string;
 
 const local = useLocalApi(undefined, async () => {
-  expect((await local.client.post('/magazines', magazineBody({ id: 'c1', tags: [{ name: 'Science' }] }))).status).toBe(201);
+  expect((await local.client.post('/magazines', magazineBody({ id: 'c1', tags: [{ name: 'Science' }] }))).status).toBe(
+    201,
+  );
   const article = await local.client.post('/magazines/c1/articles', articleBody());
   articleId = article.json<{ id: string }>().id;
 });
@@ -19,7 +31,17 @@ const newMagazine = async (title = 'Original') => {
 /** Waits into the next second, so that a later write gets a later `Last-Modified` (HTTP dates have whole seconds). */
 const nextSecond = () => sleep(1100 - (Date.now() % 1000));
 
-const READ_PATHS = ['/magazines', '/magazines?limit=1&sort=desc', '/magazines/c1', '/magazines/c1.xml', '/magazines/c1/articles', `/articles/ART`, '/tags', '/tags/science', '/tags/science/magazines'];
+const READ_PATHS = [
+  '/magazines',
+  '/magazines?limit=1&sort=desc',
+  '/magazines/c1',
+  '/magazines/c1.xml',
+  '/magazines/c1/articles',
+  `/articles/ART`,
+  '/tags',
+  '/tags/science',
+  '/tags/science/magazines',
+];
 
 describe('validators on GET and HEAD', () => {
   it.each(READ_PATHS)('GET and HEAD %s send ETag and Last-Modified', async (template) => {
@@ -27,7 +49,10 @@ describe('validators on GET and HEAD', () => {
     for (const response of [await local.client.get(path), await local.client.head(path)]) {
       expect(response.status).toBe(200);
       expect(response.headers.etag, 'ETag').toMatch(/^(W\/)?"[^"]+"$/);
-      expect(Number.isNaN(Date.parse(response.headers['last-modified'] ?? 'missing')), `Last-Modified: ${response.headers['last-modified']}`).toBe(false);
+      expect(
+        Number.isNaN(Date.parse(response.headers['last-modified'] ?? 'missing')),
+        `Last-Modified: ${response.headers['last-modified']}`,
+      ).toBe(false);
     }
   });
 
@@ -64,7 +89,9 @@ describe('validators on GET and HEAD', () => {
     const other = await local.client.get('/magazines/c1', { headers: { 'If-None-Match': '"something-else"' } });
     expect(other.status).toBe(200);
     expect(other.json<MagazineView>().id).toBe('c1');
-    const old = await local.client.get('/magazines/c1', { headers: { 'If-Modified-Since': 'Thu, 01 Jan 2015 00:00:00 GMT' } });
+    const old = await local.client.get('/magazines/c1', {
+      headers: { 'If-Modified-Since': 'Thu, 01 Jan 2015 00:00:00 GMT' },
+    });
     expect(old.status).toBe(200);
   });
 
@@ -72,7 +99,9 @@ describe('validators on GET and HEAD', () => {
     const json = await local.client.get('/magazines/c1');
     const xml = await local.client.get('/magazines/c1.xml');
     expect(json.headers.etag).not.toBe(xml.headers.etag);
-    expect((await local.client.get('/magazines/c1.xml', { headers: { 'If-None-Match': json.headers.etag! } })).status).toBe(200);
+    expect(
+      (await local.client.get('/magazines/c1.xml', { headers: { 'If-None-Match': json.headers.etag! } })).status,
+    ).toBe(200);
   });
 
   it('a magazine ETag changes when the magazine changes, and the old one no longer gives 304', async () => {
@@ -94,7 +123,10 @@ describe('HEAD /magazines reports the last change to the collection', () => {
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
     expect(Date.parse(after.headers['last-modified']!)).toBeGreaterThan(Date.parse(before.headers['last-modified']!));
-    expect((await local.client.get('/magazines', { headers: { 'If-Modified-Since': before.headers['last-modified']! } })).status).toBe(200);
+    expect(
+      (await local.client.get('/magazines', { headers: { 'If-Modified-Since': before.headers['last-modified']! } }))
+        .status,
+    ).toBe(200);
   });
 
   it('a change to one magazine (not a create) moves it too', async () => {
@@ -121,7 +153,9 @@ describe('If-Match on PUT and DELETE', () => {
     const id = await newMagazine();
     const stale = (await local.client.get(`/magazines/${id}`)).headers.etag!;
     expect((await local.client.put(`/magazines/${id}`, { title: 'Someone else' })).status).toBe(200);
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put(`/magazines/${id}`, { title: 'Mine' }, { headers: { 'If-Match': stale } }));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.put(`/magazines/${id}`, { title: 'Mine' }, { headers: { 'If-Match': stale } }),
+    );
     expectError(response, { status: 412, baseUrl: local.api.baseUrl });
     expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Someone else');
   });
@@ -129,16 +163,24 @@ describe('If-Match on PUT and DELETE', () => {
   it('PUT with the current ETag as If-Match (JSON or XML): success', async () => {
     const id = await newMagazine();
     const json = (await local.client.get(`/magazines/${id}`)).headers.etag!;
-    expect((await local.client.put(`/magazines/${id}`, { title: 'First' }, { headers: { 'If-Match': json } })).status).toBe(200);
+    expect(
+      (await local.client.put(`/magazines/${id}`, { title: 'First' }, { headers: { 'If-Match': json } })).status,
+    ).toBe(200);
     const xml = (await local.client.get(`/magazines/${id}.xml`)).headers.etag!;
-    expect((await local.client.put(`/magazines/${id}`, { title: 'Second' }, { headers: { 'If-Match': xml } })).status).toBe(200);
+    expect(
+      (await local.client.put(`/magazines/${id}`, { title: 'Second' }, { headers: { 'If-Match': xml } })).status,
+    ).toBe(200);
     expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Second');
-    expect((await local.client.put(`/magazines/${id}`, { title: 'Third' }, { headers: { 'If-Match': '*' } })).status).toBe(200);
+    expect(
+      (await local.client.put(`/magazines/${id}`, { title: 'Third' }, { headers: { 'If-Match': '*' } })).status,
+    ).toBe(200);
   });
 
   it('PUT with an If-Match that matches nothing: 412', async () => {
     const id = await newMagazine();
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put(`/magazines/${id}`, { title: 'Nope' }, { headers: { 'If-Match': '"made-up"' } }));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.put(`/magazines/${id}`, { title: 'Nope' }, { headers: { 'If-Match': '"made-up"' } }),
+    );
     expectError(response, { status: 412, baseUrl: local.api.baseUrl });
   });
 
@@ -147,7 +189,9 @@ describe('If-Match on PUT and DELETE', () => {
     const article = await local.client.post(`/magazines/${id}/articles`, articleBody());
     const stale = (await local.client.get(`/magazines/${id}`)).headers.etag!;
     expect((await local.client.put(`/magazines/${id}`, { title: 'Moved on' })).status).toBe(200);
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.delete(`/magazines/${id}`, { headers: { 'If-Match': stale } }));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.delete(`/magazines/${id}`, { headers: { 'If-Match': stale } }),
+    );
     expectError(response, { status: 412, baseUrl: local.api.baseUrl });
     expect((await local.client.get(`/magazines/${id}`)).status).toBe(200);
     expect((await local.client.get(`/articles/${article.json<{ id: string }>().id}`)).status).toBe(200);
@@ -162,7 +206,8 @@ describe('If-Match on PUT and DELETE', () => {
 });
 
 describe('If-Match on the whole collection (PUT and DELETE /magazines)', () => {
-  const everything = async () => (await local.client.get('/magazines?limit=100')).json<{ results: MagazineView[] }>().results;
+  const everything = async () =>
+    (await local.client.get('/magazines?limit=100')).json<{ results: MagazineView[] }>().results;
 
   it('the list ETag stays while nothing changes and moves with any magazine write', async () => {
     const first = (await local.client.get('/magazines')).headers.etag;
@@ -185,14 +230,18 @@ describe('If-Match on the whole collection (PUT and DELETE /magazines)', () => {
   it('DELETE /magazines with a stale If-Match: 412, nothing deleted', async () => {
     const stale = (await local.client.get('/magazines.xml')).headers.etag!;
     await newMagazine();
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.delete('/magazines', { headers: { 'If-Match': stale } }));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.delete('/magazines', { headers: { 'If-Match': stale } }),
+    );
     expectError(response, { status: 412, baseUrl: local.api.baseUrl });
   });
 
   it('PUT /magazines with the current ETag: applied', async () => {
     const current = await everything();
     const etag = (await local.client.get('/magazines')).headers.etag!;
-    const body = current.map((magazine) => (magazine.id === 'c1' ? { ...magazine, title: 'Renamed under If-Match' } : magazine));
+    const body = current.map((magazine) =>
+      magazine.id === 'c1' ? { ...magazine, title: 'Renamed under If-Match' } : magazine,
+    );
     expect((await local.client.put('/magazines', body, { headers: { 'If-Match': etag } })).status).toBe(200);
     expect((await local.client.get('/magazines/c1')).json<MagazineView>().title).toBe('Renamed under If-Match');
   });
@@ -201,7 +250,10 @@ describe('If-Match on the whole collection (PUT and DELETE /magazines)', () => {
 describe('concurrent writes', () => {
   it('two POSTs of one id at once: exactly one 201, the other 405, one magazine stored', async () => {
     const id = uniqueId();
-    const responses = await Promise.all([local.client.post('/magazines', magazineBody({ id, title: 'A' })), local.client.post('/magazines', magazineBody({ id, title: 'B' }))]);
+    const responses = await Promise.all([
+      local.client.post('/magazines', magazineBody({ id, title: 'A' })),
+      local.client.post('/magazines', magazineBody({ id, title: 'B' })),
+    ]);
     expect(responses.map((r) => r.status).sort()).toEqual([201, 405]);
     const winner = responses.find((r) => r.status === 201)!;
     const title = (await local.client.get(`/magazines/${id}`)).json<MagazineView>().title;
@@ -210,18 +262,30 @@ describe('concurrent writes', () => {
 
   it('two PUTs creating one id at once: one 201, one 200, the magazine counted once', async () => {
     const id = uniqueId();
-    const before = (await local.client.get('/magazines?limit=1')).json<{ metadata: { resultset: { count: number } } }>().metadata.resultset.count;
-    const responses = await Promise.all([local.client.put(`/magazines/${id}`, { title: 'A' }), local.client.put(`/magazines/${id}`, { title: 'B' })]);
+    const before = (await local.client.get('/magazines?limit=1')).json<{ metadata: { resultset: { count: number } } }>()
+      .metadata.resultset.count;
+    const responses = await Promise.all([
+      local.client.put(`/magazines/${id}`, { title: 'A' }),
+      local.client.put(`/magazines/${id}`, { title: 'B' }),
+    ]);
     expect(responses.map((r) => r.status).sort()).toEqual([200, 201]);
-    const after = (await local.client.get('/magazines?limit=1')).json<{ metadata: { resultset: { count: number } } }>().metadata.resultset.count;
+    const after = (await local.client.get('/magazines?limit=1')).json<{ metadata: { resultset: { count: number } } }>()
+      .metadata.resultset.count;
     expect(after).toBe(before + 1);
   });
 
   it('ten articles added at once are all counted', async () => {
     const id = await newMagazine();
-    const responses = await Promise.all(Array.from({ length: 10 }, (_, i) => local.client.post(`/magazines/${id}/articles`, articleBody({ title: `Parallel ${i}` }))));
+    const responses = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        local.client.post(`/magazines/${id}/articles`, articleBody({ title: `Parallel ${i}` })),
+      ),
+    );
     expect(responses.map((r) => r.status)).toEqual(Array(10).fill(201));
-    const list = (await local.client.get(`/magazines/${id}/articles`)).json<{ metadata: { resultset: { count: number } }; results: unknown[] }>();
+    const list = (await local.client.get(`/magazines/${id}/articles`)).json<{
+      metadata: { resultset: { count: number } };
+      results: unknown[];
+    }>();
     expect(list.metadata.resultset.count).toBe(10);
     expect(list.results).toHaveLength(10);
   });

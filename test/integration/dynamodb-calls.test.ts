@@ -50,7 +50,9 @@ afterAll(async () => {
   await api?.close();
   await proxy?.close();
   // The figures for the README (issue 2 asks for DynamoDB calls per operation).
-  console.info(`DynamoDB calls per operation:\n${figures.map(([name, made]) => `  ${name}: ${made.length} (${made.join(', ') || 'none'})`).join('\n')}`);
+  console.info(
+    `DynamoDB calls per operation:\n${figures.map(([name, made]) => `  ${name}: ${made.length} (${made.join(', ') || 'none'})`).join('\n')}`,
+  );
 });
 
 describe('DynamoDB calls per operation', () => {
@@ -61,7 +63,9 @@ describe('DynamoDB calls per operation', () => {
   it('GET and HEAD /magazines/{id}: one GetItem', async () => {
     expect(await measure('GET /magazines/{id}', () => client.get('/magazines/d1'), 200)).toEqual(['GetItem']);
     expect(await measure('HEAD /magazines/{id}', () => client.head('/magazines/d1'), 200)).toEqual(['GetItem']);
-    expect(await measure('GET /magazines/{id} (unknown)', () => client.get('/magazines/nope'), 404)).toEqual(['GetItem']);
+    expect(await measure('GET /magazines/{id} (unknown)', () => client.get('/magazines/nope'), 404)).toEqual([
+      'GetItem',
+    ]);
   });
 
   it('GET /articles/{id}: one GetItem', async () => {
@@ -69,23 +73,40 @@ describe('DynamoDB calls per operation', () => {
   });
 
   it('POST /magazines: one transaction; POST an article: its magazine read, then one transaction', async () => {
-    expect(await measure('POST /magazines', () => client.post('/magazines', magazineBody({ id: 'd2' })), 201)).toEqual(['TransactWriteItems']);
+    expect(await measure('POST /magazines', () => client.post('/magazines', magazineBody({ id: 'd2' })), 201)).toEqual([
+      'TransactWriteItems',
+    ]);
     // The failed condition is then told apart from an unfinished deletion of the same id.
-    expect(await measure('POST /magazines (duplicate)', () => client.post('/magazines', magazineBody({ id: 'd2' })), 405)).toEqual(['TransactWriteItems', 'GetItem']);
+    expect(
+      await measure('POST /magazines (duplicate)', () => client.post('/magazines', magazineBody({ id: 'd2' })), 405),
+    ).toEqual(['TransactWriteItems', 'GetItem']);
     // The magazine's generation first: the article is listed under it.
-    expect(await measure('POST /magazines/{id}/articles', () => client.post('/magazines/d2/articles', articleBody()), 201)).toEqual(['GetItem', 'TransactWriteItems']);
+    expect(
+      await measure('POST /magazines/{id}/articles', () => client.post('/magazines/d2/articles', articleBody()), 201),
+    ).toEqual(['GetItem', 'TransactWriteItems']);
   });
 
   it('PUT and DELETE /magazines/{id}: a read of the revision and one transaction (plus pruning and the article deletes)', async () => {
-    const keep = await measure('PUT /magazines/{id} (same tags)', () => client.put('/magazines/d2', { ...magazineBody({ id: 'd2' }), title: 'Renamed' }), 200);
+    const keep = await measure(
+      'PUT /magazines/{id} (same tags)',
+      () => client.put('/magazines/d2', { ...magazineBody({ id: 'd2' }), title: 'Renamed' }),
+      200,
+    );
     expect(keep).toEqual(['GetItem', 'TransactWriteItems']);
     // Dropping its tags: the shard of each dropped tag is read to prune counters left at zero.
-    const put = await measure('PUT /magazines/{id} (tags dropped)', () => client.put('/magazines/d2', { title: 'Replaced' }), 200);
+    const put = await measure(
+      'PUT /magazines/{id} (tags dropped)',
+      () => client.put('/magazines/d2', { title: 'Replaced' }),
+      200,
+    );
     expect(put.slice(0, 2)).toEqual(['GetItem', 'TransactWriteItems']);
     expect(put.length).toBeLessThanOrEqual(2 + 2 * (magazineBody().tags?.length ?? 0));
     const del = await measure('DELETE /magazines/{id} (1 article)', () => client.delete('/magazines/d2'), 200);
     expect((await client.post('/magazines', { id: 'bare', title: 'No articles, no tags' })).status).toBe(201);
-    expect(await measure('DELETE /magazines/{id} (no articles)', () => client.delete('/magazines/bare'), 200)).toEqual(['GetItem', 'TransactWriteItems']);
+    expect(await measure('DELETE /magazines/{id} (no articles)', () => client.delete('/magazines/bare'), 200)).toEqual([
+      'GetItem',
+      'TransactWriteItems',
+    ]);
     // Read, tombstone (the point of no return), the articles by Query and BatchWrite, the tombstone.
     expect(del).toEqual(['GetItem', 'TransactWriteItems', 'Query', 'BatchWriteItem', 'TransactWriteItems']);
   });
@@ -106,14 +127,32 @@ describe('DynamoDB calls per operation', () => {
   });
 
   it('the first page of GET /magazines costs the same with 9 or 161 magazines', async () => {
-    expect((await client.put('/magazines', [{ id: 'd1', title: 'D1', tags: [{ name: 'Science' }] }, ...Array.from({ length: 8 }, (_, i) => ({ id: `s${i}`, title: `S${i}` }))])).status).toBe(200);
+    expect(
+      (
+        await client.put('/magazines', [
+          { id: 'd1', title: 'D1', tags: [{ name: 'Science' }] },
+          ...Array.from({ length: 8 }, (_, i) => ({ id: `s${i}`, title: `S${i}` })),
+        ])
+      ).status,
+    ).toBe(200);
     const small = await callsOf(() => client.get('/magazines?limit=5'), 200);
-    expect((await client.put('/magazines', [{ id: 'd1', title: 'D1', tags: [{ name: 'Science' }] }, ...Array.from({ length: 160 }, (_, i) => ({ id: `s${i}`, title: `S${i}` }))])).status).toBe(200);
+    expect(
+      (
+        await client.put('/magazines', [
+          { id: 'd1', title: 'D1', tags: [{ name: 'Science' }] },
+          ...Array.from({ length: 160 }, (_, i) => ({ id: `s${i}`, title: `S${i}` })),
+        ])
+      ).status,
+    ).toBe(200);
     const large = await callsOf(() => client.get('/magazines?limit=5'), 200);
     expect(large).toEqual(small);
     const full = await measure('GET /magazines?limit=100 (160 stored)', () => client.get('/magazines?limit=100'), 200);
     expect(full.length).toBeLessThanOrEqual(3);
-    const deep = await measure('GET /magazines?offset=150&limit=10 (161 stored)', () => client.get('/magazines?offset=150&limit=10'), 200);
+    const deep = await measure(
+      'GET /magazines?offset=150&limit=10 (161 stored)',
+      () => client.get('/magazines?offset=150&limit=10'),
+      200,
+    );
     expect(deep).not.toContain('Scan');
   });
 
@@ -129,7 +168,16 @@ describe('DynamoDB calls per operation', () => {
       client.head('/magazines'),
     ];
     for (const response of await Promise.all(requests)) expect(response.status).toBe(200);
-    const bulk = await measure('PUT /magazines (160 → 3)', () => client.put('/magazines', [{ id: 's1', title: 'S1' }, { id: 's2', title: 'S2' }, { id: 'd1', title: 'D1' }]), 200);
+    const bulk = await measure(
+      'PUT /magazines (160 → 3)',
+      () =>
+        client.put('/magazines', [
+          { id: 's1', title: 'S1' },
+          { id: 's2', title: 'S2' },
+          { id: 'd1', title: 'D1' },
+        ]),
+      200,
+    );
     expect(bulk).not.toContain('Scan');
     const all = await measure('DELETE /magazines (3)', () => client.delete('/magazines'), 200);
     expect(all).not.toContain('Scan');
@@ -164,7 +212,14 @@ describe('DynamoDB calls per operation', () => {
       ['GET', '/magazines/d1.yaml', undefined],
       ['POST', '/magazines', { title: '' }],
       ['PUT', '/magazines/d1', { title: 'x', subtitle: 'y' }],
-      ['PUT', '/magazines', [{ id: 'a', title: 'A' }, { id: 'a', title: 'B' }]],
+      [
+        'PUT',
+        '/magazines',
+        [
+          { id: 'a', title: 'A' },
+          { id: 'a', title: 'B' },
+        ],
+      ],
       ['POST', '/magazines/d1/articles', articleBody({ date: '2023-02-30' })],
       ['PATCH', '/magazines', undefined],
       ['GET', '/magazine', undefined],

@@ -1,27 +1,49 @@
 import { describe, expect, it } from 'vitest';
-import { articleBody, expectError, expectNoInternalNames, expectTableUnchanged, magazineBody, useLocalApi } from './expect-api';
+import {
+  articleBody,
+  expectError,
+  expectNoInternalNames,
+  expectTableUnchanged,
+  magazineBody,
+  useLocalApi,
+} from './expect-api';
 
 let articleId: string;
 
 const local = useLocalApi(undefined, async () => {
-  expect((await local.client.post('/magazines', magazineBody({ id: 'e1', tags: [{ name: 'Science' }] }))).status).toBe(201);
+  expect((await local.client.post('/magazines', magazineBody({ id: 'e1', tags: [{ name: 'Science' }] }))).status).toBe(
+    201,
+  );
   const article = await local.client.post('/magazines/e1/articles', articleBody());
   expect(article.status).toBe(201);
   articleId = article.json<{ id: string }>().id;
 });
 
-const allowOf = (header: string | undefined) => (header ?? '').split(',').map((m) => m.trim()).filter(Boolean).sort();
+const allowOf = (header: string | undefined) =>
+  (header ?? '')
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean)
+    .sort();
 
 describe('unknown paths: 404 with the error object', () => {
   it('/magazine suggests /magazines', async () => {
-    expectError(await local.client.get('/magazine'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['/magazines'] });
+    expectError(await local.client.get('/magazine'), {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: ['/magazines'],
+    });
   });
 
   it.each([
     ['/v1/magazine', '/v1'],
     ['/api/v1/magazine', '/api/v1'],
   ])('%s (an existing version) suggests the path under that version', async (path, prefix) => {
-    const error = expectError(await local.client.get(path), { status: 404, baseUrl: local.api.baseUrl, mentions: [`${prefix}/magazines`] });
+    const error = expectError(await local.client.get(path), {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: [`${prefix}/magazines`],
+    });
     expect(error?.developerMessage).not.toMatch(/does not exist.*v1|v1.*does not exist/);
   });
 
@@ -29,20 +51,28 @@ describe('unknown paths: 404 with the error object', () => {
     expectError(await local.client.get(path), { status: 404, baseUrl: local.api.baseUrl });
   });
 
-  it.each(['/v2/magazines', '/api/v7/magazines', '/v0/magazines/e1'])('%s names the versions that exist', async (path) => {
-    expectError(await local.client.get(path), { status: 404, baseUrl: local.api.baseUrl, mentions: ['v1'] });
-  });
+  it.each(['/v2/magazines', '/api/v7/magazines', '/v0/magazines/e1'])(
+    '%s names the versions that exist',
+    async (path) => {
+      expectError(await local.client.get(path), { status: 404, baseUrl: local.api.baseUrl, mentions: ['v1'] });
+    },
+  );
 
   it('a POST to an unknown path writes nothing', async () => {
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.post('/magazine', magazineBody({ id: 'never' })));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post('/magazine', magazineBody({ id: 'never' })),
+    );
     expectError(response, { status: 404, baseUrl: local.api.baseUrl });
   });
 });
 
 describe('labels on paths outside the routes', () => {
-  it.each(['/magazines.yaml', '/api/v1/tags.csv', '/v1/magazines/x1/articles.html'])('%s: 406, the label is no format of the API', async (path) => {
-    expectError(await local.client.get(path), { status: 406, baseUrl: local.api.baseUrl, mentions: ['.'] });
-  });
+  it.each(['/magazines.yaml', '/api/v1/tags.csv', '/v1/magazines/x1/articles.html'])(
+    '%s: 406, the label is no format of the API',
+    async (path) => {
+      expectError(await local.client.get(path), { status: 406, baseUrl: local.api.baseUrl, mentions: ['.'] });
+    },
+  );
 
   it('an unknown path with an .xml label answers its 404 in XML', async () => {
     const response = await local.client.get('/magazines/x1/articls.xml');
@@ -50,7 +80,11 @@ describe('labels on paths outside the routes', () => {
   });
 
   it('an unknown path with an unknown label is still a 404', async () => {
-    expectError(await local.client.get('/magazine.yaml'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['/magazines'] });
+    expectError(await local.client.get('/magazine.yaml'), {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: ['/magazines'],
+    });
   });
 });
 
@@ -72,7 +106,9 @@ describe('known paths with a method they do not support: 405 with Allow', () => 
     ['DELETE', '/openapi.json', ['GET', 'HEAD']],
   ])('%s %s', async (method, path, allow) => {
     const target = path.replace('ART', articleId);
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.request(method, target, { json: { title: 'x' } }));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.request(method, target, { json: { title: 'x' } }),
+    );
     expectError(response, { status: 405, baseUrl: local.api.baseUrl, mentions: [method] });
     expect(allowOf(response.headers.allow)).toEqual(allow);
   });
@@ -103,7 +139,12 @@ describe('error documentation', () => {
   it('an undocumented code answers 404 with the error object', async () => {
     const response = await local.client.get('/documentation/errors/99999.html', { headers: { Accept: 'text/html' } });
     expect(response.headers['content-type']).toMatch(/^(text\/javascript|application\/json); charset=utf-8$/);
-    expectError(response, { status: 404, baseUrl: local.api.baseUrl, mentions: ['99999'], contentType: response.headers['content-type'] });
+    expectError(response, {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: ['99999'],
+      contentType: response.headers['content-type'],
+    });
   });
 });
 
@@ -128,7 +169,12 @@ describe('no internal names in any answer', () => {
     ['DELETE', '/magazines/missing'],
     ['PUT', '/magazines/e1'],
   ])('%s %s', async (method, path) => {
-    const body = method === 'POST' ? { id: 'e1', title: 'dup' } : method === 'PUT' ? { title: 'x', tags: [{ name: '' }] } : undefined;
+    const body =
+      method === 'POST'
+        ? { id: 'e1', title: 'dup' }
+        : method === 'PUT'
+          ? { title: 'x', tags: [{ name: '' }] }
+          : undefined;
     const response = await local.client.request(method, path, body === undefined ? {} : { json: body });
     expect(response.status).toBeLessThan(500);
     expectNoInternalNames(response, local.api.tableName);

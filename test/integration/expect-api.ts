@@ -49,7 +49,18 @@ export interface ErrorView {
 
 export const MAGAZINE_FIELDS = ['created', 'id', 'tags', 'title', 'type'];
 export const TAG_FIELDS = ['id', 'name', 'url'];
-export const ARTICLE_FIELDS = ['author_email', 'author_first_name', 'author_last_name', 'created', 'date', 'id', 'magazine_id', 'text', 'title', 'type'];
+export const ARTICLE_FIELDS = [
+  'author_email',
+  'author_first_name',
+  'author_last_name',
+  'created',
+  'date',
+  'id',
+  'magazine_id',
+  'text',
+  'title',
+  'type',
+];
 export const ERROR_FIELDS = ['developerMessage', 'errorCode', 'moreInfo', 'userMessage'];
 
 export const JSON_TYPE = 'text/javascript; charset=utf-8';
@@ -57,7 +68,21 @@ export const APPLICATION_JSON_TYPE = 'application/json; charset=utf-8';
 export const XML_TYPE = 'application/xml; charset=utf-8';
 
 /** Names of the implementation that must never reach a client. */
-export const INTERNAL_NAMES = ['"PK"', '<PK>', 'GSI1', 'MAG#', 'TAG#', 'ARTICLE#', 'CATALOGUE', 'stack', 'TransactWrite', 'DynamoDB', 'ConditionalCheck', 'node_modules', '.ts:'];
+export const INTERNAL_NAMES = [
+  '"PK"',
+  '<PK>',
+  'GSI1',
+  'MAG#',
+  'TAG#',
+  'ARTICLE#',
+  'CATALOGUE',
+  'stack',
+  'TransactWrite',
+  'DynamoDB',
+  'ConditionalCheck',
+  'node_modules',
+  '.ts:',
+];
 
 /** A fresh identifier, so that tests sharing one table never collide. */
 export const uniqueId = (stem = 'm') => `${stem}-${randomUUID().slice(0, 8)}`;
@@ -124,7 +149,10 @@ export const expectNoInternalNames = (response: HttpResponse, tableName?: string
     .map(([name, value]) => `${name}: ${value}`)
     .join('\n')}`;
   for (const name of INTERNAL_NAMES) expect(everything, `response must not contain ${name}`).not.toContain(name);
-  if (tableName) expect(everything, 'response must not contain the table name').not.toMatch(new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(tableName)}($|[^A-Za-z0-9_-])`));
+  if (tableName)
+    expect(everything, 'response must not contain the table name').not.toMatch(
+      new RegExp(`(^|[^A-Za-z0-9_-])${escapeRegExp(tableName)}($|[^A-Za-z0-9_-])`),
+    );
 };
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -168,11 +196,16 @@ export const expectError = (response: HttpResponse, expectation: ErrorExpectatio
 };
 
 /** Every item of the table, read with a Scan (fine in a test, never on a request path). */
-export const scanTable = async (documentClient: DynamoDBDocumentClient, tableName: string): Promise<Record<string, unknown>[]> => {
+export const scanTable = async (
+  documentClient: DynamoDBDocumentClient,
+  tableName: string,
+): Promise<Record<string, unknown>[]> => {
   const items: Record<string, unknown>[] = [];
   let startKey: Record<string, unknown> | undefined;
   do {
-    const page = await documentClient.send(new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: startKey }));
+    const page = await documentClient.send(
+      new ScanCommand({ TableName: tableName, ConsistentRead: true, ExclusiveStartKey: startKey }),
+    );
     items.push(...(page.Items ?? []));
     startKey = page.LastEvaluatedKey;
   } while (startKey);
@@ -180,7 +213,11 @@ export const scanTable = async (documentClient: DynamoDBDocumentClient, tableNam
 };
 
 /** Scans the table before and after `action`, and expects no item added, removed or changed. */
-export const expectTableUnchanged = async <T>(documentClient: DynamoDBDocumentClient, tableName: string, action: () => Promise<T>): Promise<T> => {
+export const expectTableUnchanged = async <T>(
+  documentClient: DynamoDBDocumentClient,
+  tableName: string,
+  action: () => Promise<T>,
+): Promise<T> => {
   const before = await scanTable(documentClient, tableName);
   const result = await action();
   const after = await scanTable(documentClient, tableName);
@@ -188,7 +225,13 @@ export const expectTableUnchanged = async <T>(documentClient: DynamoDBDocumentCl
   return result;
 };
 
-const ARRAY_ELEMENTS = new Set(['response.results.magazine', 'response.results.article', 'response.results.tag', 'magazine.tags.tag', 'response.results.magazine.tags.tag']);
+const ARRAY_ELEMENTS = new Set([
+  'response.results.magazine',
+  'response.results.article',
+  'response.results.tag',
+  'magazine.tags.tag',
+  'response.results.magazine.tags.tag',
+]);
 
 /** Well-formed XML with a declaration, parsed with lists as arrays. */
 export const parseXml = (text: string): Record<string, unknown> => {
@@ -203,10 +246,21 @@ export const parseXml = (text: string): Record<string, unknown> => {
 };
 
 /** The headers a HEAD must repeat from its GET. */
-export const REPEATED_HEADERS = ['content-type', 'vary', 'etag', 'last-modified', 'link', 'location', 'allow', 'cache-control'];
+export const REPEATED_HEADERS = [
+  'content-type',
+  'vary',
+  'etag',
+  'last-modified',
+  'link',
+  'location',
+  'allow',
+  'cache-control',
+];
 
 export const pickHeaders = (response: HttpResponse, names = REPEATED_HEADERS) =>
-  Object.fromEntries(names.filter((name) => response.headers[name] !== undefined).map((name) => [name, response.headers[name]]));
+  Object.fromEntries(
+    names.filter((name) => response.headers[name] !== undefined).map((name) => [name, response.headers[name]]),
+  );
 
 /**
  * Rules every response obeys, checked on each one a test received (call in `afterEach`): it
@@ -216,17 +270,29 @@ export const pickHeaders = (response: HttpResponse, names = REPEATED_HEADERS) =>
  */
 export const expectEveryResponseConforms = (tableName?: string, moreInfoSeen?: Set<string>) => {
   const mismatches = takeResponses().flatMap((response) => {
-    const moreInfo = response.status >= 400 ? /<moreInfo>([^<]+)<\/moreInfo>|"moreInfo":"([^"]+)"/.exec(response.text) : null;
+    const moreInfo =
+      response.status >= 400 ? /<moreInfo>([^<]+)<\/moreInfo>|"moreInfo":"([^"]+)"/.exec(response.text) : null;
     if (moreInfo) moreInfoSeen?.add(moreInfo[1] ?? moreInfo[2] ?? '');
-    const problems = contractProblems({ method: response.method, path: response.path, status: response.status, headers: response.headers, body: response.text });
+    const problems = contractProblems({
+      method: response.method,
+      path: response.path,
+      status: response.status,
+      headers: response.headers,
+      body: response.text,
+    });
     const vary = (response.headers.vary ?? '').split(',').map((v) => v.trim().toLowerCase());
     if (!vary.includes('accept')) problems.push(`no Vary: Accept (Vary: ${response.headers.vary ?? 'absent'})`);
-    const isDocument = /^text\/html/.test(response.headers['content-type'] ?? '') || response.path.includes('openapi.json');
+    const isDocument =
+      /^text\/html/.test(response.headers['content-type'] ?? '') || response.path.includes('openapi.json');
     if (!isDocument) {
-      const leaked = [...INTERNAL_NAMES, ...(tableName ? [tableName] : [])].filter((name) => response.text.includes(name));
+      const leaked = [...INTERNAL_NAMES, ...(tableName ? [tableName] : [])].filter((name) =>
+        response.text.includes(name),
+      );
       if (leaked.length > 0) problems.push(`names internal things: ${leaked.join(', ')}`);
     }
-    return problems.length > 0 ? [`${response.method} ${response.path} → ${response.status}:\n  - ${problems.join('\n  - ')}`] : [];
+    return problems.length > 0
+      ? [`${response.method} ${response.path} → ${response.status}:\n  - ${problems.join('\n  - ')}`]
+      : [];
   });
   expect(mismatches, 'responses that break a rule every response must keep').toEqual([]);
 };

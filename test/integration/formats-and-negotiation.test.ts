@@ -79,7 +79,13 @@ describe('which format: label, then format=, then Accept, then JSON', () => {
   });
 
   it('every answer carries Vary: Accept', async () => {
-    for (const path of ['/magazines', '/magazines/f2.xml', '/magazines/f2?format=xml', '/magazines/nope', '/magazines/f2.yaml']) {
+    for (const path of [
+      '/magazines',
+      '/magazines/f2.xml',
+      '/magazines/f2?format=xml',
+      '/magazines/nope',
+      '/magazines/f2.yaml',
+    ]) {
       expectVaryAccept(await local.client.get(path));
     }
   });
@@ -91,24 +97,43 @@ describe('406 for a format the API does not have', () => {
   it('an unknown label on /magazines/{id}: /magazines/f2.yaml', async () => {
     const response = await local.client.get('/magazines/f2.yaml');
     expect(response.headers['content-type']).toMatch(JSON_ERROR);
-    expectError(response, { status: 406, baseUrl: local.api.baseUrl, mentions: ['yaml'], contentType: response.headers['content-type'] });
+    expectError(response, {
+      status: 406,
+      baseUrl: local.api.baseUrl,
+      mentions: ['yaml'],
+      contentType: response.headers['content-type'],
+    });
   });
 
   it('an unknown label on a list path: /magazines/f2/articles.yaml is no format of the API either', async () => {
     const response = await local.client.get('/magazines/f2/articles.yaml');
     expect([404, 406]).toContain(response.status);
-    expectError(response, { status: response.status, baseUrl: local.api.baseUrl, contentType: response.headers['content-type'] });
+    expectError(response, {
+      status: response.status,
+      baseUrl: local.api.baseUrl,
+      contentType: response.headers['content-type'],
+    });
   });
 
   it('format=yaml', async () => {
     const response = await local.client.get('/magazines?format=yaml');
     expect(response.headers['content-type']).toMatch(JSON_ERROR);
-    expectError(response, { status: 406, baseUrl: local.api.baseUrl, mentions: ['format'], contentType: response.headers['content-type'] });
+    expectError(response, {
+      status: 406,
+      baseUrl: local.api.baseUrl,
+      mentions: ['format'],
+      contentType: response.headers['content-type'],
+    });
   });
 
   it('Accept: image/png', async () => {
     const response = await withAccept('/magazines', 'image/png');
-    expectError(response, { status: 406, baseUrl: local.api.baseUrl, mentions: ['Accept'], contentType: response.headers['content-type'] });
+    expectError(response, {
+      status: 406,
+      baseUrl: local.api.baseUrl,
+      mentions: ['Accept'],
+      contentType: response.headers['content-type'],
+    });
     expect(response.headers['content-type']).toMatch(/^(text\/javascript|application\/json); charset=utf-8$/);
   });
 
@@ -132,7 +157,15 @@ describe('XML documents', () => {
     const response = await local.client.get('/magazines/f1.xml');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(XML_TYPE);
-    const doc = parseXml(response.text) as { magazine: { id: string; type: string; title: string; created: string; tags: { tag: { id: string; name: string; url: string }[] } } };
+    const doc = parseXml(response.text) as {
+      magazine: {
+        id: string;
+        type: string;
+        title: string;
+        created: string;
+        tags: { tag: { id: string; name: string; url: string }[] };
+      };
+    };
     expect(Object.keys(doc)).toEqual(['magazine']);
     expect(sortedKeys(doc.magazine)).toEqual(['created', 'id', 'tags', 'title', 'type']);
     expect(doc.magazine).toMatchObject({ id: 'f1', type: 'magazine', title: TRICKY_TITLE, created: '1600000000' });
@@ -146,7 +179,10 @@ describe('XML documents', () => {
     const response = await local.client.get('/magazines.xml?limit=1');
     expect(response.status).toBe(200);
     const doc = parseXml(response.text) as {
-      response: { metadata: { resultset: { count: string; offset: string; limit: string } }; results: { magazine: { id: string; tags: unknown }[] } };
+      response: {
+        metadata: { resultset: { count: string; offset: string; limit: string } };
+        results: { magazine: { id: string; tags: unknown }[] };
+      };
     };
     expect(Object.keys(doc)).toEqual(['response']);
     expect(doc.response.metadata.resultset).toEqual({ count: '2', offset: '0', limit: '1' });
@@ -162,7 +198,9 @@ describe('XML documents', () => {
 
   it('XML and JSON carry the same data', async () => {
     const json = (await local.client.get('/magazines?sort=desc')).json<Envelope<MagazineView>>();
-    const xml = parseXml((await local.client.get('/magazines?sort=desc&format=xml')).text) as { response: { results: { magazine: { id: string; title: string }[] } } };
+    const xml = parseXml((await local.client.get('/magazines?sort=desc&format=xml')).text) as {
+      response: { results: { magazine: { id: string; title: string }[] } };
+    };
     expect(xml.response.results.magazine.map((m) => [m.id, m.title])).toEqual(json.results.map((m) => [m.id, m.title]));
   });
 
@@ -173,12 +211,29 @@ describe('XML documents', () => {
   });
 
   it('a 400 in XML when XML was asked for', async () => {
-    expectError(await local.client.get('/magazines.xml?limit=0'), { status: 400, baseUrl: local.api.baseUrl, format: 'xml', mentions: ['limit'] });
-    expectError(await withAccept('/magazines?sort=sideways', 'application/xml'), { status: 400, baseUrl: local.api.baseUrl, format: 'xml', mentions: ['sort'] });
+    expectError(await local.client.get('/magazines.xml?limit=0'), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      format: 'xml',
+      mentions: ['limit'],
+    });
+    expectError(await withAccept('/magazines?sort=sideways', 'application/xml'), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      format: 'xml',
+      mentions: ['sort'],
+    });
   });
 
   it('text XML cannot carry (control characters) still gives a well-formed document', async () => {
-    expect((await local.client.put('/magazines/fctl', { title: 'Bell\u0007 and form\u000c feed', tags: [{ id: 'ctl', name: 'Tab\there' }] })).status).toBe(201);
+    expect(
+      (
+        await local.client.put('/magazines/fctl', {
+          title: 'Bell\u0007 and form\u000c feed',
+          tags: [{ id: 'ctl', name: 'Tab\there' }],
+        })
+      ).status,
+    ).toBe(201);
     const response = await local.client.get('/magazines/fctl.xml');
     expect(response.status).toBe(200);
     const doc = parseXml(response.text) as { magazine: { title: string } };

@@ -14,7 +14,10 @@ describe('an empty, never written table', () => {
   it('GET /magazines: 200, count 0, no Link to a next page', async () => {
     const response = await local.client.get('/magazines');
     expect(response.status).toBe(200);
-    expect(response.json<Envelope<MagazineView>>()).toEqual({ metadata: { resultset: { count: 0, offset: 0, limit: 25 } }, results: [] });
+    expect(response.json<Envelope<MagazineView>>()).toEqual({
+      metadata: { resultset: { count: 0, offset: 0, limit: 25 } },
+      results: [],
+    });
   });
 
   it('GET /tags: 200, count 0', async () => {

@@ -28,7 +28,8 @@ afterAll(async () => {
   await proxy?.close();
 });
 
-const count = async () => (await client.get('/magazines?limit=1')).json<Envelope<MagazineView>>().metadata.resultset.count;
+const count = async () =>
+  (await client.get('/magazines?limit=1')).json<Envelope<MagazineView>>().metadata.resultset.count;
 
 /** Creates a magazine with an article, then deletes it with its article deletes refused. */
 const interruptedDeletion = async (id: string) => {
@@ -62,14 +63,18 @@ describe('a deletion cut short', () => {
     const articleId = await interruptedDeletion('cut-2');
     expect((await client.post('/magazines', magazineBody({ id: 'cut-2' }))).status).toBe(201);
     expect((await client.get(`/articles/${articleId}`)).status).toBe(404);
-    expect((await client.get('/magazines/cut-2/articles')).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(0);
+    expect((await client.get('/magazines/cut-2/articles')).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(
+      0,
+    );
   });
 
   it('is finished by DELETE /magazines, leaving nothing behind', async () => {
     await interruptedDeletion('cut-3');
     expect((await client.delete('/magazines')).status).toBe(200);
     expect(await count()).toBe(0);
-    const left = (await scanTable(api.documentClient, api.tableName)).filter((item) => 'id' in item || 'magazineId' in item);
+    const left = (await scanTable(api.documentClient, api.tableName)).filter(
+      (item) => 'id' in item || 'magazineId' in item,
+    );
     expect(left).toEqual([]);
   });
 });

@@ -17,7 +17,15 @@ import {
 /** Seeded once; this file only reads. Listed in ascending order (created, then id). */
 const SEED = [
   { id: 'r1', title: 'One', created: '1559347200', tags: [{ id: 'science', name: 'Science' }] }, // 2019-06-01
-  { id: 'r2', title: 'Two', created: '1577836800', tags: [{ id: 'science', name: 'Science' }, { id: 'travel', name: 'Travel' }] }, // 2020-01-01T00:00:00Z
+  {
+    id: 'r2',
+    title: 'Two',
+    created: '1577836800',
+    tags: [
+      { id: 'science', name: 'Science' },
+      { id: 'travel', name: 'Travel' },
+    ],
+  }, // 2020-01-01T00:00:00Z
   { id: 'r3', title: 'Three', created: '1592179200', tags: [{ id: 'travel', name: 'Travel' }] }, // 2020-06-15
   { id: 'r4', title: 'Four', created: '1609459199', tags: [{ id: 'science', name: 'Science' }] }, // 2020-12-31T23:59:59Z
   { id: 'r5', title: 'Five', created: '1609459200', tags: [{ id: 'food', name: 'Food' }] }, // 2021-01-01T00:00:00Z
@@ -103,11 +111,16 @@ describe('GET /magazines', () => {
 
   it('keeps the Link header small whatever the query: filters rebuilt, unknown parameters and field names dropped', async () => {
     const fields = `title,${'x'.repeat(9 * 1024)},tags,title`;
-    const response = await local.client.get(`/magazines?offset=3&limit=2&sort=desc&fields=${fields}&junk=${'y'.repeat(4096)}&format=json&mock=False`);
+    const response = await local.client.get(
+      `/magazines?offset=3&limit=2&sort=desc&fields=${fields}&junk=${'y'.repeat(4096)}&format=json&mock=False`,
+    );
     expect(response.status).toBe(200);
     const links = parseLinkHeader(response.headers.link);
     expect(Object.keys(links).sort()).toEqual(['first', 'last', 'next', 'prev']);
-    const paths = Object.values(links).reduce((bytes, link) => bytes + new URL(link).origin.length + new URL(link).pathname.length, 0);
+    const paths = Object.values(links).reduce(
+      (bytes, link) => bytes + new URL(link).origin.length + new URL(link).pathname.length,
+      0,
+    );
     expect(Buffer.byteLength(response.headers.link ?? '') - paths).toBeLessThan(400);
     const next = new URL(links.next!);
     expect([...next.searchParams.keys()]).toEqual(['fields', 'sort', 'format', 'offset', 'limit']);
@@ -173,7 +186,9 @@ describe('GET /magazines', () => {
     expect(unknown.ids).toEqual([]);
     expect(unknown.envelope.metadata.resultset.count).toBe(0);
     // A magazine seen through a tag is the whole magazine.
-    expect(science.envelope.results.find((m) => m.id === 'r2')).toEqual((await local.client.get('/magazines/r2')).json());
+    expect(science.envelope.results.find((m) => m.id === 'r2')).toEqual(
+      (await local.client.get('/magazines/r2')).json(),
+    );
   });
 
   it('returns only the fields asked for, plus id, and ignores names that are not fields', async () => {
@@ -206,7 +221,9 @@ describe('GET /magazines', () => {
   });
 
   it('a refused list read changes nothing', async () => {
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.get('/magazines?limit=0'));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.get('/magazines?limit=0'),
+    );
     expect(response.status).toBe(400);
   });
 });
@@ -237,12 +254,22 @@ describe('GET /magazines/{id}', () => {
         { id: 'travel', name: 'Travel', url: `${local.api.baseUrl}/v1/tags/travel` },
       ],
     });
-    expect((await local.client.get('/magazines/r2?fields=title,subtitle,date')).json()).toEqual({ id: 'r2', title: 'Two' });
-    expect((await local.client.get('/magazines/r2?fields=created')).json()).toEqual({ id: 'r2', created: '1577836800' });
+    expect((await local.client.get('/magazines/r2?fields=title,subtitle,date')).json()).toEqual({
+      id: 'r2',
+      title: 'Two',
+    });
+    expect((await local.client.get('/magazines/r2?fields=created')).json()).toEqual({
+      id: 'r2',
+      created: '1577836800',
+    });
   });
 
   it('answers 404 with the error object for an unknown id', async () => {
-    expectError(await local.client.get('/magazines/not-here'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['not-here'] });
+    expectError(await local.client.get('/magazines/not-here'), {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: ['not-here'],
+    });
   });
 
   it('answers 404 (not 500) for an id no magazine could have', async () => {
@@ -252,17 +279,22 @@ describe('GET /magazines/{id}', () => {
 });
 
 describe('HEAD on GET paths', () => {
-  it.each(['/magazines', '/magazines?limit=2&offset=2', '/magazines/r1', '/magazines/r1?fields=title', '/magazines/r1.xml', '/magazines/nope', '/magazines?limit=0'])(
-    'HEAD %s: the same status and headers as GET, no body',
-    async (path) => {
-      const get = await local.client.get(path);
-      const head = await local.client.head(path);
-      expect(head.status).toBe(get.status);
-      expect(head.text).toBe('');
-      expect(pickHeaders(head)).toEqual(pickHeaders(get));
-      expectVaryAccept(head);
-    },
-  );
+  it.each([
+    '/magazines',
+    '/magazines?limit=2&offset=2',
+    '/magazines/r1',
+    '/magazines/r1?fields=title',
+    '/magazines/r1.xml',
+    '/magazines/nope',
+    '/magazines?limit=0',
+  ])('HEAD %s: the same status and headers as GET, no body', async (path) => {
+    const get = await local.client.get(path);
+    const head = await local.client.head(path);
+    expect(head.status).toBe(get.status);
+    expect(head.text).toBe('');
+    expect(pickHeaders(head)).toEqual(pickHeaders(get));
+    expectVaryAccept(head);
+  });
 
   it('HEAD /magazines carries Last-Modified and ETag', async () => {
     const head = await local.client.head('/magazines');

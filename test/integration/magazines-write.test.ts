@@ -19,7 +19,10 @@ import {
 
 const local = useLocalApi();
 
-const itemsAbout = async (id: string) => (await scanTable(local.api.documentClient, local.api.tableName)).filter((item) => item.id === id || item.magazineId === id);
+const itemsAbout = async (id: string) =>
+  (await scanTable(local.api.documentClient, local.api.tableName)).filter(
+    (item) => item.id === id || item.magazineId === id,
+  );
 
 const addArticle = async (magazineId: string) => {
   const response = await local.client.post(`/magazines/${magazineId}/articles`, articleBody());
@@ -31,7 +34,10 @@ describe('POST /magazines', () => {
   it('creates a magazine with the id sent: 201, {id}, Location that resolves to it', async () => {
     const id = uniqueId();
     const before = nowSeconds();
-    const response = await local.client.post('/magazines', magazineBody({ id, title: 'Coastal Living', tags: [{ name: 'Travel' }, { id: 'sea', name: 'The Sea' }] }));
+    const response = await local.client.post(
+      '/magazines',
+      magazineBody({ id, title: 'Coastal Living', tags: [{ name: 'Travel' }, { id: 'sea', name: 'The Sea' }] }),
+    );
     expect(response.status).toBe(201);
     expect(response.headers['content-type']).toBe(JSON_TYPE);
     expectVaryAccept(response);
@@ -89,7 +95,9 @@ describe('POST /magazines', () => {
     const id = uniqueId();
     const sent = { id, title: 'Urls', tags: [{ id: 'x1', name: 'X', url: 'http://evil.example/tags/x1' }] };
     expect((await local.client.post('/magazines', sent)).status).toBe(201);
-    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().tags).toEqual([{ id: 'x1', name: 'X', url: `${local.api.baseUrl}/v1/tags/x1` }]);
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().tags).toEqual([
+      { id: 'x1', name: 'X', url: `${local.api.baseUrl}/v1/tags/x1` },
+    ]);
   });
 
   it('refuses a duplicate id with 405 and the error object, writing nothing', async () => {
@@ -117,7 +125,10 @@ describe('PUT /magazines/{id}', () => {
 
   it('replaces an existing magazine: 200 {id}, new fields stored, articles kept', async () => {
     const id = uniqueId();
-    expect((await local.client.post('/magazines', magazineBody({ id, title: 'Before', tags: [{ name: 'Old Tag' }] }))).status).toBe(201);
+    expect(
+      (await local.client.post('/magazines', magazineBody({ id, title: 'Before', tags: [{ name: 'Old Tag' }] })))
+        .status,
+    ).toBe(201);
     const articleId = await addArticle(id);
 
     const response = await local.client.put(`/magazines/${id}`, { id, title: 'After', tags: [{ name: 'New Tag' }] });
@@ -148,7 +159,14 @@ describe('PUT /magazines/{id}', () => {
 
   it('accepts back, unchanged, the representation GET gave: nothing changes', async () => {
     const id = uniqueId();
-    expect((await local.client.post('/magazines', magazineBody({ id, title: 'Round Trip', tags: [{ name: 'Café Société' }, { id: 'x_1', name: 'X' }] }))).status).toBe(201);
+    expect(
+      (
+        await local.client.post(
+          '/magazines',
+          magazineBody({ id, title: 'Round Trip', tags: [{ name: 'Café Société' }, { id: 'x_1', name: 'X' }] }),
+        )
+      ).status,
+    ).toBe(201);
     const first = await local.client.get(`/magazines/${id}`);
     const response = await local.client.put(`/magazines/${id}`, first.json());
     expect(response.status).toBe(200);
@@ -160,13 +178,17 @@ describe('PUT /magazines/{id}', () => {
   it('refuses a body id that differs from the path, writing nothing', async () => {
     const id = uniqueId();
     expect((await local.client.post('/magazines', magazineBody({ id, title: 'Stays' }))).status).toBe(201);
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put(`/magazines/${id}`, { id: 'someone-else', title: 'Changed' }));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.put(`/magazines/${id}`, { id: 'someone-else', title: 'Changed' }),
+    );
     expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['id'] });
     expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Stays');
   });
 
   it('refuses a path id that is not a valid identifier, writing nothing', async () => {
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put('/magazines/bad%20id!', { title: 'Nope' }));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.put('/magazines/bad%20id!', { title: 'Nope' }),
+    );
     expect(response.status).toBe(400);
     expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['id'] });
   });
@@ -175,7 +197,9 @@ describe('PUT /magazines/{id}', () => {
 describe('DELETE /magazines/{id}', () => {
   it('deletes the magazine and its articles: 200 {id}, then 404 for both', async () => {
     const id = uniqueId();
-    expect((await local.client.post('/magazines', magazineBody({ id, tags: [{ name: 'Gone Soon' }] }))).status).toBe(201);
+    expect((await local.client.post('/magazines', magazineBody({ id, tags: [{ name: 'Gone Soon' }] }))).status).toBe(
+      201,
+    );
     const first = await addArticle(id);
     const second = await addArticle(id);
 
@@ -184,16 +208,30 @@ describe('DELETE /magazines/{id}', () => {
     expect(response.json()).toEqual({ id });
     expectVaryAccept(response);
 
-    expectError(await local.client.get(`/magazines/${id}`), { status: 404, baseUrl: local.api.baseUrl, mentions: [id] });
-    expectError(await local.client.get(`/articles/${first}`), { status: 404, baseUrl: local.api.baseUrl, mentions: [first] });
+    expectError(await local.client.get(`/magazines/${id}`), {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: [id],
+    });
+    expectError(await local.client.get(`/articles/${first}`), {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: [first],
+    });
     expectError(await local.client.get(`/articles/${second}`), { status: 404, baseUrl: local.api.baseUrl });
-    expectError(await local.client.get(`/magazines/${id}/articles`), { status: 404, baseUrl: local.api.baseUrl, mentions: [id] });
+    expectError(await local.client.get(`/magazines/${id}/articles`), {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: [id],
+    });
     expect(await itemsAbout(id), 'no item of the magazine or its articles is left in the table').toEqual([]);
     expect((await local.client.get('/tags/gone-soon')).status).toBe(404);
   });
 
   it('answers 404 with the error object for an id that does not exist, changing nothing', async () => {
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.delete('/magazines/never-was-here'));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.delete('/magazines/never-was-here'),
+    );
     expectError(response, { status: 404, baseUrl: local.api.baseUrl, mentions: ['never-was-here'] });
   });
 
@@ -211,7 +249,8 @@ describe('DELETE /magazines/{id}', () => {
 
 describe('the collection count follows single writes', () => {
   it('counts a created magazine and uncounts a deleted one', async () => {
-    const count = async () => (await local.client.get('/magazines?limit=1')).json<Envelope<MagazineView>>().metadata.resultset.count;
+    const count = async () =>
+      (await local.client.get('/magazines?limit=1')).json<Envelope<MagazineView>>().metadata.resultset.count;
     const start = await count();
     const id = uniqueId();
     expect((await local.client.post('/magazines', magazineBody({ id }))).status).toBe(201);
@@ -231,13 +270,31 @@ describe('the collection count follows single writes', () => {
 describe('a replace moves the magazine in every list', () => {
   it('changing created moves it between years; changing tags moves it between tags; counts follow', async () => {
     const id = uniqueId();
-    const count = async (query: string) => (await local.client.get(`/magazines?limit=100&${query}`)).json<Envelope<MagazineView>>();
+    const count = async (query: string) =>
+      (await local.client.get(`/magazines?limit=100&${query}`)).json<Envelope<MagazineView>>();
     const y2011 = (await count('year=2011')).metadata.resultset.count;
     const y2012 = (await count('year=2012')).metadata.resultset.count;
-    expect((await local.client.post('/magazines', { id, title: 'Mover', created: '1300000000', tags: [{ name: 'Moving Tag A' }] })).status).toBe(201); // 2011
+    expect(
+      (
+        await local.client.post('/magazines', {
+          id,
+          title: 'Mover',
+          created: '1300000000',
+          tags: [{ name: 'Moving Tag A' }],
+        })
+      ).status,
+    ).toBe(201); // 2011
     expect((await count('year=2011')).metadata.resultset.count).toBe(y2011 + 1);
 
-    expect((await local.client.put(`/magazines/${id}`, { title: 'Mover', created: '1330000000', tags: [{ name: 'Moving Tag B' }] })).status).toBe(200); // 2012
+    expect(
+      (
+        await local.client.put(`/magazines/${id}`, {
+          title: 'Mover',
+          created: '1330000000',
+          tags: [{ name: 'Moving Tag B' }],
+        })
+      ).status,
+    ).toBe(200); // 2012
     const after2011 = await count('year=2011');
     const after2012 = await count('year=2012');
     expect(after2011.metadata.resultset.count).toBe(y2011);
@@ -257,11 +314,19 @@ describe('a replace moves the magazine in every list', () => {
 
   it('a magazine seen through its tag shows the replaced title', async () => {
     const id = uniqueId();
-    expect((await local.client.post('/magazines', { id, title: 'Old Title', tags: [{ id: `tag-${id}`, name: 'Solo' }] })).status).toBe(201);
-    expect((await local.client.put(`/magazines/${id}`, { title: 'New Title', tags: [{ id: `tag-${id}`, name: 'Solo' }] })).status).toBe(200);
+    expect(
+      (await local.client.post('/magazines', { id, title: 'Old Title', tags: [{ id: `tag-${id}`, name: 'Solo' }] }))
+        .status,
+    ).toBe(201);
+    expect(
+      (await local.client.put(`/magazines/${id}`, { title: 'New Title', tags: [{ id: `tag-${id}`, name: 'Solo' }] }))
+        .status,
+    ).toBe(200);
     const byTag = (await local.client.get(`/tags/tag-${id}/magazines`)).json<Envelope<MagazineView>>();
     expect(byTag.results.map((m) => m.title)).toEqual(['New Title']);
-    expect((await local.client.get(`/magazines?tag=tag-${id}`)).json<Envelope<MagazineView>>().results.map((m) => m.title)).toEqual(['New Title']);
+    expect(
+      (await local.client.get(`/magazines?tag=tag-${id}`)).json<Envelope<MagazineView>>().results.map((m) => m.title),
+    ).toEqual(['New Title']);
   });
 });
 
@@ -274,9 +339,13 @@ describe('DELETE /magazines/{id} with many articles', () => {
       const made = await Promise.all(Array.from({ length: 10 }, () => addArticle(id)));
       articles.push(...made);
     }
-    expect((await local.client.get(`/magazines/${id}/articles?limit=1`)).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(30);
+    expect(
+      (await local.client.get(`/magazines/${id}/articles?limit=1`)).json<Envelope<ArticleView>>().metadata.resultset
+        .count,
+    ).toBe(30);
     expect((await local.client.delete(`/magazines/${id}`)).status).toBe(200);
-    for (const article of [articles[0]!, articles[15]!, articles[29]!]) expect((await local.client.get(`/articles/${article}`)).status).toBe(404);
+    for (const article of [articles[0]!, articles[15]!, articles[29]!])
+      expect((await local.client.get(`/articles/${article}`)).status).toBe(404);
     expect(await itemsAbout(id)).toEqual([]);
   });
 });
@@ -293,7 +362,8 @@ describe('the year filter is the UTC year of created', () => {
       years.map(async (year) => {
         const response = await local.client.get(`/magazines?year=${year}&limit=100`);
         // A year before Unix time may also be refused as out of range, naming the parameter.
-        if (response.status === 400 && response.json<{ developerMessage: string }>().developerMessage.includes('year')) return `year=${year}: fine`;
+        if (response.status === 400 && response.json<{ developerMessage: string }>().developerMessage.includes('year'))
+          return `year=${year}: fine`;
         if (response.status !== 200) return `year=${year}: ${response.status}`;
         const { metadata, results } = response.json<Envelope<MagazineView>>();
         const answer = `count ${metadata.resultset.count} results [${results.map((m) => m.id).join(',')}]`;
@@ -304,4 +374,3 @@ describe('the year filter is the UTC year of created', () => {
     expect(answers).toEqual(years.map((year) => `year=${year}: fine`));
   });
 });
-

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { articleBody, expectError, expectTableUnchanged, magazineBody, type Envelope, type MagazineView, useLocalApi } from './expect-api';
+import {
+  articleBody,
+  expectError,
+  expectTableUnchanged,
+  magazineBody,
+  type Envelope,
+  type MagazineView,
+  useLocalApi,
+} from './expect-api';
 
 /** A deployment with `MOCK_ENABLED=false` (production stages): mock requests are refused. */
 
@@ -8,9 +16,16 @@ const local = useLocalApi({ mockEnabled: false }, async () => {
 });
 
 describe('MOCK_ENABLED=false', () => {
-  it.each(['/magazines?mock=True', '/magazines/p1?mock', '/magazines/p1/articles?mock=1', '/tags?mock=true'])('GET %s: 400 saying mock exists only on the testing server', async (path) => {
-    expectError(await local.client.get(path), { status: 400, baseUrl: local.api.baseUrl, mentions: ['mock', 'testing server'] });
-  });
+  it.each(['/magazines?mock=True', '/magazines/p1?mock', '/magazines/p1/articles?mock=1', '/tags?mock=true'])(
+    'GET %s: 400 saying mock exists only on the testing server',
+    async (path) => {
+      expectError(await local.client.get(path), {
+        status: 400,
+        baseUrl: local.api.baseUrl,
+        mentions: ['mock', 'testing server'],
+      });
+    },
+  );
 
   it('writes with mock are refused and write nothing', async () => {
     const responses = await expectTableUnchanged(local.api.documentClient, local.api.tableName, async () => [
@@ -20,7 +35,8 @@ describe('MOCK_ENABLED=false', () => {
       await local.client.delete('/magazines?mock=True'),
       await local.client.put('/magazines?mock=True', []),
     ]);
-    for (const response of responses) expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['mock'] });
+    for (const response of responses)
+      expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['mock'] });
     expect((await local.client.get('/magazines/p1')).status).toBe(200);
   });
 

@@ -23,7 +23,8 @@ const local = useLocalApi(undefined, async () => {
 });
 
 /** Runs `action` and expects the table not to have changed (mock never writes). */
-const untouched = <T>(action: () => Promise<T>) => expectTableUnchanged(local.api.documentClient, local.api.tableName, action);
+const untouched = <T>(action: () => Promise<T>) =>
+  expectTableUnchanged(local.api.documentClient, local.api.tableName, action);
 
 const mockList = async (query: string) => {
   const response = await local.client.get(`/magazines?mock=True${query}`);
@@ -34,56 +35,119 @@ const mockList = async (query: string) => {
 };
 
 describe('the mock switch', () => {
-  it.each(['?mock=True', '?mock=true', '?mock=TRUE', '?mock=1', '?mock=', '?mock'])('%s turns mock on: an id that does not exist still answers 200', async (query) => {
-    const response = await local.client.get(`/magazines/does-not-exist${query}`);
-    expect(response.status).toBe(200);
-    expect(response.headers['content-type']).toBe(JSON_TYPE);
-    const magazine = response.json<MagazineView>();
-    expectMagazineShape(magazine);
-    expect(magazine.id).toBe('does-not-exist');
-  });
+  it.each(['?mock=True', '?mock=true', '?mock=TRUE', '?mock=1', '?mock=', '?mock'])(
+    '%s turns mock on: an id that does not exist still answers 200',
+    async (query) => {
+      const response = await local.client.get(`/magazines/does-not-exist${query}`);
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toBe(JSON_TYPE);
+      const magazine = response.json<MagazineView>();
+      expectMagazineShape(magazine);
+      expect(magazine.id).toBe('does-not-exist');
+    },
+  );
 
-  it.each(['?mock=False', '?mock=false', '?mock=0'])('%s leaves mock off: real data, so 404 for an unknown id and 200 for a real one', async (query) => {
-    expect((await local.client.get(`/magazines/does-not-exist${query}`)).status).toBe(404);
-    expect((await local.client.get(`/magazines/real${query}`)).json<MagazineView>().title).toBe('Real One');
-  });
+  it.each(['?mock=False', '?mock=false', '?mock=0'])(
+    '%s leaves mock off: real data, so 404 for an unknown id and 200 for a real one',
+    async (query) => {
+      expect((await local.client.get(`/magazines/does-not-exist${query}`)).status).toBe(404);
+      expect((await local.client.get(`/magazines/real${query}`)).json<MagazineView>().title).toBe('Real One');
+    },
+  );
 
   it.each(['yes', '2', 'on', 'truthy'])('mock=%s: 400 naming mock', async (value) => {
-    expectError(await local.client.get(`/magazines?mock=${value}`), { status: 400, baseUrl: local.api.baseUrl, mentions: ['mock'] });
+    expectError(await local.client.get(`/magazines?mock=${value}`), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      mentions: ['mock'],
+    });
   });
 });
 
 describe('mock requests are checked like real ones', () => {
   it('bad query parameters', async () => {
-    expectError(await local.client.get('/magazines?mock=True&limit=0'), { status: 400, baseUrl: local.api.baseUrl, mentions: ['limit'] });
-    expectError(await local.client.get('/magazines?mock=True&year=20x4'), { status: 400, baseUrl: local.api.baseUrl, mentions: ['year'] });
-    expectError(await local.client.get('/magazines/x/articles?mock=True&sort=up'), { status: 400, baseUrl: local.api.baseUrl, mentions: ['sort'] });
+    expectError(await local.client.get('/magazines?mock=True&limit=0'), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      mentions: ['limit'],
+    });
+    expectError(await local.client.get('/magazines?mock=True&year=20x4'), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      mentions: ['year'],
+    });
+    expectError(await local.client.get('/magazines/x/articles?mock=True&sort=up'), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      mentions: ['sort'],
+    });
   });
 
   it('bad bodies, and nothing is written', async () => {
-    expectError(await untouched(() => local.client.post('/magazines?mock=True', { title: '' })), { status: 400, baseUrl: local.api.baseUrl, mentions: ['title'] });
-    expectError(await untouched(() => local.client.post('/magazines?mock=True', { title: 'x', extra: 1 })), { status: 400, baseUrl: local.api.baseUrl, mentions: ['extra'] });
-    expectError(await untouched(() => local.client.put('/magazines/real?mock=True', { id: 'other', title: 'x' })), { status: 400, baseUrl: local.api.baseUrl, mentions: ['id'] });
-    expectError(await untouched(() => local.client.put('/magazines?mock=True', { not: 'an array' })), { status: 400, baseUrl: local.api.baseUrl });
-    expectError(await untouched(() => local.client.post('/magazines/real/articles?mock=True', articleBody({ date: '2023-02-30' }))), { status: 400, baseUrl: local.api.baseUrl, mentions: ['date'] });
+    expectError(await untouched(() => local.client.post('/magazines?mock=True', { title: '' })), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      mentions: ['title'],
+    });
+    expectError(await untouched(() => local.client.post('/magazines?mock=True', { title: 'x', extra: 1 })), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      mentions: ['extra'],
+    });
+    expectError(await untouched(() => local.client.put('/magazines/real?mock=True', { id: 'other', title: 'x' })), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      mentions: ['id'],
+    });
+    expectError(await untouched(() => local.client.put('/magazines?mock=True', { not: 'an array' })), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+    });
+    expectError(
+      await untouched(() =>
+        local.client.post('/magazines/real/articles?mock=True', articleBody({ date: '2023-02-30' })),
+      ),
+      { status: 400, baseUrl: local.api.baseUrl, mentions: ['date'] },
+    );
   });
 
   it('media type, syntax and format', async () => {
-    expectError(await untouched(() => local.client.post('/magazines?mock=True', undefined, { body: '{"title":"x"}', headers: { 'Content-Type': 'text/plain' } })), { status: 415, baseUrl: local.api.baseUrl });
-    expectError(await untouched(() => local.client.post('/magazines?mock=True', undefined, { body: '{"title":', headers: { 'Content-Type': 'application/json' } })), { status: 400, baseUrl: local.api.baseUrl });
+    expectError(
+      await untouched(() =>
+        local.client.post('/magazines?mock=True', undefined, {
+          body: '{"title":"x"}',
+          headers: { 'Content-Type': 'text/plain' },
+        }),
+      ),
+      { status: 415, baseUrl: local.api.baseUrl },
+    );
+    expectError(
+      await untouched(() =>
+        local.client.post('/magazines?mock=True', undefined, {
+          body: '{"title":',
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      ),
+      { status: 400, baseUrl: local.api.baseUrl },
+    );
     const yaml = await local.client.get('/magazines/x.yaml?mock=True');
     expectError(yaml, { status: 406, baseUrl: local.api.baseUrl, contentType: yaml.headers['content-type'] });
   });
 
   it('unknown paths and methods', async () => {
     expectError(await local.client.get('/magazine?mock=True'), { status: 404, baseUrl: local.api.baseUrl });
-    expectError(await local.client.request('PATCH', '/magazines?mock=True'), { status: 405, baseUrl: local.api.baseUrl });
+    expectError(await local.client.request('PATCH', '/magazines?mock=True'), {
+      status: 405,
+      baseUrl: local.api.baseUrl,
+    });
   });
 });
 
 describe('mock touches no data', () => {
   it('POST /magazines: 201 with an id and Location, nothing created', async () => {
-    const response = await untouched(() => local.client.post('/magazines?mock=True', magazineBody({ id: 'mocked-new' })));
+    const response = await untouched(() =>
+      local.client.post('/magazines?mock=True', magazineBody({ id: 'mocked-new' })),
+    );
     expect(response.status).toBe(201);
     expect(response.json()).toEqual({ id: 'mocked-new' });
     expect(response.headers.location).toBe(`${local.api.baseUrl}/v1/magazines/mocked-new`);
@@ -91,19 +155,27 @@ describe('mock touches no data', () => {
   });
 
   it('POST /magazines with an id that exists: no existence check, nothing written', async () => {
-    const response = await untouched(() => local.client.post('/magazines?mock=True', magazineBody({ id: 'real', title: 'Overwritten?' })));
+    const response = await untouched(() =>
+      local.client.post('/magazines?mock=True', magazineBody({ id: 'real', title: 'Overwritten?' })),
+    );
     expect(response.status).toBe(201);
     expect((await local.client.get('/magazines/real')).json<MagazineView>().title).toBe('Real One');
   });
 
   it('POST an article (the spec 4.5 case): 201 with an id, no article created, even for a magazine that does not exist', async () => {
-    const response = await untouched(() => local.client.post('/api/v1/magazines/real/articles.json?mock=True', articleBody()));
+    const response = await untouched(() =>
+      local.client.post('/api/v1/magazines/real/articles.json?mock=True', articleBody()),
+    );
     expect(response.status).toBe(201);
     const { id } = response.json<{ id: string }>();
     expect(typeof id).toBe('string');
     expect((await local.client.get(`/articles/${id}`)).status).toBe(404);
-    expect((await local.client.get('/magazines/real/articles')).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(1);
-    expect((await untouched(() => local.client.post('/magazines/ghost/articles?mock=True', articleBody()))).status).toBe(201);
+    expect(
+      (await local.client.get('/magazines/real/articles')).json<Envelope<ArticleView>>().metadata.resultset.count,
+    ).toBe(1);
+    expect(
+      (await untouched(() => local.client.post('/magazines/ghost/articles?mock=True', articleBody()))).status,
+    ).toBe(201);
   });
 
   it('PUT /magazines/{id}, PUT /magazines, DELETE /magazines/{id}, DELETE /magazines: success answers, nothing changed', async () => {
@@ -150,7 +222,13 @@ describe('mock touches no data', () => {
 
 describe('mock data', () => {
   it('is deterministic: the same request gives the same body', async () => {
-    for (const path of ['/magazines?mock=True&limit=7&offset=2', '/magazines/abc?mock=True', '/magazines/abc/articles?mock=True', '/tags?mock=True', '/magazines.xml?mock=True']) {
+    for (const path of [
+      '/magazines?mock=True&limit=7&offset=2',
+      '/magazines/abc?mock=True',
+      '/magazines/abc/articles?mock=True',
+      '/tags?mock=True',
+      '/magazines.xml?mock=True',
+    ]) {
       const first = await local.client.get(path);
       const second = await local.client.get(path);
       expect(first.status).toBe(200);

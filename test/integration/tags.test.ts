@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { parseLinkHeader } from '../support/http';
-import { expectEnvelopeShape, expectError, expectMagazineShape, expectVaryAccept, JSON_TYPE, parseXml, XML_TYPE, type Envelope, type MagazineView, type TagView, useLocalApi } from './expect-api';
+import {
+  expectEnvelopeShape,
+  expectError,
+  expectMagazineShape,
+  expectVaryAccept,
+  JSON_TYPE,
+  parseXml,
+  XML_TYPE,
+  type Envelope,
+  type MagazineView,
+  type TagView,
+  useLocalApi,
+} from './expect-api';
 
 const local = useLocalApi(undefined, async () => {
   const response = await local.client.put('/magazines', [
@@ -55,7 +67,11 @@ describe('GET /tags', () => {
   });
 
   it('refuses limit=101 with 400 naming limit', async () => {
-    expectError(await local.client.get('/tags?limit=101'), { status: 400, baseUrl: local.api.baseUrl, mentions: ['limit'] });
+    expectError(await local.client.get('/tags?limit=101'), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      mentions: ['limit'],
+    });
   });
 });
 
@@ -85,7 +101,11 @@ describe('GET /tags/{tagId}', () => {
   });
 
   it('answers 404 with the error object for a tag no magazine carries', async () => {
-    expectError(await local.client.get('/tags/no-such-tag'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['no-such-tag'] });
+    expectError(await local.client.get('/tags/no-such-tag'), {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: ['no-such-tag'],
+    });
   });
 });
 
@@ -98,14 +118,22 @@ describe('GET /tags/{tagId}/magazines', () => {
     expect(envelope.metadata.resultset).toEqual({ count: 2, offset: 0, limit: 25 });
     expect(envelope.results.map((m) => m.id)).toEqual(['t1', 't2']);
     for (const magazine of envelope.results) expectMagazineShape(magazine);
-    expect((await local.client.get('/tags/science/magazines?sort=desc')).json<Envelope<MagazineView>>().results.map((m) => m.id)).toEqual(['t2', 't1']);
+    expect(
+      (await local.client.get('/tags/science/magazines?sort=desc'))
+        .json<Envelope<MagazineView>>()
+        .results.map((m) => m.id),
+    ).toEqual(['t2', 't1']);
     const y2021 = (await local.client.get('/tags/science/magazines?year=2021')).json<Envelope<MagazineView>>();
     expect(y2021.results.map((m) => m.id)).toEqual(['t2']);
     expect(y2021.metadata.resultset.count).toBe(1);
   });
 
   it('answers 404 for a tag no magazine carries', async () => {
-    expectError(await local.client.get('/tags/no-such-tag/magazines'), { status: 404, baseUrl: local.api.baseUrl, mentions: ['no-such-tag'] });
+    expectError(await local.client.get('/tags/no-such-tag/magazines'), {
+      status: 404,
+      baseUrl: local.api.baseUrl,
+      mentions: ['no-such-tag'],
+    });
   });
 
   it.each([
@@ -113,7 +141,11 @@ describe('GET /tags/{tagId}/magazines', () => {
     ['offset', '-1'],
     ['limit', '0'],
   ])('refuses %s=%s with 400 naming the parameter', async (name, value) => {
-    expectError(await local.client.get(`/tags/science/magazines?${name}=${value}`), { status: 400, baseUrl: local.api.baseUrl, mentions: [name] });
+    expectError(await local.client.get(`/tags/science/magazines?${name}=${value}`), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      mentions: [name],
+    });
   });
 
   it('a tag goes away with the last magazine carrying it', async () => {

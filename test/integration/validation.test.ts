@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { articleBody, expectError, expectTableUnchanged, magazineBody, nowSeconds, uniqueId, type MagazineView, useLocalApi } from './expect-api';
+import {
+  articleBody,
+  expectError,
+  expectTableUnchanged,
+  magazineBody,
+  nowSeconds,
+  uniqueId,
+  type MagazineView,
+  useLocalApi,
+} from './expect-api';
 
 let magazineId: string;
 
@@ -9,7 +18,9 @@ const local = useLocalApi(undefined, async () => {
 });
 
 const refused = async (method: 'POST' | 'PUT', path: string, body: unknown, mentions: string[]) => {
-  const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.request(method, path, { json: body }));
+  const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+    local.client.request(method, path, { json: body }),
+  );
   expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions });
 };
 
@@ -36,7 +47,16 @@ const badMagazines: [string, Record<string, unknown>, string[]][] = [
   ['tags[] with an unknown field', { tags: [{ name: 'Ok', colour: 'red' }] }, ['colour']],
   ['tag name that leaves no id', { tags: [{ name: '!!!' }] }, ['tags[0].name']],
   ['two tags with one id', { tags: [{ name: 'Sci Fi' }, { name: 'sci-fi' }] }, ['sci-fi']],
-  ['two tags with one explicit id', { tags: [{ id: 'same', name: 'A' }, { id: 'same', name: 'B' }] }, ['same']],
+  [
+    'two tags with one explicit id',
+    {
+      tags: [
+        { id: 'same', name: 'A' },
+        { id: 'same', name: 'B' },
+      ],
+    },
+    ['same'],
+  ],
   ['created not digits', { created: 'yesterday' }, ['created']],
   ['created negative', { created: -1 }, ['created']],
   ['created fractional', { created: 1.5 }, ['created']],
@@ -49,13 +69,19 @@ describe('magazine bodies: every field has values that are refused with 400 nami
     await refused('POST', '/magazines', magazineBody({ id: uniqueId(), ...overrides }), mentions);
   });
 
-  it.each(badMagazines.filter(([name]) => !name.startsWith('id')))('PUT /magazines/{id} of an existing magazine: %s', async (_, overrides, mentions) => {
-    await refused('PUT', `/magazines/${magazineId}`, magazineBody(overrides), mentions);
-  });
+  it.each(badMagazines.filter(([name]) => !name.startsWith('id')))(
+    'PUT /magazines/{id} of an existing magazine: %s',
+    async (_, overrides, mentions) => {
+      await refused('PUT', `/magazines/${magazineId}`, magazineBody(overrides), mentions);
+    },
+  );
 
-  it.each(badMagazines.filter(([name]) => !name.startsWith('id')).slice(0, 6))('PUT /magazines/{id} of a new magazine: %s', async (_, overrides, mentions) => {
-    await refused('PUT', `/magazines/${uniqueId()}`, magazineBody(overrides), mentions);
-  });
+  it.each(badMagazines.filter(([name]) => !name.startsWith('id')).slice(0, 6))(
+    'PUT /magazines/{id} of a new magazine: %s',
+    async (_, overrides, mentions) => {
+      await refused('PUT', `/magazines/${uniqueId()}`, magazineBody(overrides), mentions);
+    },
+  );
 
   it('a body that is not an object', async () => {
     await refused('POST', '/magazines', ['not', 'an', 'object'], []);
@@ -70,7 +96,9 @@ describe('magazine bodies: every field has values that are refused with 400 nami
 
   it('an id of 64 characters and a created time up to a day ahead are accepted', async () => {
     const id = `a${'b'.repeat(63)}`;
-    expect((await local.client.post('/magazines', { id, title: 'Long id', created: nowSeconds() + 3600 })).status).toBe(201);
+    expect((await local.client.post('/magazines', { id, title: 'Long id', created: nowSeconds() + 3600 })).status).toBe(
+      201,
+    );
     expect((await local.client.get(`/magazines/${id}`)).status).toBe(200);
   });
 });
@@ -85,15 +113,23 @@ describe('tag ids derived from names', () => {
     ['__Hello__World__', 'hello-world'],
   ])('%j → %s', async (name, id) => {
     const magazine = uniqueId();
-    expect((await local.client.post('/magazines', { id: magazine, title: 'Tagged', tags: [{ name }] })).status).toBe(201);
+    expect((await local.client.post('/magazines', { id: magazine, title: 'Tagged', tags: [{ name }] })).status).toBe(
+      201,
+    );
     const tag = (await local.client.get(`/magazines/${magazine}`)).json<MagazineView>().tags[0];
     expect(tag).toEqual({ id, name, url: `${local.api.baseUrl}/v1/tags/${id}` });
   });
 
   it('a name that leaves no id is accepted with an explicit id', async () => {
     const magazine = uniqueId();
-    expect((await local.client.post('/magazines', { id: magazine, title: 'Tagged', tags: [{ id: 'punct', name: '!!!' }] })).status).toBe(201);
-    expect((await local.client.get(`/magazines/${magazine}`)).json<MagazineView>().tags[0]).toMatchObject({ id: 'punct', name: '!!!' });
+    expect(
+      (await local.client.post('/magazines', { id: magazine, title: 'Tagged', tags: [{ id: 'punct', name: '!!!' }] }))
+        .status,
+    ).toBe(201);
+    expect((await local.client.get(`/magazines/${magazine}`)).json<MagazineView>().tags[0]).toMatchObject({
+      id: 'punct',
+      name: '!!!',
+    });
   });
 });
 
@@ -124,49 +160,79 @@ describe('article bodies: every field has values that are refused with 400 namin
   });
 
   it('a leap day and a text of 100,000 characters are accepted', async () => {
-    const response = await local.client.post(`/magazines/${magazineId}/articles`, articleBody({ date: '2024-02-29', text: 'y'.repeat(100_000) }));
+    const response = await local.client.post(
+      `/magazines/${magazineId}/articles`,
+      articleBody({ date: '2024-02-29', text: 'y'.repeat(100_000) }),
+    );
     expect(response.status).toBe(201);
   });
 });
 
 describe('request bodies: media type, syntax and size', () => {
-  it.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])('Content-Type %s: 415, nothing stored', async (type) => {
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
-      local.client.post('/magazines', undefined, { body: JSON.stringify(magazineBody({ id: uniqueId() })), headers: { 'Content-Type': type } }),
-    );
-    expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions: ['Content-Type'] });
-  });
+  it.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x'])(
+    'Content-Type %s: 415, nothing stored',
+    async (type) => {
+      const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+        local.client.post('/magazines', undefined, {
+          body: JSON.stringify(magazineBody({ id: uniqueId() })),
+          headers: { 'Content-Type': type },
+        }),
+      );
+      expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions: ['Content-Type'] });
+    },
+  );
 
   it('415 on PUT and on articles too', async () => {
     const put = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
-      local.client.put(`/magazines/${magazineId}`, undefined, { body: JSON.stringify({ title: 'Changed' }), headers: { 'Content-Type': 'text/plain' } }),
+      local.client.put(`/magazines/${magazineId}`, undefined, {
+        body: JSON.stringify({ title: 'Changed' }),
+        headers: { 'Content-Type': 'text/plain' },
+      }),
     );
     expectError(put, { status: 415, baseUrl: local.api.baseUrl });
     const article = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
-      local.client.post(`/magazines/${magazineId}/articles`, undefined, { body: JSON.stringify(articleBody()), headers: { 'Content-Type': 'text/plain' } }),
+      local.client.post(`/magazines/${magazineId}/articles`, undefined, {
+        body: JSON.stringify(articleBody()),
+        headers: { 'Content-Type': 'text/plain' },
+      }),
     );
     expectError(article, { status: 415, baseUrl: local.api.baseUrl });
   });
 
-  it.each(['application/json; charset=utf-8', 'text/javascript', 'application/vnd.magazine+json', null])('Content-Type %s is accepted as JSON', async (type) => {
-    const id = uniqueId();
-    const response = await local.client.post('/magazines', undefined, { body: JSON.stringify(magazineBody({ id })), headers: { 'Content-Type': type } });
-    expect(response.status, response.text).toBe(201);
-  });
+  it.each(['application/json; charset=utf-8', 'text/javascript', 'application/vnd.magazine+json', null])(
+    'Content-Type %s is accepted as JSON',
+    async (type) => {
+      const id = uniqueId();
+      const response = await local.client.post('/magazines', undefined, {
+        body: JSON.stringify(magazineBody({ id })),
+        headers: { 'Content-Type': type },
+      });
+      expect(response.status, response.text).toBe(201);
+    },
+  );
 
-  it.each(['{"title": "Broken"', '{title: "x"}', "{'title': 'x'}", '[1, 2,]'])('malformed JSON %s: 400, nothing stored', async (text) => {
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.post('/magazines', undefined, { body: text, headers: { 'Content-Type': 'application/json' } }));
-    expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['JSON'] });
-  });
+  it.each(['{"title": "Broken"', '{title: "x"}', "{'title': 'x'}", '[1, 2,]'])(
+    'malformed JSON %s: 400, nothing stored',
+    async (text) => {
+      const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+        local.client.post('/magazines', undefined, { body: text, headers: { 'Content-Type': 'application/json' } }),
+      );
+      expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['JSON'] });
+    },
+  );
 
   it('a missing body: 400, nothing stored', async () => {
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.post('/magazines', undefined, { headers: { 'Content-Type': 'application/json' } }));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post('/magazines', undefined, { headers: { 'Content-Type': 'application/json' } }),
+    );
     expectError(response, { status: 400, baseUrl: local.api.baseUrl });
   });
 
   it('a body larger than 1 MiB: 413, nothing stored', async () => {
     const big = JSON.stringify(magazineBody({ id: uniqueId(), title: 'Big', padding: 'p'.repeat(1024 * 1024) }));
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.post('/magazines', undefined, { body: big, headers: { 'Content-Type': 'application/json' } }));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post('/magazines', undefined, { body: big, headers: { 'Content-Type': 'application/json' } }),
+    );
     expectError(response, { status: 413, baseUrl: local.api.baseUrl });
   });
 
@@ -174,7 +240,9 @@ describe('request bodies: media type, syntax and size', () => {
     const many = Array.from({ length: 4000 }, (_, i) => ({ id: `big-${i}`, title: 'T'.repeat(250) }));
     const text = JSON.stringify(many);
     expect(Buffer.byteLength(text)).toBeGreaterThan(1024 * 1024);
-    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () => local.client.put('/magazines', undefined, { body: text, headers: { 'Content-Type': 'application/json' } }));
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.put('/magazines', undefined, { body: text, headers: { 'Content-Type': 'application/json' } }),
+    );
     expectError(response, { status: 413, baseUrl: local.api.baseUrl });
   });
 });

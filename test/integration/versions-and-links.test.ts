@@ -47,14 +47,22 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
     expect(empty.json<Envelope<MagazineView>>().metadata.resultset.count).toBe(0);
 
     // POST /magazines: 201, {id}, the URI of the new resource
-    const created = await local.client.post(`${prefix}/magazines`, { id, title: 'Versioned', tags: [{ name: 'Science' }] });
+    const created = await local.client.post(`${prefix}/magazines`, {
+      id,
+      title: 'Versioned',
+      tags: [{ name: 'Science' }],
+    });
     expect(created.status).toBe(201);
     expect(created.json()).toEqual({ id });
     expect(created.headers.location).toBe(`${local.api.baseUrl}${linkPrefix}/magazines/${id}`);
     expectVaryAccept(created);
 
     // POST again: 405, error object, nothing created
-    expectError(await local.client.post(`${prefix}/magazines`, { id, title: 'Again' }), { status: 405, baseUrl: local.api.baseUrl, mentions: [id] });
+    expectError(await local.client.post(`${prefix}/magazines`, { id, title: 'Again' }), {
+      status: 405,
+      baseUrl: local.api.baseUrl,
+      mentions: [id],
+    });
 
     // GET /magazines/{id}
     const one = await local.client.get(`${prefix}/magazines/${id}`);
@@ -96,7 +104,9 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
     const deleted = await local.client.delete(`${prefix}/magazines/${id}`);
     expect(deleted.status).toBe(200);
     expectError(await local.client.get(`${prefix}/magazines/${id}`), { status: 404, baseUrl: local.api.baseUrl });
-    expect((await local.client.get(`${prefix}/magazines`)).json<Envelope<MagazineView>>().metadata.resultset.count).toBe(1);
+    expect(
+      (await local.client.get(`${prefix}/magazines`)).json<Envelope<MagazineView>>().metadata.resultset.count,
+    ).toBe(1);
   });
 
   it('table 4.3: GET magazines.json with year, sort=desc and mock', async () => {
@@ -116,7 +126,9 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
     expectEnvelopeShape(envelope);
     expect(envelope.results.map((m) => m.id)).toEqual(['y2', 'y1']);
     expect(envelope.metadata.resultset.count).toBe(2);
-    const next = parseLinkHeader((await local.client.get(`${prefix}/magazines.json?year=2020&sort=desc&limit=1`)).headers.link).next!;
+    const next = parseLinkHeader(
+      (await local.client.get(`${prefix}/magazines.json?year=2020&sort=desc&limit=1`)).headers.link,
+    ).next!;
     expect(next.startsWith(`${local.api.baseUrl}${linkPrefix}/magazines`)).toBe(true);
     expect(new URL(next).searchParams.get('year')).toBe('2020');
 
@@ -130,7 +142,9 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
   });
 
   it('table 4.3: GET magazines/{id}.json with fields, format=json and mock', async () => {
-    expect((await local.client.put(`${prefix}/magazines/f-${id}`, { title: 'Fields', tags: [{ name: 'Travel' }] })).status).toBe(201);
+    expect(
+      (await local.client.put(`${prefix}/magazines/f-${id}`, { title: 'Fields', tags: [{ name: 'Travel' }] })).status,
+    ).toBe(201);
     const response = await local.client.get(`${prefix}/magazines/f-${id}.json?fields=title,subtitle,date&format=json`);
     expect(response.status).toBe(200);
     expect(response.json()).toEqual({ id: `f-${id}`, title: 'Fields' });
@@ -146,9 +160,15 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
     const magazineId = `a-${id}`;
     expect((await local.client.put(`${prefix}/magazines/${magazineId}`, { title: 'With Articles' })).status).toBe(201);
 
-    const plain = await local.client.post(`${prefix}/magazines/${magazineId}/articles`, articleBody({ title: 'Plain' }));
+    const plain = await local.client.post(
+      `${prefix}/magazines/${magazineId}/articles`,
+      articleBody({ title: 'Plain' }),
+    );
     expect(plain.status).toBe(201);
-    const labelled = await local.client.post(`${prefix}/magazines/${magazineId}/articles.json`, articleBody({ title: 'Labelled' }));
+    const labelled = await local.client.post(
+      `${prefix}/magazines/${magazineId}/articles.json`,
+      articleBody({ title: 'Labelled' }),
+    );
     expect(labelled.status).toBe(201);
     for (const response of [plain, labelled]) {
       const articleId = response.json<{ id: string }>().id;
@@ -160,7 +180,12 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
 
     const json = await local.client.get(`${prefix}/magazines/${magazineId}/articles.json`);
     expect(json.status).toBe(200);
-    expect(json.json<Envelope<ArticleView>>().results.map((a) => a.title).sort()).toEqual(['Labelled', 'Plain']);
+    expect(
+      json
+        .json<Envelope<ArticleView>>()
+        .results.map((a) => a.title)
+        .sort(),
+    ).toEqual(['Labelled', 'Plain']);
     const xml = await local.client.get(`${prefix}/magazines/${magazineId}/articles.xml`);
     expect(xml.status).toBe(200);
     expect(xml.headers['content-type']).toBe(XML_TYPE);
@@ -169,21 +194,35 @@ describe.each(PREFIXES)('prefix %s', (_, prefix, linkPrefix) => {
 
     const mock = await local.client.post(`${prefix}/magazines/${magazineId}/articles.json?mock=True`, articleBody());
     expect(mock.status).toBe(201);
-    expect((await local.client.get(`${prefix}/magazines/${magazineId}/articles`)).json<Envelope<ArticleView>>().metadata.resultset.count).toBe(2);
+    expect(
+      (await local.client.get(`${prefix}/magazines/${magazineId}/articles`)).json<Envelope<ArticleView>>().metadata
+        .resultset.count,
+    ).toBe(2);
   });
 
   it('errors carry moreInfo with the version segment of the request', async () => {
-    expectError(await local.client.get(`${prefix}/magazines?limit=0`), { status: 400, baseUrl: local.api.baseUrl, mentions: ['limit'] });
+    expectError(await local.client.get(`${prefix}/magazines?limit=0`), {
+      status: 400,
+      baseUrl: local.api.baseUrl,
+      mentions: ['limit'],
+    });
     expectError(await local.client.get(`${prefix}/magazines/none-such`), { status: 404, baseUrl: local.api.baseUrl });
-    expectError(await local.client.request('PATCH', `${prefix}/magazines`), { status: 405, baseUrl: local.api.baseUrl });
+    expectError(await local.client.request('PATCH', `${prefix}/magazines`), {
+      status: 405,
+      baseUrl: local.api.baseUrl,
+    });
   });
 });
 
 describe('the three prefixes are one API', () => {
   it('a magazine written under one prefix reads byte for byte the same under every prefix, links included', async () => {
-    expect((await local.client.put('/api/v1/magazines/shared', { title: 'Shared', tags: [{ name: 'Food' }] })).status).toBeLessThan(300);
+    expect(
+      (await local.client.put('/api/v1/magazines/shared', { title: 'Shared', tags: [{ name: 'Food' }] })).status,
+    ).toBeLessThan(300);
     for (const suffix of ['', '.xml']) {
-      const responses = await Promise.all(['', '/v1', '/api/v1'].map((prefix) => local.client.get(`${prefix}/magazines/shared${suffix}`)));
+      const responses = await Promise.all(
+        ['', '/v1', '/api/v1'].map((prefix) => local.client.get(`${prefix}/magazines/shared${suffix}`)),
+      );
       expect(new Set(responses.map((response) => response.text)).size, suffix).toBe(1);
       expect(new Set(responses.map((response) => response.headers.etag)).size, suffix).toBe(1);
       expect(responses[0]!.text).toContain(`${local.api.baseUrl}/v1/tags/food`);
@@ -191,11 +230,15 @@ describe('the three prefixes are one API', () => {
   });
 
   it('a list, its Link header and an error are the same under every prefix', async () => {
-    const lists = await Promise.all(['', '/v1', '/api/v1'].map((prefix) => local.client.get(`${prefix}/magazines?limit=1&offset=1`)));
+    const lists = await Promise.all(
+      ['', '/v1', '/api/v1'].map((prefix) => local.client.get(`${prefix}/magazines?limit=1&offset=1`)),
+    );
     expect(new Set(lists.map((response) => response.text)).size).toBe(1);
     expect(new Set(lists.map((response) => response.headers.link)).size).toBe(1);
     expect(lists[0]!.headers.link).toContain(`<${local.api.baseUrl}/v1/magazines?`);
-    const errors = await Promise.all(['', '/v1', '/api/v1'].map((prefix) => local.client.get(`${prefix}/magazines/none-such`)));
+    const errors = await Promise.all(
+      ['', '/v1', '/api/v1'].map((prefix) => local.client.get(`${prefix}/magazines/none-such`)),
+    );
     expect(new Set(errors.map((response) => response.text)).size).toBe(1);
   });
 });

@@ -13,8 +13,14 @@ const incoming = (method: string, url: string, rawHeaders: string[] = ['Host', '
   return req;
 };
 
-const listMatch: RouteMatch = { route: { method: 'GET', resource: '/magazines', handler: 'list-magazines' }, pathParameters: null };
-const itemMatch: RouteMatch = { route: { method: 'GET', resource: '/v1/magazines/{id}', handler: 'get-magazine' }, pathParameters: { id: 'a b' } };
+const listMatch: RouteMatch = {
+  route: { method: 'GET', resource: '/magazines', handler: 'list-magazines' },
+  pathParameters: null,
+};
+const itemMatch: RouteMatch = {
+  route: { method: 'GET', resource: '/v1/magazines/{id}', handler: 'get-magazine' },
+  pathParameters: { id: 'a b' },
+};
 const none = Buffer.alloc(0);
 
 describe('API Gateway REST (v1) proxy event', () => {
@@ -29,8 +35,16 @@ describe('API Gateway REST (v1) proxy event', () => {
   });
 
   it('adds the headers API Gateway adds, even to a request without headers', () => {
-    const event = toApiGatewayEvent(incoming('GET', '/magazines', []), none, listMatch, { requestId: 'r1', now: new Date(Date.UTC(2024, 5, 17, 14, 58, 24)) });
-    expect(Object.keys(event.headers)).toEqual(['X-Amzn-Trace-Id', 'X-Forwarded-For', 'X-Forwarded-Port', 'X-Forwarded-Proto']);
+    const event = toApiGatewayEvent(incoming('GET', '/magazines', []), none, listMatch, {
+      requestId: 'r1',
+      now: new Date(Date.UTC(2024, 5, 17, 14, 58, 24)),
+    });
+    expect(Object.keys(event.headers)).toEqual([
+      'X-Amzn-Trace-Id',
+      'X-Forwarded-For',
+      'X-Forwarded-Port',
+      'X-Forwarded-Proto',
+    ]);
     expect(event.headers['X-Amzn-Trace-Id']).toMatch(/^Root=1-66704f10-[0-9a-f]{24}$/);
     expect(event.headers['X-Forwarded-Proto']).toBe('http');
     expect(event.headers['X-Forwarded-For']).toMatch(/\S/);
@@ -39,7 +53,14 @@ describe('API Gateway REST (v1) proxy event', () => {
   });
 
   it('appends the client to an X-Forwarded-For it sent, and keeps its trace id', () => {
-    const req = incoming('GET', '/magazines', ['Host', 'h', 'X-Forwarded-For', '198.51.100.7', 'X-Amzn-Trace-Id', 'Root=1-00000000-000000000000000000000000']);
+    const req = incoming('GET', '/magazines', [
+      'Host',
+      'h',
+      'X-Forwarded-For',
+      '198.51.100.7',
+      'X-Amzn-Trace-Id',
+      'Root=1-00000000-000000000000000000000000',
+    ]);
     const event = toApiGatewayEvent(req, none, listMatch);
     expect(event.headers['X-Forwarded-For']).toMatch(/^198\.51\.100\.7, \S+$/);
     expect(event.headers['X-Amzn-Trace-Id']).toBe('Root=1-00000000-000000000000000000000000');
@@ -57,7 +78,18 @@ describe('API Gateway REST (v1) proxy event', () => {
 
   it('keeps header names as sent, the last of repeated values, and all of them in multiValueHeaders', () => {
     const event = toApiGatewayEvent(
-      incoming('GET', '/magazines', ['Host', 'example.test:3000', 'Accept', 'application/json, text/javascript', 'X-Trace', 'one', 'X-Trace', 'two', 'user-agent', 'curl/8']),
+      incoming('GET', '/magazines', [
+        'Host',
+        'example.test:3000',
+        'Accept',
+        'application/json, text/javascript',
+        'X-Trace',
+        'one',
+        'X-Trace',
+        'two',
+        'user-agent',
+        'curl/8',
+      ]),
       none,
       listMatch,
     );
@@ -74,13 +106,19 @@ describe('API Gateway REST (v1) proxy event', () => {
   });
 
   it('does not override an X-Forwarded-Proto the client sent', () => {
-    const event = toApiGatewayEvent(incoming('GET', '/magazines', ['Host', 'h', 'x-forwarded-proto', 'https']), none, listMatch);
+    const event = toApiGatewayEvent(
+      incoming('GET', '/magazines', ['Host', 'h', 'x-forwarded-proto', 'https']),
+      none,
+      listMatch,
+    );
     expect(event.headers).toMatchObject({ Host: 'h', 'x-forwarded-proto': 'https' });
     expect(event.headers['X-Forwarded-Proto']).toBeUndefined();
   });
 
   it('carries the matched resource, the path as sent and the decoded parameters', () => {
-    const event = toApiGatewayEvent(incoming('GET', '/v1/magazines/a%20b?fields=title'), none, itemMatch, { requestId: 'req-1' });
+    const event = toApiGatewayEvent(incoming('GET', '/v1/magazines/a%20b?fields=title'), none, itemMatch, {
+      requestId: 'req-1',
+    });
     expect(event.resource).toBe('/v1/magazines/{id}');
     expect(event.path).toBe('/v1/magazines/a%20b');
     expect(event.httpMethod).toBe('GET');
@@ -99,7 +137,10 @@ describe('API Gateway REST (v1) proxy event', () => {
 
   it('hands the body over as a UTF-8 string', () => {
     const body = Buffer.from(JSON.stringify({ title: 'Café' }), 'utf8');
-    const event = toApiGatewayEvent(incoming('POST', '/magazines'), body, { ...listMatch, route: { ...listMatch.route, method: 'POST' } });
+    const event = toApiGatewayEvent(incoming('POST', '/magazines'), body, {
+      ...listMatch,
+      route: { ...listMatch.route, method: 'POST' },
+    });
     expect(event.httpMethod).toBe('POST');
     expect(event.body).toBe('{"title":"Café"}');
     expect(event.isBase64Encoded).toBe(false);

@@ -28,19 +28,37 @@ describe('router over the route table', () => {
 
   it('serves HEAD with the GET handler through its own HEAD method', () => {
     const match = route('HEAD', '/v1/tags/science/magazines.xml');
-    expect(match?.route).toMatchObject({ method: 'HEAD', resource: '/v1/tags/{tagId}/magazines.xml', handler: 'list-tag-magazines' });
+    expect(match?.route).toMatchObject({
+      method: 'HEAD',
+      resource: '/v1/tags/{tagId}/magazines.xml',
+      handler: 'list-tag-magazines',
+    });
     expect(match?.pathParameters).toEqual({ tagId: 'science' });
   });
 
   it('prefers the exact method over ANY on the same resource', () => {
     expect(route('DELETE', '/magazines/abc')?.route).toMatchObject({ method: 'DELETE', handler: 'delete-magazine' });
-    expect(route('POST', '/magazines/abc')?.route).toMatchObject({ method: 'ANY', resource: '/magazines/{id}', handler: 'method-not-allowed' });
-    expect(route('PATCH', '/magazines')?.route).toMatchObject({ method: 'ANY', resource: '/magazines', handler: 'method-not-allowed' });
+    expect(route('POST', '/magazines/abc')?.route).toMatchObject({
+      method: 'ANY',
+      resource: '/magazines/{id}',
+      handler: 'method-not-allowed',
+    });
+    expect(route('PATCH', '/magazines')?.route).toMatchObject({
+      method: 'ANY',
+      resource: '/magazines',
+      handler: 'method-not-allowed',
+    });
   });
 
   it('falls back to {proxy+} for unknown paths, with the rest of the path as `proxy`', () => {
-    expect(route('GET', '/magazine')).toMatchObject({ route: { resource: '/{proxy+}', handler: 'not-found' }, pathParameters: { proxy: 'magazine' } });
-    expect(route('GET', '/v2/magazines/1')).toMatchObject({ route: { handler: 'not-found' }, pathParameters: { proxy: 'v2/magazines/1' } });
+    expect(route('GET', '/magazine')).toMatchObject({
+      route: { resource: '/{proxy+}', handler: 'not-found' },
+      pathParameters: { proxy: 'magazine' },
+    });
+    expect(route('GET', '/v2/magazines/1')).toMatchObject({
+      route: { handler: 'not-found' },
+      pathParameters: { proxy: 'v2/magazines/1' },
+    });
     expect(route('GET', '/magazines/abc/articles/extra')?.route.handler).toBe('not-found');
   });
 
@@ -49,8 +67,14 @@ describe('router over the route table', () => {
   });
 
   it('ignores a trailing slash', () => {
-    expect(route('GET', '/documentation/errors/')?.route).toMatchObject({ resource: '/documentation/errors', handler: 'list-error-pages' });
-    expect(route('GET', '/magazines/abc/')).toMatchObject({ route: { resource: '/magazines/{id}' }, pathParameters: { id: 'abc' } });
+    expect(route('GET', '/documentation/errors/')?.route).toMatchObject({
+      resource: '/documentation/errors',
+      handler: 'list-error-pages',
+    });
+    expect(route('GET', '/magazines/abc/')).toMatchObject({
+      route: { resource: '/magazines/{id}' },
+      pathParameters: { id: 'abc' },
+    });
   });
 
   it('keeps the `.html` of an error page inside the parameter', () => {
@@ -62,13 +86,25 @@ describe('router over the route table', () => {
 
   it('URL-decodes parameters after splitting, so an encoded slash stays inside one', () => {
     expect(route('GET', '/magazines/a%20b%C3%A9')?.pathParameters).toEqual({ id: 'a bé' });
-    expect(route('GET', '/magazines/a%2Fb')).toMatchObject({ route: { resource: '/magazines/{id}' }, pathParameters: { id: 'a/b' } });
+    expect(route('GET', '/magazines/a%2Fb')).toMatchObject({
+      route: { resource: '/magazines/{id}' },
+      pathParameters: { id: 'a/b' },
+    });
   });
 
   it('sends the root and resources that exist only as parents to not-found, as the deployed API does', () => {
-    expect(route('GET', '/')).toMatchObject({ route: { method: 'ANY', resource: '/', handler: 'not-found' }, pathParameters: null });
-    expect(route('GET', '/v1')).toMatchObject({ route: { resource: '/v1', handler: 'not-found' }, pathParameters: null });
-    expect(route('GET', '/api/v1/articles')).toMatchObject({ route: { resource: '/api/v1/articles', handler: 'not-found' }, pathParameters: null });
+    expect(route('GET', '/')).toMatchObject({
+      route: { method: 'ANY', resource: '/', handler: 'not-found' },
+      pathParameters: null,
+    });
+    expect(route('GET', '/v1')).toMatchObject({
+      route: { resource: '/v1', handler: 'not-found' },
+      pathParameters: null,
+    });
+    expect(route('GET', '/api/v1/articles')).toMatchObject({
+      route: { resource: '/api/v1/articles', handler: 'not-found' },
+      pathParameters: null,
+    });
   });
 });
 
@@ -91,6 +127,9 @@ describe('router precedence', () => {
   it('treats {proxy+} as the last resort, also for a method a matching resource lacks', () => {
     expect(custom('GET', '/things/special/parts')?.route.handler).toBe('parts');
     expect(custom('PUT', '/things/other')?.route.handler).toBe('fallback');
-    expect(custom('GET', '/elsewhere/deep/path')).toMatchObject({ route: { handler: 'fallback' }, pathParameters: { proxy: 'elsewhere/deep/path' } });
+    expect(custom('GET', '/elsewhere/deep/path')).toMatchObject({
+      route: { handler: 'fallback' },
+      pathParameters: { proxy: 'elsewhere/deep/path' },
+    });
   });
 });

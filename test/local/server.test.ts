@@ -13,7 +13,11 @@ const fakeHandlers: Record<string, LambdaHandler> = {
   'list-magazines': async (event, context) => {
     seen.event = event;
     seen.context = context;
-    return { statusCode: 200, headers: { 'Content-Type': 'application/json', Vary: 'Accept' }, body: JSON.stringify({ path: event.path }) };
+    return {
+      statusCode: 200,
+      headers: { 'Content-Type': 'application/json', Vary: 'Accept' },
+      body: JSON.stringify({ path: event.path }),
+    };
   },
   'create-magazine': async () => {
     throw new Error('boom');
@@ -22,7 +26,13 @@ const fakeHandlers: Record<string, LambdaHandler> = {
     const id = event.pathParameters?.id;
     if (id === 'malformed') return { statusCode: 200, body: { not: 'a string' } };
     if (id === 'nothing') return undefined;
-    if (id === 'binary') return { statusCode: 200, headers: { 'Content-Type': 'application/octet-stream' }, body: Buffer.from([0, 1, 2, 255]).toString('base64'), isBase64Encoded: true };
+    if (id === 'binary')
+      return {
+        statusCode: 200,
+        headers: { 'Content-Type': 'application/octet-stream' },
+        body: Buffer.from([0, 1, 2, 255]).toString('base64'),
+        isBase64Encoded: true,
+      };
     return {
       statusCode: 200,
       headers: { 'Content-Type': 'text/plain', Link: 'ignored' },
@@ -75,7 +85,11 @@ describe('local server', () => {
 
   it('keeps the case of header names as the client sent them', async () => {
     expect(await rawGet('/magazines', { 'X-Custom-Header': 'yes', accept: 'application/json' })).toBe(200);
-    expect(seen.event?.headers).toMatchObject({ 'X-Custom-Header': 'yes', accept: 'application/json', 'X-Forwarded-Proto': 'http' });
+    expect(seen.event?.headers).toMatchObject({
+      'X-Custom-Header': 'yes',
+      accept: 'application/json',
+      'X-Forwarded-Proto': 'http',
+    });
   });
 
   it('writes multi-value headers, the multi-value entry winning over the single one', async () => {
@@ -109,12 +123,15 @@ describe('local server', () => {
     expect(body.developerMessage).toContain(response.headers.get('x-amzn-requestid'));
   });
 
-  it('answers a failed function with the deployed API\'s gateway response, request id filled in', async () => {
+  it("answers a failed function with the deployed API's gateway response, request id filled in", async () => {
     const response = await fetch(`${server.url}/magazines`, { method: 'POST', body: '{}' });
     const requestId = response.headers.get('x-amzn-requestid')!;
-    const deployed = JSON.parse(errorTemplate(gatewayErrorOf('INTEGRATION_FAILURE'), server.url).replaceAll(requestIdVariable, requestId)) as unknown;
+    const deployed = JSON.parse(
+      errorTemplate(gatewayErrorOf('INTEGRATION_FAILURE'), server.url).replaceAll(requestIdVariable, requestId),
+    ) as unknown;
     expect(await response.json()).toEqual(deployed);
-    for (const [name, value] of Object.entries(corsResponseHeaders)) expect(response.headers.get(name), name).toBe(value);
+    for (const [name, value] of Object.entries(corsResponseHeaders))
+      expect(response.headers.get(name), name).toBe(value);
   });
 
   it('answers 502 when the handler returns something that is not a proxy result', async () => {
@@ -146,14 +163,19 @@ describe('local server', () => {
     expect(seen.event).toBeUndefined();
   });
 
-  it('refuses a too large body with the deployed API\'s gateway response and headers', async () => {
+  it("refuses a too large body with the deployed API's gateway response and headers", async () => {
     const response = await fetch(`${server.url}/magazines`, { method: 'PUT', body: 'x'.repeat(10 * 1024 * 1024 + 1) });
     expect(await response.json()).toEqual(JSON.parse(errorTemplate(gatewayErrorOf('REQUEST_TOO_LARGE'), server.url)));
-    expect(response.headers.get('access-control-expose-headers')).toBe(corsResponseHeaders['Access-Control-Expose-Headers']);
+    expect(response.headers.get('access-control-expose-headers')).toBe(
+      corsResponseHeaders['Access-Control-Expose-Headers'],
+    );
   });
 
   it('answers a CORS preflight on a routed resource itself, as the deployed API does', async () => {
-    const response = await fetch(`${server.url}/magazines/abc`, { method: 'OPTIONS', headers: { Origin: 'https://example.test', 'Access-Control-Request-Method': 'PUT' } });
+    const response = await fetch(`${server.url}/magazines/abc`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://example.test', 'Access-Control-Request-Method': 'PUT' },
+    });
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toContain('PUT');

@@ -14,7 +14,13 @@ const moreInfo = new Set<string>();
 
 const checked = async (method: string, path: string, options?: RequestOptions): Promise<HttpResponse> => {
   const response = await send(api.baseUrl, method, path, options);
-  const { value } = expectMatchesContract({ method, path, status: response.status, headers: response.headers, body: response.text });
+  const { value } = expectMatchesContract({
+    method,
+    path,
+    status: response.status,
+    headers: response.headers,
+    body: response.text,
+  });
   if (typeof value === 'object' && value !== null && 'moreInfo' in value) moreInfo.add(String(value.moreInfo));
   return response;
 };
@@ -22,7 +28,12 @@ const checked = async (method: string, path: string, options?: RequestOptions): 
 beforeAll(async () => {
   api = await startLocalApi();
   client = clientFor(api.baseUrl);
-  await client.post('/magazines', { id: 'contract-mag', title: 'Contract Monthly', tags: [{ name: 'Science' }, { name: 'Café Culture' }], created: '1704067200' });
+  await client.post('/magazines', {
+    id: 'contract-mag',
+    title: 'Contract Monthly',
+    tags: [{ name: 'Science' }, { name: 'Café Culture' }],
+    created: '1704067200',
+  });
 });
 
 afterAll(async () => {
@@ -32,14 +43,26 @@ afterAll(async () => {
 describe('responses of the local API match the OpenAPI document', () => {
   it('lists, reads and writes in JSON', async () => {
     expect((await checked('GET', '/magazines')).status).toBe(200);
-    expect((await checked('GET', '/v1/magazines.json?limit=1&sort=desc', { headers: { Accept: 'application/json' } })).status).toBe(200);
+    expect(
+      (await checked('GET', '/v1/magazines.json?limit=1&sort=desc', { headers: { Accept: 'application/json' } }))
+        .status,
+    ).toBe(200);
     expect((await checked('GET', '/api/v1/magazines/contract-mag?fields=title')).status).toBe(200);
     expect((await checked('HEAD', '/magazines/contract-mag')).status).toBe(200);
     expect((await checked('POST', '/v1/magazines', { json: { title: 'Second Contract' } })).status).toBe(201);
     expect((await checked('PUT', '/magazines/contract-put', { json: { title: 'Put Contract' } })).status).toBe(201);
-    expect((await checked('PUT', '/magazines/contract-put', { json: { title: 'Put Contract, again' } })).status).toBe(200);
+    expect((await checked('PUT', '/magazines/contract-put', { json: { title: 'Put Contract, again' } })).status).toBe(
+      200,
+    );
     const article = await checked('POST', '/magazines/contract-mag/articles', {
-      json: { title: 'On Contracts', author_first_name: 'Ada', author_last_name: 'Lovelace', author_email: 'ada@example.org', date: '2024-02-29', text: 'Text.' },
+      json: {
+        title: 'On Contracts',
+        author_first_name: 'Ada',
+        author_last_name: 'Lovelace',
+        author_email: 'ada@example.org',
+        date: '2024-02-29',
+        text: 'Text.',
+      },
     });
     expect(article.status).toBe(201);
     const location = new URL(article.headers.location!).pathname;
@@ -62,7 +85,9 @@ describe('responses of the local API match the OpenAPI document', () => {
 
   it('answers conditional requests with a documented 304', async () => {
     const first = await checked('GET', '/magazines/contract-mag');
-    const again = await checked('GET', '/magazines/contract-mag', { headers: { 'If-None-Match': first.headers.etag! } });
+    const again = await checked('GET', '/magazines/contract-mag', {
+      headers: { 'If-None-Match': first.headers.etag! },
+    });
     expect(again.status).toBe(304);
   });
 
@@ -72,12 +97,25 @@ describe('responses of the local API match the OpenAPI document', () => {
     expect((await checked('GET', '/magazines?limit=1000')).status).toBe(400);
     expect((await checked('GET', '/magazines.xml?year=24')).status).toBe(400);
     expect((await checked('GET', '/magazines', { headers: { Accept: 'image/png' } })).status).toBe(406);
-    expect((await checked('POST', '/magazines', { json: { title: 'Contract Monthly', id: 'contract-mag' } })).status).toBe(405);
+    expect(
+      (await checked('POST', '/magazines', { json: { title: 'Contract Monthly', id: 'contract-mag' } })).status,
+    ).toBe(405);
     expect((await checked('POST', '/magazines?format=xml', { json: { title: '' } })).status).toBe(400);
-    expect((await checked('POST', '/v1/magazines/contract-mag/articles.xml', { json: { title: 'No author' } })).status).toBe(400);
-    expect((await checked('POST', '/magazines', { body: 'not json', headers: { 'Content-Type': 'application/json' } })).status).toBe(400);
-    expect((await checked('POST', '/magazines', { body: '<magazine/>', headers: { 'Content-Type': 'application/xml' } })).status).toBe(415);
-    expect((await checked('PUT', '/magazines/contract-mag', { json: { title: 'X' }, headers: { 'If-Match': '"stale"' } })).status).toBe(412);
+    expect(
+      (await checked('POST', '/v1/magazines/contract-mag/articles.xml', { json: { title: 'No author' } })).status,
+    ).toBe(400);
+    expect(
+      (await checked('POST', '/magazines', { body: 'not json', headers: { 'Content-Type': 'application/json' } }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await checked('POST', '/magazines', { body: '<magazine/>', headers: { 'Content-Type': 'application/xml' } }))
+        .status,
+    ).toBe(415);
+    expect(
+      (await checked('PUT', '/magazines/contract-mag', { json: { title: 'X' }, headers: { 'If-Match': '"stale"' } }))
+        .status,
+    ).toBe(412);
     expect((await checked('GET', '/magazines?mock=maybe')).status).toBe(400);
     expect((await checked('GET', '/v1/documentation/errors/12345.html')).status).toBe(404);
   });
@@ -111,7 +149,9 @@ describe('responses of the local API match the OpenAPI document', () => {
       body: '<?xml version="1.0" encoding="UTF-8"?>\n<magazine><title>No id</title><color>red</color></magazine>',
     });
     expect(problems.join('\n')).toMatch(/must have required property 'id'|anyOf/);
-    expect(contractProblems({ method: 'GET', path: '/magazines', status: 418, headers: {}, body: '' })[0]).toMatch(/documents no 418/);
+    expect(contractProblems({ method: 'GET', path: '/magazines', status: 418, headers: {}, body: '' })[0]).toMatch(
+      /documents no 418/,
+    );
   });
 
   it('returns moreInfo links that all resolve to HTML pages', async () => {

@@ -8,8 +8,11 @@ import { schemaProblems } from '../support/contract';
 import { invoke } from '../support/proxy-event';
 
 const document = buildOpenApi();
-const operations = Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })));
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const operations = Object.entries(document.paths).flatMap(([path, item]) =>
+  Object.entries(item).map(([method, operation]) => ({ path, method: method.toUpperCase(), operation })),
+);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 describe('the OpenAPI document', () => {
   it('documents exactly the method and path pairs the route table gives API Gateway (every prefix, label and HEAD)', () => {
@@ -35,8 +38,12 @@ describe('the OpenAPI document', () => {
 
   it('documents every code of the error catalogue on some response', () => {
     const documented = new Set<string>();
-    for (const response of [...Object.values(document.components.responses), ...Object.values(document['x-unrouted-responses'])]) {
-      if (Array.isArray(response['x-error-codes'])) for (const code of response['x-error-codes']) documented.add(String(code));
+    for (const response of [
+      ...Object.values(document.components.responses),
+      ...Object.values(document['x-unrouted-responses']),
+    ]) {
+      if (Array.isArray(response['x-error-codes']))
+        for (const code of response['x-error-codes']) documented.add(String(code));
     }
     expect([...documented].sort()).toEqual([...errorCodes].sort());
   });
@@ -44,12 +51,20 @@ describe('the OpenAPI document', () => {
   it('describes JSON as text/javascript and application/json, XML as application/xml, with the headers clients rely on', () => {
     const list = document.components.responses.ListMagazines200 as JsonObject;
     expect(Object.keys(list.content as JsonObject)).toEqual(['text/javascript', 'application/json', 'application/xml']);
-    expect(Object.keys(list.headers as JsonObject)).toEqual(expect.arrayContaining(['Vary', 'Content-Type', 'ETag', 'Last-Modified', 'Link']));
-    expect(Object.keys((document.components.responses.CreateMagazine201 as JsonObject).headers as JsonObject)).toContain('Location');
-    expect(Object.keys((document['x-unrouted-responses']['405'] as JsonObject).headers as JsonObject)).toContain('Allow');
+    expect(Object.keys(list.headers as JsonObject)).toEqual(
+      expect.arrayContaining(['Vary', 'Content-Type', 'ETag', 'Last-Modified', 'Link']),
+    );
+    expect(
+      Object.keys((document.components.responses.CreateMagazine201 as JsonObject).headers as JsonObject),
+    ).toContain('Location');
+    expect(Object.keys((document['x-unrouted-responses']['405'] as JsonObject).headers as JsonObject)).toContain(
+      'Allow',
+    );
     const parameters = Object.values(document.components.parameters).map((p) => `${String(p.in)}:${String(p.name)}`);
-    for (const name of ['offset', 'limit', 'sort', 'year', 'tag', 'fields', 'format', 'mock']) expect(parameters).toContain(`query:${name}`);
-    for (const name of ['Accept', 'If-Match', 'If-None-Match', 'If-Modified-Since']) expect(parameters).toContain(`header:${name}`);
+    for (const name of ['offset', 'limit', 'sort', 'year', 'tag', 'fields', 'format', 'mock'])
+      expect(parameters).toContain(`query:${name}`);
+    for (const name of ['Accept', 'If-Match', 'If-None-Match', 'If-Modified-Since'])
+      expect(parameters).toContain(`header:${name}`);
   });
 
   it('takes the query rules from the zod schemas the handlers validate with', () => {
@@ -68,9 +83,14 @@ describe('the OpenAPI document', () => {
       for (const [mediaType, media] of Object.entries(isObject(node.content) ? node.content : {})) {
         if (!isObject(media) || !isObject(media.examples)) continue;
         for (const example of Object.values(media.examples)) {
-          const name = String((example as JsonObject).$ref).split('/').pop()!;
+          const name = String((example as JsonObject).$ref)
+            .split('/')
+            .pop()!;
           const value = (document.components.examples[name] as JsonObject).value;
-          expect(schemaProblems(media.schema, value, { xml: mediaType === 'application/xml' }), `${name} as ${mediaType}`).toEqual([]);
+          expect(
+            schemaProblems(media.schema, value, { xml: mediaType === 'application/xml' }),
+            `${name} as ${mediaType}`,
+          ).toEqual([]);
           checked++;
         }
       }
@@ -86,11 +106,14 @@ describe('the OpenAPI document', () => {
     expect(written === openApiJson(), 'openapi.json is stale: run `npm run openapi`').toBe(true);
   });
 
-  it.each(versionPrefixes.map((prefix) => [`${prefix}/openapi.json`]))('is served unchanged at %s', async (resource) => {
-    const response = await invoke(getOpenApi, { resource });
-    expect(response.status).toBe(200);
-    expect(response.headers['Content-Type']).toBe('application/json; charset=utf-8');
-    expect(response.headers.Vary).toBe('Accept');
-    expect(response.body).toBe(openApiJson());
-  });
+  it.each(versionPrefixes.map((prefix) => [`${prefix}/openapi.json`]))(
+    'is served unchanged at %s',
+    async (resource) => {
+      const response = await invoke(getOpenApi, { resource });
+      expect(response.status).toBe(200);
+      expect(response.headers['Content-Type']).toBe('application/json; charset=utf-8');
+      expect(response.headers.Vary).toBe('Accept');
+      expect(response.body).toBe(openApiJson());
+    },
+  );
 });

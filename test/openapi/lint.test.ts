@@ -12,11 +12,21 @@ const root = new URL('../../', import.meta.url).pathname;
 it('passes `redocly lint` with the recommended rules, without a warning', async () => {
   const file = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
   writeFileSync(file, openApiJson());
-  const { stdout } = await run(join(root, 'node_modules/.bin/redocly'), ['lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'json'], {
-    cwd: root,
-    maxBuffer: 64 * 1024 * 1024,
-  }).catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
-  const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string; location: { pointer: string }[] }[] };
+  const { stdout } = await run(
+    join(root, 'node_modules/.bin/redocly'),
+    ['lint', file, '--config', join(root, 'redocly.yaml'), '--format', 'json'],
+    {
+      cwd: root,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  ).catch((error: { stdout?: string; stderr?: string }) => ({
+    stdout: error.stdout ?? '',
+    stderr: error.stderr ?? '',
+  }));
+  const report = JSON.parse(stdout) as {
+    totals: { errors: number; warnings: number };
+    problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+  };
   const problems = report.problems.map((p) => `${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? '?'}`);
   expect(problems).toEqual([]);
   expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });

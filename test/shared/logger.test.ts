@@ -12,7 +12,13 @@ describe('the structured logger', () => {
     logger.error('Unhandled error', { requestId: 'r1', error: new Error('boom', { cause: new Error('root') }) });
     expect(lines).toHaveLength(1);
     const entry = JSON.parse(lines[0] ?? '') as Record<string, unknown>;
-    expect(entry).toMatchObject({ level: 'ERROR', message: 'Unhandled error', service: 'magazine-api', requestId: 'r1', error: { name: 'Error', message: 'boom', cause: { message: 'root' } } });
+    expect(entry).toMatchObject({
+      level: 'ERROR',
+      message: 'Unhandled error',
+      service: 'magazine-api',
+      requestId: 'r1',
+      error: { name: 'Error', message: 'boom', cause: { message: 'root' } },
+    });
     expect(lines[0]?.endsWith('\n')).toBe(true);
   });
 

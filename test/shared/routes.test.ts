@@ -8,13 +8,28 @@ describe('the route table', () => {
 
   it('serves every operation under the three prefixes', () => {
     for (const operation of operations) {
-      for (const prefix of ['', '/v1', '/api/v1']) expect(has(operation.method, `${prefix}${operation.path}`)).toBe(true);
+      for (const prefix of ['', '/v1', '/api/v1'])
+        expect(has(operation.method, `${prefix}${operation.path}`)).toBe(true);
     }
   });
 
   it('adds .json and .xml labels where the last segment is literal, and HEAD beside every GET', () => {
-    expect(resourcePaths('/magazines')).toEqual(['/magazines', '/magazines.json', '/magazines.xml', '/v1/magazines', '/v1/magazines.json', '/v1/magazines.xml', '/api/v1/magazines', '/api/v1/magazines.json', '/api/v1/magazines.xml']);
-    expect(resourcePaths('/magazines/{id}')).toEqual(['/magazines/{id}', '/v1/magazines/{id}', '/api/v1/magazines/{id}']);
+    expect(resourcePaths('/magazines')).toEqual([
+      '/magazines',
+      '/magazines.json',
+      '/magazines.xml',
+      '/v1/magazines',
+      '/v1/magazines.json',
+      '/v1/magazines.xml',
+      '/api/v1/magazines',
+      '/api/v1/magazines.json',
+      '/api/v1/magazines.xml',
+    ]);
+    expect(resourcePaths('/magazines/{id}')).toEqual([
+      '/magazines/{id}',
+      '/v1/magazines/{id}',
+      '/api/v1/magazines/{id}',
+    ]);
     expect(has('POST', '/api/v1/magazines/{id}/articles.json')).toBe(true);
     expect(has('HEAD', '/api/v1/magazines/{id}/articles.xml')).toBe(true);
     expect(has('GET', '/openapi.json.json')).toBe(false);

@@ -41,13 +41,16 @@ export const runNpm = (args: readonly string[], env: Record<string, string> = us
   };
   child.stdout?.on('data', append);
   child.stderr?.on('data', append);
-  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   return {
     child,
     output: () => output,
     exited,
     interrupt: () => {
-      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(-child.pid, 'SIGINT');
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null)
+        process.kill(-child.pid, 'SIGINT');
     },
     waitFor: (pattern, ms = 90_000) =>
       new Promise((resolve, reject) => {

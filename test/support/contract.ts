@@ -34,10 +34,13 @@ export interface ContractMatch {
   readonly value: unknown;
 }
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 // ajv-formats is CommonJS with a default export; under ESM interop it may arrive wrapped once more.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2020) => Ajv2020;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => Ajv2020;
 
 class Contract {
   private readonly ajv: Ajv2020;
@@ -56,7 +59,12 @@ class Contract {
     if (Array.isArray(value)) return value.map((item) => this.rewriteRefs(item));
     if (!isObject(value)) return value;
     return Object.fromEntries(
-      Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' ? inner.replace('#/components/schemas/', '#/$defs/') : this.rewriteRefs(inner)]),
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        key === '$ref' && typeof inner === 'string'
+          ? inner.replace('#/components/schemas/', '#/$defs/')
+          : this.rewriteRefs(inner),
+      ]),
     );
   }
 
@@ -73,7 +81,10 @@ class Contract {
       this.validators.set(key, validator);
     }
     if (validator(value)) return [];
-    return (validator.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`);
+    return (validator.errors ?? []).map(
+      (e) =>
+        `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}${e.params && Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+    );
   }
 
   /** The documented path template a concrete path matches, literal segments winning over parameters. */
@@ -106,18 +117,28 @@ class Contract {
       problems.push(`XML body is not well formed: ${wellFormed.err.msg} (line ${wellFormed.err.line})`);
       return undefined;
     }
-    const parsed = new XMLParser({ ignoreAttributes: true, parseTagValue: false, trimValues: false, ignoreDeclaration: true }).parse(xml) as JsonObject;
+    const parsed = new XMLParser({
+      ignoreAttributes: true,
+      parseTagValue: false,
+      trimValues: false,
+      ignoreDeclaration: true,
+    }).parse(xml) as JsonObject;
     const roots = Object.keys(parsed);
     const rootSchema = this.resolve(schema);
     const expectedRoot = isObject(rootSchema.xml) ? rootSchema.xml.name : undefined;
     if (roots.length !== 1) problems.push(`XML body has ${roots.length} root elements`);
     const root = roots[0] ?? '';
-    if (expectedRoot !== undefined && root !== expectedRoot) problems.push(`XML root element is <${root}>, the document says <${String(expectedRoot)}>`);
+    if (expectedRoot !== undefined && root !== expectedRoot)
+      problems.push(`XML root element is <${root}>, the document says <${String(expectedRoot)}>`);
     return this.fromXml(parsed[root], schema, `/${root}`, problems);
   }
 
   private mergedProperties(schema: JsonObject): Record<string, unknown> {
-    if (Array.isArray(schema.anyOf)) return Object.assign({}, ...[...schema.anyOf].reverse().map((branch) => this.mergedProperties(this.resolve(branch))));
+    if (Array.isArray(schema.anyOf))
+      return Object.assign(
+        {},
+        ...[...schema.anyOf].reverse().map((branch) => this.mergedProperties(this.resolve(branch))),
+      );
     return isObject(schema.properties) ? schema.properties : {};
   }
 
@@ -140,26 +161,35 @@ class Contract {
       return Object.fromEntries(
         Object.entries(node).map(([name, child]) => {
           if (Array.isArray(child)) problems.push(`${where}/${name} appears ${child.length} times`);
-          return [name, name in properties ? this.fromXml(child, properties[name], `${where}/${name}`, problems) : child];
+          return [
+            name,
+            name in properties ? this.fromXml(child, properties[name], `${where}/${name}`, problems) : child,
+          ];
         }),
       );
     }
     if (type === 'array') {
       const itemSchema = this.resolve(schema.items);
-      const itemName = isObject(itemSchema.xml) && typeof itemSchema.xml.name === 'string' ? itemSchema.xml.name : undefined;
-      if (!(isObject(schema.xml) && schema.xml.wrapped === true)) problems.push(`${where}: the document gives no wrapped XML form for this array`);
+      const itemName =
+        isObject(itemSchema.xml) && typeof itemSchema.xml.name === 'string' ? itemSchema.xml.name : undefined;
+      if (!(isObject(schema.xml) && schema.xml.wrapped === true))
+        problems.push(`${where}: the document gives no wrapped XML form for this array`);
       if (node === '') return [];
       if (!isObject(node)) {
         problems.push(`${where} should hold <${itemName ?? 'item'}> elements, has text`);
         return [];
       }
       const names = Object.keys(node);
-      for (const name of names) if (itemName !== undefined && name !== itemName) problems.push(`${where} holds <${name}>, the document says <${itemName}>`);
+      for (const name of names)
+        if (itemName !== undefined && name !== itemName)
+          problems.push(`${where} holds <${name}>, the document says <${itemName}>`);
       const children = names.flatMap((name) => {
         const value = node[name];
         return Array.isArray(value) ? value : [value];
       });
-      return children.map((child, i) => this.fromXml(child, schema.items, `${where}/${itemName ?? 'item'}[${i}]`, problems));
+      return children.map((child, i) =>
+        this.fromXml(child, schema.items, `${where}/${itemName ?? 'item'}[${i}]`, problems),
+      );
     }
     if (isObject(node)) {
       problems.push(`${where} should be text, holds elements`);
@@ -175,19 +205,27 @@ class Contract {
 
   check(response: ContractResponse): { problems: string[]; match: ContractMatch } {
     const problems: string[] = [];
-    const headers = Object.fromEntries(Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), value]));
+    const headers = Object.fromEntries(
+      Object.entries(response.headers).map(([name, value]) => [name.toLowerCase(), value]),
+    );
     const path = new URL(response.path, 'http://contract.invalid').pathname.replace(/(.)\/$/, '$1');
     const method = response.method.toLowerCase();
     const template = this.template(path);
-    const operation = template ? (this.document.paths[template]?.[method as 'get'] as JsonObject | undefined) : undefined;
+    const operation = template
+      ? (this.document.paths[template]?.[method as 'get'] as JsonObject | undefined)
+      : undefined;
 
     let documented: JsonObject | undefined;
     let operationId = 'unrouted';
     if (operation) {
       operationId = String(operation.operationId);
       const responses = isObject(operation.responses) ? operation.responses : {};
-      const entry = responses[String(response.status)] ?? responses[`${String(response.status).charAt(0)}XX`] ?? responses.default;
-      if (!entry) problems.push(`${response.method} ${template} (${operationId}) documents no ${response.status} response; it documents ${Object.keys(responses).join(', ')}`);
+      const entry =
+        responses[String(response.status)] ?? responses[`${String(response.status).charAt(0)}XX`] ?? responses.default;
+      if (!entry)
+        problems.push(
+          `${response.method} ${template} (${operationId}) documents no ${response.status} response; it documents ${Object.keys(responses).join(', ')}`,
+        );
       else documented = this.resolve(entry);
     } else {
       const unrouted = this.document['x-unrouted-responses'];
@@ -209,21 +247,29 @@ class Contract {
       for (const [name, header] of Object.entries(isObject(documented.headers) ? documented.headers : {})) {
         const resolved = this.resolve(header);
         const sent = headers[name.toLowerCase()];
-        if (resolved.required === true && sent === undefined) problems.push(`header ${name} is documented as required but missing`);
-        if (sent !== undefined && resolved.schema) for (const p of this.validate(resolved.schema, sent)) problems.push(`header ${name}: ${p}`);
+        if (resolved.required === true && sent === undefined)
+          problems.push(`header ${name} is documented as required but missing`);
+        if (sent !== undefined && resolved.schema)
+          for (const p of this.validate(resolved.schema, sent)) problems.push(`header ${name}: ${p}`);
       }
       const codes = Array.isArray(documented['x-error-codes']) ? documented['x-error-codes'].map(String) : undefined;
       const content = isObject(documented.content) ? documented.content : undefined;
       const bodyless = method === 'head' || response.status === 304 || !content;
       if (bodyless) {
-        if (response.body !== '') problems.push(`a ${response.status} to ${response.method} documents no body, but one was sent (${response.body.length} characters)`);
+        if (response.body !== '')
+          problems.push(
+            `a ${response.status} to ${response.method} documents no body, but one was sent (${response.body.length} characters)`,
+          );
       } else {
         const contentType = headers['content-type'] ?? '';
         const mediaType = contentType.split(';')[0]?.trim().toLowerCase() ?? '';
         const media = content[mediaType];
-        if (!/charset=utf-8/i.test(contentType)) problems.push(`Content-Type \`${contentType}\` does not say charset=utf-8`);
+        if (!/charset=utf-8/i.test(contentType))
+          problems.push(`Content-Type \`${contentType}\` does not say charset=utf-8`);
         if (!isObject(media)) {
-          problems.push(`media type \`${mediaType}\` is not documented for this response (documented: ${Object.keys(content).join(', ')})`);
+          problems.push(
+            `media type \`${mediaType}\` is not documented for this response (documented: ${Object.keys(content).join(', ')})`,
+          );
         } else if (mediaType === 'application/xml') {
           value = this.xmlToValue(response.body, media.schema, problems);
           problems.push(...this.validate(media.schema, value).map((p) => `XML body: ${p}`));
@@ -238,7 +284,9 @@ class Contract {
           }
         }
         if (codes && isObject(value) && !codes.includes(String(value.errorCode))) {
-          problems.push(`errorCode ${String(value.errorCode)} is not among the codes documented for this response (${codes.join(', ')})`);
+          problems.push(
+            `errorCode ${String(value.errorCode)} is not among the codes documented for this response (${codes.join(', ')})`,
+          );
         }
       }
     }
@@ -256,7 +304,9 @@ export const contractProblems = (response: ContractResponse): string[] => theCon
 export const expectMatchesContract = (response: ContractResponse): ContractMatch => {
   const { problems, match } = theContract().check(response);
   if (problems.length > 0) {
-    throw new Error(`${response.method} ${response.path} → ${response.status} does not match the OpenAPI document:\n- ${problems.join('\n- ')}\nBody: ${response.body.slice(0, 500)}`);
+    throw new Error(
+      `${response.method} ${response.path} → ${response.status} does not match the OpenAPI document:\n- ${problems.join('\n- ')}\nBody: ${response.body.slice(0, 500)}`,
+    );
   }
   return match;
 };

@@ -20,7 +20,10 @@ export interface InjectedFault {
  * `unknown` when there is none) and `body` the request body as text. The answer is piped back,
  * unless `record` returns a fault to answer with instead.
  */
-export const startDynamoDbProxy = async (targetEndpoint: string, record: (target: string, body: string) => InjectedFault | void): Promise<DynamoDbProxy> => {
+export const startDynamoDbProxy = async (
+  targetEndpoint: string,
+  record: (target: string, body: string) => InjectedFault | void,
+): Promise<DynamoDbProxy> => {
   const upstream = new URL(targetEndpoint);
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -30,13 +33,21 @@ export const startDynamoDbProxy = async (targetEndpoint: string, record: (target
       const fault = record(String(req.headers['x-amz-target'] ?? 'unknown'), body.toString('utf8'));
       if (fault) {
         res.writeHead(fault.status, { 'Content-Type': 'application/x-amz-json-1.0' });
-        res.end(JSON.stringify({ __type: `com.amazonaws.dynamodb.v20120810#${fault.type}`, message: 'Injected by the test proxy.' }));
+        res.end(
+          JSON.stringify({
+            __type: `com.amazonaws.dynamodb.v20120810#${fault.type}`,
+            message: 'Injected by the test proxy.',
+          }),
+        );
         return;
       }
-      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const forward = httpRequest(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       forward.once('error', () => res.destroy());
       forward.end(body);
     });

@@ -38,7 +38,12 @@ const received: HttpResponse[] = [];
 /** The responses received since the last call, oldest first. */
 export const takeResponses = (): HttpResponse[] => received.splice(0, received.length);
 
-export const send = (baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<HttpResponse> => {
+export const send = (
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<HttpResponse> => {
   const url = new URL(baseUrl);
   const headers: Record<string, string> = { Accept: SPEC_ACCEPT };
   let body: Buffer | undefined;
@@ -66,7 +71,8 @@ export const send = (baseUrl: string, method: string, path: string, options: Req
           const text = Buffer.concat(chunks).toString('utf8');
           const responseHeaders: Record<string, string> = {};
           for (const [name, value] of Object.entries(res.headers)) {
-            if (value !== undefined) responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+            if (value !== undefined)
+              responseHeaders[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
           }
           const response: HttpResponse = {
             method,
@@ -93,8 +99,10 @@ export const clientFor = (baseUrl: string) => ({
   request: (method: string, path: string, options?: RequestOptions) => send(baseUrl, method, path, options),
   get: (path: string, options?: RequestOptions) => send(baseUrl, 'GET', path, options),
   head: (path: string, options?: RequestOptions) => send(baseUrl, 'HEAD', path, options),
-  post: (path: string, json?: unknown, options?: RequestOptions) => send(baseUrl, 'POST', path, { ...options, ...(json !== undefined && { json }) }),
-  put: (path: string, json?: unknown, options?: RequestOptions) => send(baseUrl, 'PUT', path, { ...options, ...(json !== undefined && { json }) }),
+  post: (path: string, json?: unknown, options?: RequestOptions) =>
+    send(baseUrl, 'POST', path, { ...options, ...(json !== undefined && { json }) }),
+  put: (path: string, json?: unknown, options?: RequestOptions) =>
+    send(baseUrl, 'PUT', path, { ...options, ...(json !== undefined && { json }) }),
   delete: (path: string, options?: RequestOptions) => send(baseUrl, 'DELETE', path, options),
 });
 

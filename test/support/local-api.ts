@@ -48,7 +48,9 @@ export const startLocalApi = async (options: LocalApiOptions = {}): Promise<Loca
   const settings: Record<string, string> = { MOCK_ENABLED: String(options.mockEnabled ?? true), ...env };
   const signature = JSON.stringify([dynamoDbEndpoint, ...Object.entries(settings).sort()]);
   if (workerSettings && workerSettings.signature !== signature) {
-    throw new Error('startLocalApi: this test file already started an API with other settings; handlers keep the settings they loaded with. Put tests that need other settings in another file.');
+    throw new Error(
+      'startLocalApi: this test file already started an API with other settings; handlers keep the settings they loaded with. Put tests that need other settings in another file.',
+    );
   }
   const tableName = workerSettings?.tableName ?? `magazines-test-${randomUUID()}`;
   workerSettings = { tableName, signature };
@@ -61,7 +63,9 @@ export const startLocalApi = async (options: LocalApiOptions = {}): Promise<Loca
     handlers: options.loadHandler ?? sourceHandlers(environment),
   });
   const dynamoDbClient = localDynamoDbClient(dynamoDbEndpoint);
-  const documentClient = DynamoDBDocumentClient.from(dynamoDbClient, { marshallOptions: { removeUndefinedValues: true } });
+  const documentClient = DynamoDBDocumentClient.from(dynamoDbClient, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
 
   return {
     baseUrl: server.url,

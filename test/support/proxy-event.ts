@@ -14,9 +14,16 @@ export interface EventOptions {
   readonly body?: string | object;
 }
 
-
 /** An API Gateway REST (payload 1.0) proxy event, built as the local server builds it. */
-export const proxyEvent = ({ method = 'GET', resource, path, params, query, headers, body }: EventOptions): APIGatewayProxyEvent =>
+export const proxyEvent = ({
+  method = 'GET',
+  resource,
+  path,
+  params,
+  query,
+  headers,
+  body,
+}: EventOptions): APIGatewayProxyEvent =>
   buildProxyEvent({
     method,
     resource,
@@ -33,7 +40,10 @@ export const proxyEvent = ({ method = 'GET', resource, path, params, query, head
     scheme: 'https',
   });
 
-export type ProxyHandler = (event: APIGatewayProxyEvent, context: Context) => Promise<{ statusCode: number; headers?: Record<string, unknown>; body: string }>;
+export type ProxyHandler = (
+  event: APIGatewayProxyEvent,
+  context: Context,
+) => Promise<{ statusCode: number; headers?: Record<string, unknown>; body: string }>;
 
 /** Calls a handler as Lambda would and parses a JSON body. */
 export const invoke = async (handler: unknown, options: EventOptions) => {

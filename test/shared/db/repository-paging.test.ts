@@ -14,8 +14,13 @@ const repository = createRepository(documentClient, tableName);
 const queries: { forward: boolean | undefined; projection: boolean }[] = [];
 documentClient.middlewareStack.add(
   (next) => async (args) => {
-    const input = args.input as { ScanIndexForward?: boolean; ProjectionExpression?: string; KeyConditionExpression?: string };
-    if (input.KeyConditionExpression) queries.push({ forward: input.ScanIndexForward, projection: input.ProjectionExpression !== undefined });
+    const input = args.input as {
+      ScanIndexForward?: boolean;
+      ProjectionExpression?: string;
+      KeyConditionExpression?: string;
+    };
+    if (input.KeyConditionExpression)
+      queries.push({ forward: input.ScanIndexForward, projection: input.ProjectionExpression !== undefined });
     return next(args);
   },
   { step: 'initialize', name: 'countQueries' },
@@ -27,7 +32,15 @@ const ids = Array.from({ length: TOTAL }, (_, i) => `m${String(i).padStart(2, '0
 beforeAll(async () => {
   await ensureTable(client, tableName);
   // Two magazines per second of `created`, so that order is by created, then id.
-  await repository.replaceAllMagazines(ids.map((id, i) => ({ id, title: `T ${id}`, tags: i % 2 ? [{ id: 'odd', name: 'Odd' }] : [], created: 1_600_000_000 + Math.floor(i / 2) })), undefined);
+  await repository.replaceAllMagazines(
+    ids.map((id, i) => ({
+      id,
+      title: `T ${id}`,
+      tags: i % 2 ? [{ id: 'odd', name: 'Odd' }] : [],
+      created: 1_600_000_000 + Math.floor(i / 2),
+    })),
+    undefined,
+  );
 });
 
 describe('pages of a list on DynamoDB Local', () => {
@@ -38,12 +51,15 @@ describe('pages of a list on DynamoDB Local', () => {
     [18, 10, 'desc'],
     [22, 1, 'asc'],
     [11, 7, 'desc'],
-  ] as const)('offset %i limit %i %s is the matching slice, whichever end it is read from', async (offset, limit, sort) => {
-    const page = await repository.listMagazines({ offset, limit, sort });
-    const expected = (sort === 'asc' ? ids : [...ids].reverse()).slice(offset, offset + limit);
-    expect(page.items.map((m) => m.id)).toEqual(expected);
-    expect(page.count).toBe(TOTAL);
-  });
+  ] as const)(
+    'offset %i limit %i %s is the matching slice, whichever end it is read from',
+    async (offset, limit, sort) => {
+      const page = await repository.listMagazines({ offset, limit, sort });
+      const expected = (sort === 'asc' ? ids : [...ids].reverse()).slice(offset, offset + limit);
+      expect(page.items.map((m) => m.id)).toEqual(expected);
+      expect(page.count).toBe(TOTAL);
+    },
+  );
 
   it('reads a deep page backwards from the nearer end', async () => {
     queries.length = 0;
@@ -68,8 +84,10 @@ describe('pages of a list on DynamoDB Local', () => {
 
   it('finds nothing in a year before any magazine could exist, without querying', async () => {
     queries.length = 0;
-    expect(await repository.listMagazines({ offset: 0, limit: 5, sort: 'asc', year: 99 })).toMatchObject({ items: [], count: 0 });
+    expect(await repository.listMagazines({ offset: 0, limit: 5, sort: 'asc', year: 99 })).toMatchObject({
+      items: [],
+      count: 0,
+    });
     expect(queries).toHaveLength(0);
   });
 });
-

@@ -18,7 +18,11 @@ const reader = api({
   run: ({ params }) => {
     if (params.id === 'missing') throw new ApiError('40402', 'No magazine has the id `missing`.');
     if (params.id === 'boom') throw new Error('DynamoDB table magazines-prod: PK MAG#boom exploded');
-    return ok({ id: params.id, title: 'A & B <C>', tags: [{ id: 't', name: 'T' }] }, { root: 'magazine', names: { tags: 'tag' } }, { revision: 'rev1', lastModified: 1_700_000_000 });
+    return ok(
+      { id: params.id, title: 'A & B <C>', tags: [{ id: 't', name: 'T' }] },
+      { root: 'magazine', names: { tags: 'tag' } },
+      { revision: 'rev1', lastModified: 1_700_000_000 },
+    );
   },
 });
 
@@ -26,7 +30,11 @@ const json = (headers: Record<string, string> = {}) => ({ 'Content-Type': 'appli
 
 describe('the shared middleware stack', () => {
   it('answers JSON as text/javascript for the spec client, with Vary: Accept', async () => {
-    const res = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' }, headers: { Accept: 'application/json, text/javascript' } });
+    const res = await invoke(reader, {
+      resource: '/magazines/{id}',
+      params: { id: 'm1' },
+      headers: { Accept: 'application/json, text/javascript' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['Content-Type']).toBe('text/javascript; charset=utf-8');
     expect(res.headers.Vary).toBe('Accept');
@@ -34,23 +42,37 @@ describe('the shared middleware stack', () => {
   });
 
   it('lets the path label decide over the Accept header', async () => {
-    const res = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1.xml' }, headers: { Accept: 'application/json' } });
+    const res = await invoke(reader, {
+      resource: '/magazines/{id}',
+      params: { id: 'm1.xml' },
+      headers: { Accept: 'application/json' },
+    });
     expect(res.headers['Content-Type']).toBe('application/xml; charset=utf-8');
     expect(XMLValidator.validate(res.body)).toBe(true);
-    expect(res.body).toContain('<magazine><id>m1</id><title>A &amp; B &lt;C&gt;</title><tags><tag><id>t</id><name>T</name></tag></tags></magazine>');
+    expect(res.body).toContain(
+      '<magazine><id>m1</id><title>A &amp; B &lt;C&gt;</title><tags><tag><id>t</id><name>T</name></tag></tags></magazine>',
+    );
   });
 
   it('refuses an unknown label with 406 in JSON', async () => {
     const res = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1.yaml' } });
     expect(res.status).toBe(406);
     expect(res.headers['Content-Type']).toBe('text/javascript; charset=utf-8');
-    const strict = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1.yaml' }, headers: { Accept: 'application/json' } });
+    const strict = await invoke(reader, {
+      resource: '/magazines/{id}',
+      params: { id: 'm1.yaml' },
+      headers: { Accept: 'application/json' },
+    });
     expect(strict.headers['Content-Type']).toBe('application/json; charset=utf-8');
     expect(res.json).toMatchObject({ errorCode: '40601', developerMessage: expect.stringContaining('.yaml') });
   });
 
   it('renders errors in the negotiated format with the spec error object', async () => {
-    const res = await invoke(reader, { resource: '/api/v1/magazines/{id}', path: '/api/v1/magazines/missing.xml', params: { id: 'missing.xml' } });
+    const res = await invoke(reader, {
+      resource: '/api/v1/magazines/{id}',
+      path: '/api/v1/magazines/missing.xml',
+      params: { id: 'missing.xml' },
+    });
     expect(res.status).toBe(404);
     expect(res.headers.Vary).toBe('Accept');
     expect(XMLValidator.validate(res.body)).toBe(true);
@@ -72,12 +94,24 @@ describe('the shared middleware stack', () => {
     const first = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' } });
     expect(first.headers.ETag).toBe('"rev1-json"');
     expect(first.headers['Last-Modified']).toBe('Tue, 14 Nov 2023 22:13:20 GMT');
-    const byTag = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' }, headers: { 'If-None-Match': '"rev1-json"' } });
+    const byTag = await invoke(reader, {
+      resource: '/magazines/{id}',
+      params: { id: 'm1' },
+      headers: { 'If-None-Match': '"rev1-json"' },
+    });
     expect(byTag.status).toBe(304);
     expect(byTag.body).toBe('');
-    const byDate = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' }, headers: { 'If-Modified-Since': 'Tue, 14 Nov 2023 22:13:20 GMT' } });
+    const byDate = await invoke(reader, {
+      resource: '/magazines/{id}',
+      params: { id: 'm1' },
+      headers: { 'If-Modified-Since': 'Tue, 14 Nov 2023 22:13:20 GMT' },
+    });
     expect(byDate.status).toBe(304);
-    const stale = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' }, headers: { 'If-None-Match': '"other-json"' } });
+    const stale = await invoke(reader, {
+      resource: '/magazines/{id}',
+      params: { id: 'm1' },
+      headers: { 'If-None-Match': '"other-json"' },
+    });
     expect(stale.status).toBe(200);
   });
 
@@ -97,7 +131,12 @@ describe('the shared middleware stack', () => {
     ['application/json', '{"title": 3}', 400, '40001'],
     ['application/json', '{"title": "x", "colour": "red"}', 400, '40002'],
   ])('refuses a %s body %#', async (contentType, body, status, code) => {
-    const res = await invoke(echo, { method: 'POST', resource: '/things', headers: json({ 'Content-Type': contentType }), body });
+    const res = await invoke(echo, {
+      method: 'POST',
+      resource: '/things',
+      headers: json({ 'Content-Type': contentType }),
+      body,
+    });
     expect(res.status).toBe(status);
     expect(res.json).toMatchObject({ errorCode: code });
   });
@@ -106,13 +145,21 @@ describe('the shared middleware stack', () => {
     const linker = api({ run: ({ links }) => created('x1', links.to('/things/x1')) });
     const event = proxyEvent({ method: 'POST', resource: '/things', headers: { Host: 'evil.example' } });
     const { domainName: _, ...withoutDomain } = event.requestContext;
-    const res = await (linker as unknown as ProxyHandler)({ ...event, requestContext: withoutDomain as typeof event.requestContext }, lambdaContext('test-function', 'request-1'));
+    const res = await (linker as unknown as ProxyHandler)(
+      { ...event, requestContext: withoutDomain as typeof event.requestContext },
+      lambdaContext('test-function', 'request-1'),
+    );
     expect(res.statusCode).toBe(201);
     expect(String(res.headers?.Location)).not.toContain('evil.example');
   });
 
   it('accepts JSON under application/*+json and with no Content-Type', async () => {
-    const vendor = await invoke(echo, { method: 'POST', resource: '/things', headers: { 'Content-Type': 'application/vnd.magazine+json; charset=utf-8' }, body: { title: 'a' } });
+    const vendor = await invoke(echo, {
+      method: 'POST',
+      resource: '/things',
+      headers: { 'Content-Type': 'application/vnd.magazine+json; charset=utf-8' },
+      body: { title: 'a' },
+    });
     expect(vendor.status).toBe(201);
     const bare = await invoke(echo, { method: 'POST', resource: '/things', body: { title: 'a' } });
     expect(bare.status).toBe(201);
@@ -122,18 +169,48 @@ describe('the shared middleware stack', () => {
   it('names the field and the query parameter that are wrong', async () => {
     const field = await invoke(echo, { method: 'POST', resource: '/things', headers: json(), body: { title: 7 } });
     expect(field.json?.developerMessage).toBe('Body field `title` must be a string.');
-    const param = await invoke(echo, { method: 'POST', resource: '/things', query: { n: 'x' }, headers: json(), body: { title: 'a' } });
+    const param = await invoke(echo, {
+      method: 'POST',
+      resource: '/things',
+      query: { n: 'x' },
+      headers: json(),
+      body: { title: 'a' },
+    });
     expect(param.json).toMatchObject({ errorCode: '40004', developerMessage: 'Query parameter `n` must be digits.' });
   });
 
   it('checks a mock request like a real one, then answers it with simulated data', async () => {
-    const bad = await invoke(echo, { method: 'POST', resource: '/things', query: { mock: 'True' }, headers: json(), body: { title: 1 } });
+    const bad = await invoke(echo, {
+      method: 'POST',
+      resource: '/things',
+      query: { mock: 'True' },
+      headers: json(),
+      body: { title: 1 },
+    });
     expect(bad.status).toBe(400);
-    const good = await invoke(echo, { method: 'POST', resource: '/things', query: { mock: 'true' }, headers: json(), body: { title: 'a' } });
+    const good = await invoke(echo, {
+      method: 'POST',
+      resource: '/things',
+      query: { mock: 'true' },
+      headers: json(),
+      body: { title: 'a' },
+    });
     expect(good.json).toEqual({ id: 'mock-1' });
-    const off = await invoke(echo, { method: 'POST', resource: '/things', query: { mock: 'False' }, headers: json(), body: { title: 'a' } });
+    const off = await invoke(echo, {
+      method: 'POST',
+      resource: '/things',
+      query: { mock: 'False' },
+      headers: json(),
+      body: { title: 'a' },
+    });
     expect(off.json).toEqual({ id: 'x1' });
-    const wrong = await invoke(echo, { method: 'POST', resource: '/things', query: { mock: 'yes' }, headers: json(), body: { title: 'a' } });
+    const wrong = await invoke(echo, {
+      method: 'POST',
+      resource: '/things',
+      query: { mock: 'yes' },
+      headers: json(),
+      body: { title: 'a' },
+    });
     expect(wrong.json).toMatchObject({ errorCode: '40005' });
   });
 
@@ -147,7 +224,11 @@ describe('the shared middleware stack', () => {
     const res = await invoke(broken, { resource: '/magazines/{id}', params: { id: 'm1' } });
     log.mockRestore();
     expect(res.status).toBe(500);
-    expect(res.headers).toMatchObject({ Vary: 'Accept', 'Content-Type': 'application/json; charset=utf-8', 'Access-Control-Allow-Origin': '*' });
+    expect(res.headers).toMatchObject({
+      Vary: 'Accept',
+      'Content-Type': 'application/json; charset=utf-8',
+      'Access-Control-Allow-Origin': '*',
+    });
     expect(res.json).toEqual({
       developerMessage: expect.stringContaining('request-1'),
       userMessage: expect.any(String),
@@ -157,13 +238,24 @@ describe('the shared middleware stack', () => {
   });
 
   it('serves documents as they are, with an ETag', async () => {
-    const page = api({ negotiate: false, run: () => document('text/html; charset=utf-8', '<!doctype html><title>x</title>') });
-    const res = await invoke(page, { resource: '/documentation/errors/{errorCode}', params: { errorCode: '40401.html' }, headers: { Accept: 'text/html' } });
+    const page = api({
+      negotiate: false,
+      run: () => document('text/html; charset=utf-8', '<!doctype html><title>x</title>'),
+    });
+    const res = await invoke(page, {
+      resource: '/documentation/errors/{errorCode}',
+      params: { errorCode: '40401.html' },
+      headers: { Accept: 'text/html' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers['Content-Type']).toBe('text/html; charset=utf-8');
     expect(res.headers.ETag).toMatch(/^"[\w-]+"$/);
     expect(Date.parse(res.headers['Last-Modified'] ?? '')).toBeLessThanOrEqual(Date.now());
-    const again = await invoke(page, { resource: '/documentation/errors/{errorCode}', params: { errorCode: '40401.html' }, headers: { 'If-Modified-Since': res.headers['Last-Modified'] ?? '' } });
+    const again = await invoke(page, {
+      resource: '/documentation/errors/{errorCode}',
+      params: { errorCode: '40401.html' },
+      headers: { 'If-Modified-Since': res.headers['Last-Modified'] ?? '' },
+    });
     expect(again.status).toBe(304);
   });
 });

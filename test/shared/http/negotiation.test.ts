@@ -17,10 +17,12 @@ describe('format negotiation', () => {
     expect(negotiate(request)).toEqual({ format, contentType });
   });
 
-  it.each([[{ label: 'html' }], [{ formatParameter: 'yaml' }], [{ accept: 'image/png' }], [{ accept: 'application/json;q=0, application/xml;q=0' }]])(
-    'refuses %j with 406',
-    (request) => {
-      expect(() => negotiate(request)).toThrow(expect.objectContaining({ status: 406, code: '40601' }));
-    },
-  );
+  it.each([
+    [{ label: 'html' }],
+    [{ formatParameter: 'yaml' }],
+    [{ accept: 'image/png' }],
+    [{ accept: 'application/json;q=0, application/xml;q=0' }],
+  ])('refuses %j with 406', (request) => {
+    expect(() => negotiate(request)).toThrow(expect.objectContaining({ status: 406, code: '40601' }));
+  });
 });

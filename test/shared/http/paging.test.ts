@@ -3,12 +3,22 @@ import { listReply, PAGE_BYTES } from '../../../shared/http/paging';
 import { linksAt } from '../../../shared/http/links';
 
 const links = linksAt('https://api.example.com');
-const request = (offset: number, limit: number) => ({ links, path: '/magazines/m1/articles', label: undefined, query: { offset, limit, sort: 'asc' as const }, formatParameter: undefined, mock: false });
+const request = (offset: number, limit: number) => ({
+  links,
+  path: '/magazines/m1/articles',
+  label: undefined,
+  query: { offset, limit, sort: 'asc' as const },
+  formatParameter: undefined,
+  mock: false,
+});
 
 describe('list pages', () => {
   it('echo offset and limit, and link first, prev, next and last', () => {
     const reply = listReply(request(2, 2), { items: [{ id: 'c' }, { id: 'd' }], count: 7 }, 'article');
-    expect(reply.body).toEqual({ metadata: { resultset: { count: 7, offset: 2, limit: 2 } }, results: [{ id: 'c' }, { id: 'd' }] });
+    expect(reply.body).toEqual({
+      metadata: { resultset: { count: 7, offset: 2, limit: 2 } },
+      results: [{ id: 'c' }, { id: 'd' }],
+    });
     expect(reply.headers?.Link).toBe(
       [
         '<https://api.example.com/v1/magazines/m1/articles?sort=asc&offset=0&limit=2>; rel="first"',
@@ -28,7 +38,9 @@ describe('list pages', () => {
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.results.length).toBeLessThan(100);
     expect(body.metadata.resultset.limit).toBe(body.results.length);
-    expect(Buffer.byteLength(JSON.stringify(body)) + 4 * body.results.length * 50_000).toBeLessThanOrEqual(PAGE_BYTES + 1000);
+    expect(Buffer.byteLength(JSON.stringify(body)) + 4 * body.results.length * 50_000).toBeLessThanOrEqual(
+      PAGE_BYTES + 1000,
+    );
     expect(reply.headers?.Link).toContain(`offset=${body.results.length}&limit=${body.results.length}>; rel="next"`);
   });
 });

@@ -4,7 +4,11 @@ import { toXml } from '../../../shared/http/xml';
 
 describe('XML rendering', () => {
   it('starts with a declaration and nests plural elements around singular ones', () => {
-    const xml = toXml('response', { metadata: { resultset: { count: 1 } }, results: [{ id: '1', tags: [{ id: 'a' }] }] }, { results: 'magazine' });
+    const xml = toXml(
+      'response',
+      { metadata: { resultset: { count: 1 } }, results: [{ id: '1', tags: [{ id: 'a' }] }] },
+      { results: 'magazine' },
+    );
     expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<response>')).toBe(true);
     expect(xml).toContain('<results><magazine><id>1</id><tags><tag><id>a</id></tag></tags></magazine></results>');
   });
