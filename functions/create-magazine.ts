@@ -1,17 +1,10 @@
-import { repository } from '../shared/db/store';
-import { magazineInput, toDraft } from '../shared/domain/magazine';
-import { mockData } from '../shared/domain/mock-data';
-import { api } from '../shared/http/api';
+import { api } from '../shared/app';
+import { toDraft } from '../shared/domain/magazine';
 import { created } from '../shared/http/replies';
 
-export const handler = api({
-  body: magazineInput,
-  run: async ({ body, links }) => {
-    const magazine = await repository.createMagazine(toDraft(body));
+export const handler = api('createMagazine', {
+  run: async ({ body, links, store, idempotency }) => {
+    const magazine = await store.createMagazine(toDraft(body), { idempotency });
     return created(magazine.id, links.to(`/magazines/${magazine.id}`));
-  },
-  mock: ({ body, links }) => {
-    const id = toDraft(body).id ?? mockData.newId(body);
-    return created(id, links.to(`/magazines/${id}`));
   },
 });

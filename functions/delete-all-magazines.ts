@@ -1,11 +1,9 @@
-import { repository } from '../shared/db/store';
-import { api } from '../shared/http/api';
+import { api } from '../shared/app';
 import { done } from '../shared/http/replies';
 
-export const handler = api({
-  run: async ({ ifMatch }) => {
-    await repository.replaceAllMagazines([], ifMatch);
+export const handler = api('deleteAllMagazines', {
+  run: async ({ store, precondition }) => {
+    await store.replaceAllMagazines([], precondition);
     return done('magazines');
   },
-  mock: () => done('magazines'),
 });

@@ -1,11 +1,9 @@
-import { repository } from '../shared/db/store';
-import { api } from '../shared/http/api';
+import { api } from '../shared/app';
 import { done } from '../shared/http/replies';
 
-export const handler = api({
-  run: async ({ params, ifMatch }) => {
-    await repository.deleteMagazine(params.id, ifMatch);
+export const handler = api('deleteMagazine', {
+  run: async ({ params, store, precondition }) => {
+    await store.deleteMagazine(params.id, precondition);
     return done(params.id);
   },
-  mock: ({ params }) => done(params.id),
 });

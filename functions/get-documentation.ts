@@ -6,8 +6,7 @@ import { openApiDocument } from '../shared/openapi/document';
 /** The page differs only by base URL: rendered once for each. */
 const rendered = new Map<string, string>();
 
-export const handler = api({
-  negotiate: false,
+export const handler = api('getDocumentation', {
   run: ({ links }) => {
     const key = links.baseUrl;
     let page = rendered.get(key);

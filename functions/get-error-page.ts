@@ -5,8 +5,7 @@ import { ApiError } from '../shared/http/errors';
 import { document } from '../shared/http/replies';
 
 /** `{errorCode}` is the whole last segment, such as `40402.html` (API Gateway does not split it). */
-export const handler = api({
-  negotiate: false,
+export const handler = api('getErrorPage', {
   run: ({ params, links }) => {
     const segment = params.errorCode ?? '';
     const code = /^(\d+)\.html$/.exec(segment)?.[1];

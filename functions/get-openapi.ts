@@ -2,7 +2,6 @@ import { api } from '../shared/http/api';
 import { document } from '../shared/http/replies';
 import { openApiJson } from '../shared/openapi/document';
 
-export const handler = api({
-  negotiate: false,
+export const handler = api('getOpenApi', {
   run: () => document('application/json; charset=utf-8', openApiJson()),
 });

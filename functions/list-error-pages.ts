@@ -2,7 +2,6 @@ import { renderErrorIndex } from '../shared/docs/error-pages';
 import { api } from '../shared/http/api';
 import { document } from '../shared/http/replies';
 
-export const handler = api({
-  negotiate: false,
+export const handler = api('listErrorPages', {
   run: ({ links }) => document('text/html; charset=utf-8', renderErrorIndex(links)),
 });

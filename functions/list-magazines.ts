@@ -1,11 +1,6 @@
-import { repository } from '../shared/db/store';
-import { magazineListQuery } from '../shared/domain/list-query';
-import { mockData } from '../shared/domain/mock-data';
-import { magazineListReply } from '../shared/domain/representation';
-import { api } from '../shared/http/api';
+import { api } from '../shared/app';
+import { magazineListReply } from '../shared/http/representations/magazine';
 
-export const handler = api({
-  query: magazineListQuery,
-  run: async (request) => magazineListReply(request, await repository.listMagazines(request.query)),
-  mock: (request) => magazineListReply(request, mockData.listMagazines(request.query)),
+export const handler = api('listMagazines', {
+  run: async (request) => magazineListReply(request, await request.store.listMagazines(request.query, request.page)),
 });

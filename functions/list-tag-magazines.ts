@@ -1,18 +1,12 @@
-import { repository } from '../shared/db/store';
-import { tagMagazineListQuery } from '../shared/domain/list-query';
-import { mockData } from '../shared/domain/mock-data';
-import { magazineListReply } from '../shared/domain/representation';
-import { api } from '../shared/http/api';
-import { tagNotFound } from '../shared/http/errors';
+import { api } from '../shared/app';
+import { magazineListReply } from '../shared/http/representations/magazine';
 
-export const handler = api({
-  query: tagMagazineListQuery,
+export const handler = api('listTagMagazines', {
   run: async (request) => {
     const tag = request.params.tagId;
-    const page = await repository.listMagazines({ ...request.query, tag });
-    if (page.count === 0 && !(await repository.getTag(tag))) throw tagNotFound(tag);
+    const page = await request.store.listMagazines({ ...request.query, tag }, request.page);
+    // An empty page of a tag nobody carries is a tag that does not exist (404), not an empty list.
+    if (page.count === 0) await request.store.getTag(tag);
     return magazineListReply(request, page);
   },
-  mock: (request) =>
-    magazineListReply(request, mockData.listMagazines({ ...request.query, tag: request.params.tagId })),
 });

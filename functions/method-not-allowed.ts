@@ -3,7 +3,7 @@ import { methodNotAllowed } from '../shared/http/errors';
 import { allowedMethods } from '../shared/routes';
 
 /** API Gateway's `ANY` on every resource: the methods the route table does not give it. */
-export const handler = api({
+export const handler = api('methodNotAllowed', {
   run: ({ method, resource }) => {
     throw methodNotAllowed(method, allowedMethods(resource));
   },

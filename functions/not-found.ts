@@ -2,10 +2,14 @@ import { api } from '../shared/http/api';
 import { ApiError } from '../shared/http/errors';
 import { unknownLabel } from '../shared/http/negotiation';
 import { isOperationPath, suggestPath } from '../shared/http/suggest-path';
-import { currentVersion } from '../shared/routes';
+import { currentVersion, resourceList } from '../shared/routes';
+
+const resources = resourceList()
+  .map((path) => `\`${path}\``)
+  .join(', ');
 
 /** API Gateway's `/{proxy+}`: every path no resource matches. */
-export const handler = api({
+export const handler = api('notFound', {
   run: ({ requestPath }) => {
     const unknownVersion = /^(?:\/api)?\/(v\d+)(?:\/|$)/.exec(requestPath);
     if (unknownVersion && unknownVersion[1] !== currentVersion) {
@@ -19,7 +23,7 @@ export const handler = api({
     const suggestion = suggestPath(requestPath);
     throw new ApiError(
       '40401',
-      `No resource exists at \`${requestPath}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ' Resources are `/magazines`, `/magazines/{id}`, `/magazines/{id}/articles`, `/articles/{articleId}`, `/tags`, `/tags/{tagId}`, `/tags/{tagId}/magazines` and `/documentation`.'}`,
+      `No resource exists at \`${requestPath}\`.${suggestion ? ` Did you mean \`${suggestion}\`?` : ` Resources are ${resources}.`}`,
     );
   },
 });

@@ -1,12 +1,12 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Duration } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, CfnFunction, Runtime, type Code } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, type CfnFunction, type Code, Runtime } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { tableDefinition } from '../shared/db/table';
 import type { TableAction } from '../shared/routes';
 import { bundleSettings, memorySize } from './bundling';

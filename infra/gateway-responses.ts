@@ -1,10 +1,10 @@
 import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { errorCatalogue } from '../shared/http/error-catalogue';
 import {
+  type GatewayError,
   gatewayErrorHeaders,
   gatewayErrorObject,
   gatewayErrors,
-  type GatewayError,
 } from '../shared/http/gateway-errors';
 
 /** Header values in gateway responses are static strings, written in single quotes. */

@@ -1,16 +1,16 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, Validations, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
   AccessLogFormat,
   AuthorizationType,
   type CorsOptions,
-  type IResource,
   EndpointType,
+  type IResource,
   LambdaIntegration,
   LogGroupLogDestination,
+  type Method,
   MethodLoggingLevel,
   Resource,
   RestApi,
-  type Method,
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, ProjectionType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
@@ -33,10 +33,6 @@ export interface MagazineApiStackProps extends StackProps {
 
 /** Methods that change data: signed with SigV4 (IAM authorization); everything else is public. */
 export const writeMethods: ReadonlySet<Route['method']> = new Set(['POST', 'PUT', 'DELETE']);
-
-/** Bulk operations may take longer, but must still answer before API Gateway's 29 s. */
-const bulkTimeout = Duration.seconds(25);
-const bulkHandlers = new Set(['replace-all-magazines', 'delete-all-magazines']);
 
 /** Preflight (OPTIONS) for browsers, on every path the API serves; API Gateway answers it itself. */
 const preflight: CorsOptions = {
@@ -133,7 +129,7 @@ export class MagazineApiStack extends Stack {
         table: this.table,
         environment: environment(operation),
         logRetention: settings.logRetention,
-        ...(bulkHandlers.has(handler) && { timeout: bulkTimeout }),
+        ...(operation?.timeoutSeconds && { timeout: Duration.seconds(operation.timeoutSeconds) }),
         code: props.functionCode?.(handler),
       });
       this.functions.set(handler, fn);

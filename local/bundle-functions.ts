@@ -1,6 +1,6 @@
-import { build } from 'esbuild';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { build } from 'esbuild';
 import { bundleSettings } from '../infra/bundling';
 import { handlerNames } from '../shared/routes';
 

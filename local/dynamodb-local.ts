@@ -1,4 +1,4 @@
-import { spawn as spawnProcess, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn as spawnProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';

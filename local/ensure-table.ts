@@ -1,9 +1,9 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  type DynamoDBClient,
   ResourceInUseException,
   ResourceNotFoundException,
-  type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput } from '../shared/db/table';
 

@@ -1,10 +1,10 @@
 import { ConfigError, isAwsEndpoint, readStoreConfig } from '../shared/config';
 import {
+  type DynamoDbLocalOptions,
   localCredentials,
   localDynamoDbClient,
   localRegion,
   startDynamoDbLocal,
-  type DynamoDbLocalOptions,
 } from './dynamodb-local';
 import { ensureTable } from './ensure-table';
 

@@ -11,7 +11,7 @@ import {
   requestIdVariable,
 } from '../shared/http/gateway-errors';
 import { expandRoutes } from '../shared/routes';
-import { toApiGatewayEvent, splitUrl } from './api-gateway-event';
+import { splitUrl, toApiGatewayEvent } from './api-gateway-event';
 import { lambdaContext } from './lambda-context';
 import type { HandlerLoader, LambdaHandler } from './load-handler';
 import { createRouter, type RouteMatch, type Router } from './router';

@@ -7,9 +7,10 @@
  * a DynamoDB Local started (and stopped) for this call; the table is `TABLE_NAME` (default `magazines`),
  * created when missing. It never reaches AWS: see local/environment.ts.
  */
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { prepareLocalEnvironment } from '../local/environment';
 import { lambdaContext } from '../local/lambda-context';
 import { sourceHandlers } from '../local/load-handler';

@@ -4,7 +4,7 @@
  * Synthesizes the stack in memory with stubbed code (no bundling), so it takes a few seconds.
  */
 import { App } from 'aws-cdk-lib';
-import { Code, type CfnFunction } from 'aws-cdk-lib/aws-lambda';
+import { type CfnFunction, Code } from 'aws-cdk-lib/aws-lambda';
 import { MagazineApiStack } from '../infra/magazine-api-stack';
 import { stageSettingsFrom } from '../infra/stage-settings';
 

@@ -3,13 +3,14 @@
  * per operation, from the route table, for `sam local invoke -e` and `npm run invoke`.
  * `--check` only compares, and fails when the files are out of date.
  */
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { amzDate, buildProxyEvent, signedMethods, type Caller } from '../local/api-gateway-event';
-import { createHash } from 'node:crypto';
-import { methodNotAllowedHandler, notFoundHandler, operations, type OperationId } from '../shared/routes';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { amzDate, buildProxyEvent, type Caller, signedMethods } from '../local/api-gateway-event';
+import { methodNotAllowedHandler, notFoundHandler, type OperationId, operations } from '../shared/routes';
 
 interface Sample {
   readonly params?: Readonly<Record<string, string>>;

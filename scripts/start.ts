@@ -7,9 +7,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleFunctions, projectRoot } from '../local/bundle-functions';
 import { bundledHandlers } from '../local/bundled-handlers';
-import { prepareLocalEnvironment, type LocalEnvironment } from '../local/environment';
+import { type LocalEnvironment, prepareLocalEnvironment } from '../local/environment';
 import { sourceHandlers } from '../local/load-handler';
-import { startLocalServer, type LocalServer } from '../local/server';
+import { type LocalServer, startLocalServer } from '../local/server';
 
 const usage = 'Usage: npm start [-- --data DIR] [--port N] [--bundled] [--verbose] [--quiet]';
 

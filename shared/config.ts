@@ -18,6 +18,11 @@ export interface Config {
   /** Fixed `{base_url}`; when unset, it is taken from the request (API Gateway domain and stage). */
   readonly baseUrl: string | undefined;
   readonly logLevel: LogLevel;
+  /**
+   * Signs the `cursor` of list links, so that a cursor tampered with is refused. Cursors hold no
+   * secret (a position in a list), so a key per deployment is enough; the CDK stack sets one.
+   */
+  readonly cursorKey: string;
 }
 
 /** What the functions that use the table read. */
@@ -38,6 +43,7 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mockEnabled: flag(env.MOCK_ENABLED, true),
     baseUrl: env.BASE_URL?.replace(/\/+$/, '') || undefined,
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'INFO',
+    cursorKey: env.CURSOR_KEY || 'magazine-api',
   };
 };
 

@@ -1,14 +1,28 @@
 /**
- * The route table: every operation of the API as plain data. The local server, the CDK stack,
- * the `sam local invoke` events and the OpenAPI document are all built from it, so they cannot
- * disagree. Paths use API Gateway's syntax; `expandRoutes` adds the version prefixes and the
- * format labels exactly as API Gateway resources are created.
+ * The route table: every operation of the API, one row each. A row owns its operation: method and
+ * path, handler module, the schemas of its query, body and responses, its DynamoDB grant, its
+ * timeout, and the key of its prose (shared/openapi/operation-docs.ts). The local server, the CDK
+ * stack, the `sam local invoke` events, the OpenAPI document and the IAM grants are all built from
+ * it, and a handler binds to its row by id (`api('getMagazine', { run })`), so none can disagree.
+ * Paths use API Gateway's syntax; `expandRoutes` adds the version prefixes and the format labels
+ * exactly as API Gateway resources are created.
  */
+import type * as z from 'zod/mini';
+import { articleInput } from './domain/article';
+import { magazineInput, magazineListInput } from './domain/magazine';
+import type { ErrorCode } from './http/error-catalogue';
+import { magazineListQuery, magazineQuery, pageQuery, tagMagazineListQuery } from './http/query';
+import {
+  articleListSchema,
+  articleSchema,
+  idReplySchema,
+  magazineListSchema,
+  magazineResultSchema,
+  tagListSchema,
+  tagResourceSchema,
+} from './http/representations/schemas';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
-
-/** What an operation may do to the table, coarsely: whether its function gets the table at all, and may change it. */
-export type TableAccess = 'none' | 'read' | 'write';
 
 /**
  * The DynamoDB actions (IAM names without `dynamodb:`) an operation's function is granted on the
@@ -22,9 +36,10 @@ export type TableAction =
   | 'PutItem'
   | 'UpdateItem'
   | 'DeleteItem'
-  | 'BatchWriteItem';
+  | 'BatchWriteItem'
+  | 'ConditionCheckItem';
 
-/** The actions that change the table: an operation with `access: 'read'` has none of them. */
+/** The actions that change the table. */
 export const writeActions: ReadonlySet<TableAction> = new Set([
   'PutItem',
   'UpdateItem',
@@ -32,21 +47,49 @@ export const writeActions: ReadonlySet<TableAction> = new Set([
   'BatchWriteItem',
 ]);
 
+export type Group = 'Magazines' | 'Articles' | 'Tags' | 'Documentation';
+
+/** A success the operation answers with: a representation (JSON or XML) or a document of one media type. */
+export type Success =
+  | {
+      readonly status: 200 | 201;
+      readonly schema: z.ZodMiniType;
+      /** The name of its example in shared/openapi/examples.ts. */
+      readonly example: string;
+    }
+  | { readonly status: 200; readonly document: 'text/html' | 'application/json' };
+
 export interface Operation {
-  /** The OpenAPI `operationId` and the stem of the function's construct id. */
+  /** The OpenAPI `operationId`, the id a handler binds with, the key of its prose. */
   readonly id: string;
   readonly method: Exclude<HttpMethod, 'HEAD'>;
   /** Path without version prefix or label. */
   readonly path: string;
   /** Module under `functions/` (without extension) exporting `handler`. */
   readonly handler: string;
-  readonly access: TableAccess;
-  /** Its IAM grant on the table; the indexes get `Query` when this has it. Empty when `access` is `none`. */
-  readonly actions: readonly TableAction[];
+  readonly group: Group;
   readonly summary: string;
+  /** Its IAM grant on the table; empty for operations that never touch it. */
+  readonly actions: readonly TableAction[];
+  readonly query?: z.ZodMiniObject;
+  readonly body?: z.ZodMiniType;
+  readonly success: readonly Success[];
+  /** Codes of this operation's own failures (those of every operation of a kind are added by the document). */
+  readonly errors: readonly ErrorCode[];
+  /** A paged list: its query has `offset`, `limit`, `sort` and `cursor`. */
+  readonly list?: boolean;
+  /** Honours `If-Match`. */
+  readonly ifMatch?: boolean;
+  /** Honours `Idempotency-Key`. */
+  readonly idempotent?: boolean;
   /** Whether `.json`/`.xml` may end the path: every GET, and the POST the spec shows with one. */
   readonly labels?: boolean;
+  /** Seconds the function may run; 10 unless it is a bulk operation, which must still answer before API Gateway's 29. */
+  readonly timeoutSeconds?: number;
 }
+
+const magazineList = { status: 200, schema: magazineListSchema, example: 'MagazineList' } as const;
+const idReply = (status: 200 | 201, example: string) => ({ status, schema: idReplySchema, example }) as const;
 
 export const operations = [
   {
@@ -54,81 +97,161 @@ export const operations = [
     method: 'GET',
     path: '/magazines',
     handler: 'list-magazines',
-    access: 'read',
-    actions: ['GetItem', 'Query'],
+    group: 'Magazines',
     summary: 'List magazines',
+    actions: ['GetItem', 'BatchGetItem', 'Query'],
+    query: magazineListQuery,
+    success: [magazineList],
+    errors: ['40004'],
+    list: true,
   },
   {
     id: 'createMagazine',
     method: 'POST',
     path: '/magazines',
     handler: 'create-magazine',
-    access: 'write',
-    actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    group: 'Magazines',
     summary: 'Create a magazine',
+    actions: [
+      'GetItem',
+      'BatchGetItem',
+      'Query',
+      'PutItem',
+      'UpdateItem',
+      'DeleteItem',
+      'BatchWriteItem',
+      'ConditionCheckItem',
+    ],
+    body: magazineInput,
+    success: [idReply(201, 'MagazineCreated')],
+    errors: ['40009', '40010', '40014', '40502', '40901', '42201'],
+    idempotent: true,
   },
   {
     id: 'replaceAllMagazines',
     method: 'PUT',
     path: '/magazines',
     handler: 'replace-all-magazines',
-    access: 'write',
-    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    group: 'Magazines',
     summary: 'Replace all magazines',
+    actions: [
+      'GetItem',
+      'BatchGetItem',
+      'Query',
+      'PutItem',
+      'UpdateItem',
+      'DeleteItem',
+      'BatchWriteItem',
+      'ConditionCheckItem',
+    ],
+    body: magazineListInput,
+    success: [idReply(200, 'AllMagazinesReplaced')],
+    errors: ['40008', '40009', '40010', '41201'],
+    ifMatch: true,
+    timeoutSeconds: 25,
   },
   {
     id: 'deleteAllMagazines',
     method: 'DELETE',
     path: '/magazines',
     handler: 'delete-all-magazines',
-    access: 'write',
-    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    group: 'Magazines',
     summary: 'Delete all magazines',
+    actions: [
+      'GetItem',
+      'BatchGetItem',
+      'Query',
+      'PutItem',
+      'UpdateItem',
+      'DeleteItem',
+      'BatchWriteItem',
+      'ConditionCheckItem',
+    ],
+    success: [idReply(200, 'AllMagazinesReplaced')],
+    errors: ['41201'],
+    ifMatch: true,
+    timeoutSeconds: 25,
   },
   {
     id: 'getMagazine',
     method: 'GET',
     path: '/magazines/{id}',
     handler: 'get-magazine',
-    access: 'read',
-    actions: ['GetItem'],
+    group: 'Magazines',
     summary: 'Get a magazine',
+    actions: ['GetItem', 'BatchGetItem'],
+    query: magazineQuery,
+    success: [{ status: 200, schema: magazineResultSchema, example: 'Magazine' }],
+    errors: ['40402'],
   },
   {
     id: 'replaceMagazine',
     method: 'PUT',
     path: '/magazines/{id}',
     handler: 'replace-magazine',
-    access: 'write',
-    actions: ['GetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    group: 'Magazines',
     summary: 'Create or replace a magazine',
+    actions: [
+      'GetItem',
+      'BatchGetItem',
+      'Query',
+      'PutItem',
+      'UpdateItem',
+      'DeleteItem',
+      'BatchWriteItem',
+      'ConditionCheckItem',
+    ],
+    body: magazineInput,
+    success: [idReply(200, 'MagazineReplaced'), idReply(201, 'MagazineCreated')],
+    errors: ['40007', '40009', '40010', '40013', '41201'],
+    ifMatch: true,
   },
   {
     id: 'deleteMagazine',
     method: 'DELETE',
     path: '/magazines/{id}',
     handler: 'delete-magazine',
-    access: 'write',
-    actions: ['GetItem', 'Query', 'UpdateItem', 'DeleteItem', 'BatchWriteItem'],
+    group: 'Magazines',
     summary: 'Delete a magazine',
+    actions: [
+      'GetItem',
+      'BatchGetItem',
+      'Query',
+      'PutItem',
+      'UpdateItem',
+      'DeleteItem',
+      'BatchWriteItem',
+      'ConditionCheckItem',
+    ],
+    success: [idReply(200, 'MagazineDeleted')],
+    errors: ['40402', '41201'],
+    ifMatch: true,
   },
   {
     id: 'listArticles',
     method: 'GET',
     path: '/magazines/{id}/articles',
     handler: 'list-articles',
-    access: 'read',
-    actions: ['GetItem', 'Query'],
+    group: 'Articles',
     summary: 'List the articles of a magazine',
+    actions: ['GetItem', 'BatchGetItem', 'Query'],
+    query: pageQuery,
+    success: [{ status: 200, schema: articleListSchema, example: 'ArticleList' }],
+    errors: ['40004', '40402'],
+    list: true,
   },
   {
     id: 'createArticle',
     method: 'POST',
     path: '/magazines/{id}/articles',
     handler: 'create-article',
-    access: 'write',
-    actions: ['GetItem', 'PutItem', 'UpdateItem'],
+    group: 'Articles',
     summary: 'Add an article to a magazine',
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+    body: articleInput,
+    success: [idReply(201, 'ArticleCreated')],
+    errors: ['40014', '40402', '40901', '42201'],
+    idempotent: true,
     labels: true,
   },
   {
@@ -136,82 +259,132 @@ export const operations = [
     method: 'GET',
     path: '/articles/{articleId}',
     handler: 'get-article',
-    access: 'read',
-    actions: ['GetItem'],
+    group: 'Articles',
     summary: 'Get an article',
+    actions: ['GetItem', 'BatchGetItem'],
+    success: [{ status: 200, schema: articleSchema, example: 'Article' }],
+    errors: ['40403'],
   },
   {
     id: 'listTags',
     method: 'GET',
     path: '/tags',
     handler: 'list-tags',
-    access: 'read',
-    actions: ['Query'],
+    group: 'Tags',
     summary: 'List tags',
+    actions: ['GetItem', 'BatchGetItem', 'Query'],
+    query: pageQuery,
+    success: [{ status: 200, schema: tagListSchema, example: 'TagList' }],
+    errors: ['40004'],
+    list: true,
   },
   {
     id: 'getTag',
     method: 'GET',
     path: '/tags/{tagId}',
     handler: 'get-tag',
-    access: 'read',
-    actions: ['GetItem'],
+    group: 'Tags',
     summary: 'Get a tag',
+    actions: ['GetItem', 'BatchGetItem', 'Query'],
+    success: [{ status: 200, schema: tagResourceSchema, example: 'TagResource' }],
+    errors: ['40404'],
   },
   {
     id: 'listTagMagazines',
     method: 'GET',
     path: '/tags/{tagId}/magazines',
     handler: 'list-tag-magazines',
-    access: 'read',
-    actions: ['GetItem', 'Query'],
+    group: 'Tags',
     summary: 'List the magazines carrying a tag',
+    actions: ['GetItem', 'BatchGetItem', 'Query'],
+    query: tagMagazineListQuery,
+    success: [{ ...magazineList, example: 'TagMagazineList' }],
+    errors: ['40004', '40404'],
+    list: true,
   },
   {
     id: 'getDocumentation',
     method: 'GET',
     path: '/documentation',
     handler: 'get-documentation',
-    access: 'none',
-    actions: [],
+    group: 'Documentation',
     summary: 'API reference (HTML)',
+    actions: [],
+    success: [{ status: 200, document: 'text/html' }],
+    errors: [],
   },
   {
     id: 'listErrorPages',
     method: 'GET',
     path: '/documentation/errors',
     handler: 'list-error-pages',
-    access: 'none',
-    actions: [],
+    group: 'Documentation',
     summary: 'Index of error codes (HTML)',
+    actions: [],
+    success: [{ status: 200, document: 'text/html' }],
+    errors: [],
   },
   {
     id: 'getErrorPage',
     method: 'GET',
     path: '/documentation/errors/{errorCode}',
     handler: 'get-error-page',
-    access: 'none',
-    actions: [],
+    group: 'Documentation',
     summary: 'Documentation of one error code (HTML)',
+    actions: [],
+    success: [{ status: 200, document: 'text/html' }],
+    errors: ['40405'],
   },
   {
     id: 'getOpenApi',
     method: 'GET',
     path: '/openapi.json',
     handler: 'get-openapi',
-    access: 'none',
-    actions: [],
+    group: 'Documentation',
     summary: 'OpenAPI 3.1 document of this API',
+    actions: [],
+    success: [{ status: 200, document: 'application/json' }],
+    errors: [],
   },
 ] as const satisfies readonly Operation[];
 
 export type OperationId = (typeof operations)[number]['id'];
+export type OperationOf<Id extends OperationId> = Extract<(typeof operations)[number], { readonly id: Id }>;
+
+/** Operations that read or write the table (and so get a store). */
+export type TableOperationId = Exclude<OperationOf<OperationId>, { readonly actions: readonly [] }>['id'];
+/** Operations that never touch it (documents). */
+export type DocumentOperationId = Exclude<OperationId, TableOperationId>;
+
+/**
+ * What API Gateway serves beside the operations: `ANY` on every resource for the methods it does
+ * not support (405), and `/{proxy+}` for every path no resource matches (404).
+ */
+export const fallbacks = [
+  { id: 'methodNotAllowed', handler: 'method-not-allowed' },
+  { id: 'notFound', handler: 'not-found' },
+] as const;
+
+export type FallbackId = (typeof fallbacks)[number]['id'];
+export const methodNotAllowedHandler = fallbacks[0].handler;
+export const notFoundHandler = fallbacks[1].handler;
+
+const byId = new Map<string, Operation>(
+  (operations as readonly Operation[]).map((operation) => [operation.id, operation]),
+);
+
+export const operationById = (id: OperationId): Operation => byId.get(id) as Operation;
+
+/** The operation a handler module serves; none for the 404 and 405 handlers. */
+export const operationOfHandler = (handler: string): Operation | undefined =>
+  (operations as readonly Operation[]).find((operation) => operation.handler === handler);
 
 /** What a deployment sets for every function (see infra/): the CDK stack and the local runtime both use it. */
 export interface DeploymentSettings {
   readonly tableName: string;
   readonly mockEnabled: boolean;
   readonly baseUrl?: string | undefined;
+  readonly cursorKey?: string | undefined;
 }
 
 /**
@@ -225,20 +398,9 @@ export const functionEnvironment = (
   MOCK_ENABLED: String(settings.mockEnabled),
   ...(operation && operation.actions.length > 0 && { TABLE_NAME: settings.tableName }),
   ...(settings.baseUrl && { BASE_URL: settings.baseUrl }),
+  ...(operation?.list && settings.cursorKey && { CURSOR_KEY: settings.cursorKey }),
   NODE_OPTIONS: '--enable-source-maps',
 });
-
-/** The operation a handler module serves; none for the 404 and 405 handlers. */
-export const operationOfHandler = (handler: string): Operation | undefined =>
-  (operations as readonly Operation[]).find((operation) => operation.handler === handler);
-
-/** Every handler module the routes name. */
-export const handlerNames = (): string[] => [...new Set(expandRoutes().map((route) => route.handler))].sort();
-
-/** Served for a known path with a method it does not support (API Gateway `ANY`). */
-export const methodNotAllowedHandler = 'method-not-allowed';
-/** Served for every path no resource matches (API Gateway `/{proxy+}`). */
-export const notFoundHandler = 'not-found';
 
 /** `''` is the anonymous (latest) version. */
 export const versionPrefixes = ['', '/v1', '/api/v1'] as const;
@@ -247,6 +409,10 @@ export const formatLabels = ['json', 'xml'] as const;
 
 /** Resources whose representation can be chosen by a `.json`/`.xml` label on their path. */
 const hasLabels = (path: string) => !path.startsWith('/documentation') && path !== '/openapi.json';
+
+/** The version prefix a request path carries (`''`, `/v1` or `/api/v1`). */
+export const versionPrefixOf = (path: string): (typeof versionPrefixes)[number] =>
+  [...versionPrefixes].reverse().find((p) => p !== '' && (path === p || path.startsWith(`${p}/`))) ?? '';
 
 /** Whether a `.json`/`.xml` at the end of a request to this API Gateway resource is a format label (not on documents, whose names end in `.html` and `.json`). */
 export const resourceTakesLabels = (resource: string): boolean =>
@@ -294,21 +460,24 @@ export const expandRoutes = (): Route[] => {
   return routes;
 };
 
-/** The methods a resource path answers, for the `Allow` header. */
-export const allowedMethods = (resource: string): readonly HttpMethod[] =>
-  (methodsByResource ??= methodsOfResources()).get(resource) ?? [];
+/** Every handler module the routes name. */
+export const handlerNames = (): string[] => [...new Set(expandRoutes().map((route) => route.handler))].sort();
 
 let methodsByResource: Map<string, HttpMethod[]> | undefined;
 
-/** Worked out once per function instance, not on every 405. */
-const methodsOfResources = () => {
-  const methods = new Map<string, HttpMethod[]>();
-  for (const route of expandRoutes()) {
-    if (route.method !== 'ANY') methods.set(route.resource, [...(methods.get(route.resource) ?? []), route.method]);
+/** The methods a resource path answers, for the `Allow` header; worked out once per function instance. */
+export const allowedMethods = (resource: string): readonly HttpMethod[] => {
+  if (!methodsByResource) {
+    methodsByResource = new Map();
+    for (const route of expandRoutes()) {
+      if (route.method !== 'ANY')
+        methodsByResource.set(route.resource, [...(methodsByResource.get(route.resource) ?? []), route.method]);
+    }
   }
-  return methods;
+  return methodsByResource.get(resource) ?? [];
 };
 
-/** The version prefix a request path carries (`''`, `/v1` or `/api/v1`). */
-export const versionPrefixOf = (path: string): (typeof versionPrefixes)[number] =>
-  [...versionPrefixes].reverse().find((p) => p !== '' && (path === p || path.startsWith(`${p}/`))) ?? '';
+/** The resources of the API without prefix or label, such as `/magazines/{id}` (for the 404's advice). */
+export const resourceList = (): string[] => [
+  ...new Set((operations as readonly Operation[]).map((operation) => operation.path)),
+];

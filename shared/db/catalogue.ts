@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { StoredMagazine } from '../domain/magazine';
+import type { Magazine as StoredMagazine } from '../domain/magazine';
 import { catalogueKey, counter, EMPTY_REVISION, tagShardKey } from './keys';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];

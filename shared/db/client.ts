@@ -1,6 +1,6 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { storeConfig, type StoreConfig } from '../config';
+import { type StoreConfig, storeConfig } from '../config';
 
 /**
  * One document client per function instance, made at module load. `DYNAMODB_ENDPOINT` points it

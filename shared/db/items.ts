@@ -1,5 +1,5 @@
-import type { StoredArticle } from '../domain/article';
-import type { StoredMagazine } from '../domain/magazine';
+import type { Article as StoredArticle } from '../domain/article';
+import type { Magazine as StoredMagazine } from '../domain/magazine';
 import type { TagRef } from '../domain/tag';
 import { TOMBSTONE } from './keys';
 

@@ -1,15 +1,24 @@
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { ArticleInput, StoredArticle } from '../domain/article';
+import type { ArticleInput, Article as StoredArticle } from '../domain/article';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
-import { yearBounds, type Page, type PageQuery } from '../domain/list-query';
-import type { MagazineDraft, StoredMagazine } from '../domain/magazine';
-import type { TagSummary } from '../domain/representation';
-import { matches, type IfMatch } from '../http/conditional';
-import { concurrentChange, magazineExists, magazineNotFound, preconditionFailed, storeBusy } from '../http/errors';
+import { yearBounds } from '../domain/paging';
+import type { PageQuery } from './table-access';
+
+interface Page<T> {
+  readonly items: readonly T[];
+  readonly count: number;
+  readonly lastModified?: number;
+  readonly revision?: string;
+}
+
+import { AlreadyExists, NotFound, PreconditionFailed, StoreUnavailable } from '../domain/errors';
+import type { MagazineDraft, Magazine as StoredMagazine } from '../domain/magazine';
+import { type Precondition as IfMatch, satisfies as matches } from '../domain/store';
+import type { TagSummary } from '../domain/tag';
 import { logger } from '../logger';
 import { ATTRIBUTES_PER_ITEM, CatalogueChange, newRevision, type TransactItem } from './catalogue';
 import type { DocumentClient } from './client';
-import { magazineData, toMagazineItem, toStoredArticle, toStoredMagazine, type MagazineItem } from './items';
+import { type MagazineItem, magazineData, toMagazineItem, toStoredArticle, toStoredMagazine } from './items';
 import {
   articleKey,
   articleListKey,
@@ -28,11 +37,11 @@ import {
   membershipPartition,
   TAG_NAME_PREFIX,
   TAG_SHARD_PREFIX,
-  tagShardKey,
   TOMBSTONE,
   TOMBSTONE_LIST,
+  tagShardKey,
 } from './keys';
-import { backoff, cancellationReasons, isConditionFailure, MAX_ATTEMPTS, tableAccess, type Item } from './table-access';
+import { backoff, cancellationReasons, type Item, isConditionFailure, MAX_ATTEMPTS, tableAccess } from './table-access';
 
 /** DynamoDB's limit of items in one TransactWriteItems call. */
 const TRANSACTION_LIMIT = 100;
@@ -344,7 +353,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
 
   /** Before an id is written anew, a deletion of it that was cut short is finished. */
   const freeId = async (id: string) => {
-    if (!(await finishDeletion(id))) throw storeBusy();
+    if (!(await finishDeletion(id))) throw new StoreUnavailable('throttled');
   };
 
   const toStored = (
@@ -457,7 +466,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         } catch (error) {
           if (!isConditionFailure(error)) throw error;
           const existing = await readMagazineItem(magazine.id, true);
-          if (!existing?.tombstone || attempt >= MAX_ATTEMPTS) throw magazineExists(magazine.id);
+          if (!existing?.tombstone || attempt >= MAX_ATTEMPTS) throw new AlreadyExists('magazine', magazine.id);
           await freeId(magazine.id);
         }
       }
@@ -474,7 +483,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
           await freeId(draft.id);
           continue;
         }
-        if (!matches(ifMatch, stored?.revision)) throw preconditionFailed();
+        if (!matches(ifMatch, stored?.revision)) throw new PreconditionFailed();
         if (isUnchanged(stored, draft)) return 'replaced';
         const now = nowInSeconds();
         const catalogue = new CatalogueChange();
@@ -484,7 +493,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         } catch (error) {
           if (!isConditionFailure(error)) throw error;
           // Someone else wrote (or began deleting) the magazine between our read and write.
-          if (ifMatch || attempt >= MAX_ATTEMPTS) throw ifMatch ? preconditionFailed() : concurrentChange();
+          if (ifMatch || attempt >= MAX_ATTEMPTS)
+            throw ifMatch ? new PreconditionFailed() : new StoreUnavailable('conflict');
         }
       }
     },
@@ -494,8 +504,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       for (let attempt = 1; ; attempt++) {
         const magazine = await readMagazineItem(id, true);
         if (magazine?.tombstone) await finishDeletion(id);
-        if (!magazine || magazine.tombstone) throw magazineNotFound(id);
-        if (!matches(ifMatch, magazine.revision)) throw preconditionFailed();
+        if (!magazine || magazine.tombstone) throw new NotFound('magazine', id);
+        if (!matches(ifMatch, magazine.revision)) throw new PreconditionFailed();
         const now = nowInSeconds();
         const catalogue = new CatalogueChange();
         try {
@@ -503,7 +513,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         } catch (error) {
           if (!isConditionFailure(error)) throw error;
           // Changed, given an article, or being deleted by someone else since our read.
-          if (ifMatch || attempt >= MAX_ATTEMPTS) throw ifMatch ? preconditionFailed() : concurrentChange();
+          if (ifMatch || attempt >= MAX_ATTEMPTS)
+            throw ifMatch ? new PreconditionFailed() : new StoreUnavailable('conflict');
           continue;
         }
         // Past the point of no return the magazine is deleted; a cleanup cut short is finished later.
@@ -528,7 +539,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
       let expectedRevision = ifMatch
         ? versionOf(await getItem(catalogueKey, { consistent: true })).revision
         : undefined;
-      if (!matches(ifMatch, expectedRevision)) throw preconditionFailed();
+      if (!matches(ifMatch, expectedRevision)) throw new PreconditionFailed();
       const listed = (partition: string) =>
         queryAll({
           IndexName: GSI1,
@@ -577,8 +588,8 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         } catch (error) {
           const reasons = cancellationReasons(error);
           if (expectedRevision !== undefined && reasons?.at(-1) === 'ConditionalCheckFailed')
-            throw preconditionFailed();
-          if (reasons?.includes('ConditionalCheckFailed')) throw concurrentChange();
+            throw new PreconditionFailed();
+          if (reasons?.includes('ConditionalCheckFailed')) throw new StoreUnavailable('conflict');
           throw error;
         }
         committedTombstones.push(...batchTombstones);
@@ -608,7 +619,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     /** The magazine (existence, article count, generation), then one page of its articles. */
     async listArticles(magazineId: string, page: PageQuery): Promise<Page<StoredArticle>> {
       const magazine = await readMagazine(magazineId, true);
-      if (!magazine) throw magazineNotFound(magazineId);
+      if (!magazine) throw new NotFound('magazine', magazineId);
       const query: QueryCommandInput = {
         TableName: tableName,
         IndexName: GSI1,
@@ -638,7 +649,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     async createArticle(magazineId: string, input: ArticleInput): Promise<StoredArticle> {
       for (let attempt = 1; ; attempt++) {
         const magazine = await readMagazine(magazineId, true);
-        if (!magazine) throw magazineNotFound(magazineId);
+        if (!magazine) throw new NotFound('magazine', magazineId);
         const article: StoredArticle = { ...input, id: newId(), magazineId, created: nowInSeconds() };
         try {
           await transact([
@@ -675,7 +686,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
         } catch (error) {
           // Deleted (or deleted and created again) since our read: read again.
           if (!isConditionFailure(error, 1) || attempt >= MAX_ATTEMPTS)
-            throw isConditionFailure(error, 1) ? magazineNotFound(magazineId) : error;
+            throw isConditionFailure(error, 1) ? new NotFound('magazine', magazineId) : error;
         }
       }
     },

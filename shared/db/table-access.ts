@@ -3,11 +3,18 @@ import {
   BatchWriteCommand,
   GetCommand,
   QueryCommand,
-  TransactWriteCommand,
   type QueryCommandInput,
+  TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
-import type { PageQuery } from '../domain/list-query';
-import { concurrentChange, storeBusy } from '../http/errors';
+import type { SortOrder } from '../domain/paging';
+
+export interface PageQuery {
+  readonly offset: number;
+  readonly limit: number;
+  readonly sort: SortOrder;
+}
+
+import { StoreUnavailable } from '../domain/errors';
 import type { TransactItem } from './catalogue';
 import type { DocumentClient } from './client';
 
@@ -44,7 +51,7 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
     try {
       return await call();
     } catch (error) {
-      if (error instanceof Error && THROTTLING.has(error.name)) throw storeBusy();
+      if (error instanceof Error && THROTTLING.has(error.name)) throw new StoreUnavailable('throttled');
       throw error;
     }
   };
@@ -61,7 +68,10 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
           reasons?.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError') &&
           !reasons.includes('ConditionalCheckFailed');
         if (!retryable) throw error;
-        if (attempt >= CONFLICT_ATTEMPTS) throw reasons?.includes('ThrottlingError') ? storeBusy() : concurrentChange();
+        if (attempt >= CONFLICT_ATTEMPTS)
+          throw reasons?.includes('ThrottlingError')
+            ? new StoreUnavailable('throttled')
+            : new StoreUnavailable('conflict');
         await backoff(attempt);
       }
     }
@@ -182,7 +192,7 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
     for (let start = 0; start < keys.length; start += BATCH_WRITE_LIMIT) {
       let pending = keys.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } }));
       for (let attempt = 1; pending.length > 0; attempt++) {
-        if (attempt > MAX_ATTEMPTS + 3) throw storeBusy();
+        if (attempt > MAX_ATTEMPTS + 3) throw new StoreUnavailable('throttled');
         if (attempt > 1) await backoff(attempt);
         const result = await send(() => client.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } })));
         pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
@@ -196,7 +206,7 @@ export const tableAccess = (client: DocumentClient, tableName: string) => {
     for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
       let pending: Key[] = keys.slice(start, start + BATCH_GET_LIMIT);
       for (let attempt = 1; pending.length > 0; attempt++) {
-        if (attempt > MAX_ATTEMPTS + 3) throw storeBusy();
+        if (attempt > MAX_ATTEMPTS + 3) throw new StoreUnavailable('throttled');
         if (attempt > 1) await backoff(attempt);
         const result = await send(() =>
           client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } })),

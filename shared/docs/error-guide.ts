@@ -80,6 +80,12 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
       'PUT /magazines/{id} creates the magazine when it does not exist, so its `{id}` must be a valid magazine identifier: 1 to 64 letters, digits, `_` or `-`, starting with a letter or digit.',
     fix: 'Choose an identifier of that form for the path.',
   },
+  '40014': {
+    title: 'Invalid Idempotency-Key',
+    cause:
+      'The `Idempotency-Key` header is empty, longer than 255 characters, or holds characters other than printable ASCII.',
+    fix: 'Send a key of 1 to 255 printable characters, such as a UUID, chosen anew for each new request.',
+  },
   '40301': {
     title: 'Request not authorised',
     cause:
@@ -132,9 +138,10 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
     fix: 'Use the label `.json` or `.xml`, `format=json` or `format=xml`, or an `Accept` header that admits `application/json`, `text/javascript` or `application/xml`.',
   },
   '40901': {
-    title: 'Concurrent change',
-    cause: 'Another request changed the same magazines while this one was running, more often than it could retry.',
-    fix: 'Send the request again; read the current state first if it depends on it.',
+    title: 'Request still in progress',
+    cause:
+      'A POST carried an `Idempotency-Key` that another request, still running, carries too. The API does one of them; this one did nothing.',
+    fix: 'Wait for the first request to answer (a second or so; `Retry-After` says when), then send this one again: it gets the first one’s answer.',
   },
   '41201': {
     title: 'Precondition failed',
@@ -150,6 +157,12 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
     title: 'Unsupported media type',
     cause: 'The `Content-Type` of the request is not a JSON media type.',
     fix: 'Send the body as JSON with `Content-Type: application/json` (or `text/javascript`, or `application/*+json`).',
+  },
+  '42201': {
+    title: 'Idempotency-Key reused',
+    cause:
+      'A POST carried an `Idempotency-Key` that an earlier request (within the last 24 hours) carried with a different body or to another resource. A key stands for one request only.',
+    fix: 'Choose a new key for a new request; send the same key only to retry the very same request.',
   },
   '42901': {
     title: 'Too many requests',

@@ -1,19 +1,15 @@
-import { errorCatalogue, errorCodes, type ErrorCode } from '../http/error-catalogue';
-import { errorGuide } from './error-guide';
+import { type ErrorCode, errorCatalogue, errorCodes } from '../http/error-catalogue';
+import { errorObject } from '../http/errors';
 import type { Links } from '../http/links';
 import { toXml } from '../http/xml';
+import { errorGuide } from './error-guide';
 import { escapeHtml, markdown, page } from './html';
 
 /** The pages every `moreInfo` links to, and their index, from the one error catalogue. */
 
 export const errorPagePath = (code: ErrorCode) => `/documentation/errors/${code}.html`;
 
-const exampleBody = (code: ErrorCode, links: Links) => ({
-  developerMessage: errorCatalogue[code].developerMessage,
-  userMessage: errorCatalogue[code].userMessage,
-  errorCode: code,
-  moreInfo: links.to(errorPagePath(code)),
-});
+const exampleBody = (code: ErrorCode, links: Links) => errorObject(code, undefined, links.baseUrl);
 
 const headerLinks = (links: Links) => [
   { href: links.to('/documentation/errors/'), text: 'All error codes' },

@@ -42,28 +42,10 @@ export const articleInput = z.strictObject(
 
 export type ArticleInput = z.output<typeof articleInput>;
 
-export interface StoredArticle extends ArticleInput {
-  readonly id: string;
-  readonly magazineId: string;
-  readonly created: number;
-}
-
+/** An article as the store holds it. */
 export interface Article extends ArticleInput {
   readonly id: string;
-  readonly type: 'article';
-  readonly magazine_id: string;
-  readonly created: string;
+  readonly magazineId: string;
+  /** Unix seconds. */
+  readonly created: number;
 }
-
-export const toArticle = (stored: StoredArticle): Article => ({
-  id: stored.id,
-  type: 'article',
-  magazine_id: stored.magazineId,
-  title: stored.title,
-  author_first_name: stored.author_first_name,
-  author_last_name: stored.author_last_name,
-  author_email: stored.author_email,
-  date: stored.date,
-  text: stored.text,
-  created: String(stored.created),
-});

@@ -1,8 +1,7 @@
 import * as z from 'zod/mini';
-import { ApiError } from '../http/errors';
-import type { Links } from '../http/links';
-import { identifier, nowInSeconds, text, unixSeconds } from './fields';
-import { tagIdFromName, toTag, type Tag, type TagRef } from './tag';
+import { InvalidInput } from './errors';
+import { identifier, isIdentifier, newId, nowInSeconds, text, unixSeconds } from './fields';
+import { type TagRef, tagIdFromName } from './tag';
 
 export const MAX_TAGS = 32;
 
@@ -22,9 +21,9 @@ const tagInput = z.strictObject(
   { error: 'must be an object `{"id"?, "name"}`' },
 );
 
-/** The body of POST /magazines and PUT /magazines/{id}; an array of them for PUT /magazines. */
 const tagsRule = `must be an array of at most ${MAX_TAGS} tags`;
 
+/** The body of POST /magazines and PUT /magazines/{id}; an array of them for PUT /magazines. */
 export const magazineInput = z.strictObject(
   {
     id: z.optional(identifier()),
@@ -48,11 +47,14 @@ export interface MagazineDraft {
   readonly created: number | undefined;
 }
 
-/** What the store holds of a magazine. */
-export interface StoredMagazine {
+export type IdentifiedDraft = MagazineDraft & { readonly id: string };
+
+/** A magazine as the store holds it. */
+export interface Magazine {
   readonly id: string;
   readonly title: string;
   readonly tags: readonly TagRef[];
+  /** Unix seconds. */
   readonly created: number;
   /** Unix seconds of the last change to the magazine itself. */
   readonly updated: number;
@@ -60,53 +62,63 @@ export interface StoredMagazine {
   readonly revision: string;
 }
 
-export interface Magazine {
-  readonly id: string;
-  readonly type: 'magazine';
-  readonly title: string;
-  readonly tags: readonly Tag[];
-  readonly created: string;
-}
+/** The fields of a magazine's representation, in the order they are written. */
+export const MAGAZINE_FIELDS = ['id', 'type', 'title', 'tags', 'created'] as const;
 
-/** Settles tag ids (derived from names where left out) and refuses duplicates. */
+/** Settles tag ids (derived from names where left out) and refuses duplicates; `at` prefixes field names (`[3].`). */
 export const toDraft = (input: MagazineInput, at = ''): MagazineDraft => {
   const seen = new Set<string>();
   const tags = (input.tags ?? []).map((tag, index) => {
     const id = tag.id ?? tagIdFromName(tag.name);
     if (!id) {
-      throw new ApiError(
-        '40010',
+      throw new InvalidInput(
+        'tag-id-underivable',
         `Body field \`${at}tags[${index}].name\` (\`${tag.name}\`) leaves no letters or digits to derive a tag id from; give the tag an explicit \`id\`.`,
       );
     }
-    if (seen.has(id))
-      throw new ApiError(
-        '40009',
+    if (seen.has(id)) {
+      throw new InvalidInput(
+        'duplicate-tag',
         `Body field \`${at}tags[${index}]\` repeats the tag id \`${id}\`; each tag of a magazine must have its own id.`,
       );
+    }
     seen.add(id);
     return { id, name: tag.name };
   });
   return { id: input.id, title: input.title, tags, created: input.created };
 };
 
-export const toMagazine = (
-  links: Links,
-  stored: Pick<StoredMagazine, 'id' | 'title' | 'tags' | 'created'>,
-): Magazine => ({
-  id: stored.id,
-  type: 'magazine',
-  title: stored.title,
-  tags: stored.tags.map((tag) => toTag(links, tag)),
-  created: String(stored.created),
-});
+/** The drafts of PUT /magazines: every element checked before anything is written; ids left out are made here. */
+export const identifyDrafts = (inputs: readonly MagazineInput[]): IdentifiedDraft[] => {
+  const seen = new Map<string, number>();
+  return inputs.map((input, index) => {
+    const draft = toDraft(input, `[${index}].`);
+    const id = draft.id ?? newId();
+    const first = seen.get(id);
+    if (first !== undefined) {
+      throw new InvalidInput(
+        'duplicate-id',
+        `Elements [${first}] and [${index}] of the body have the same \`id\` (\`${id}\`); each magazine must have its own id.`,
+      );
+    }
+    seen.set(id, index);
+    return { ...draft, id };
+  });
+};
 
-/** The fields of a magazine's representation, in the order they are written. */
-export const MAGAZINE_FIELDS = ['id', 'type', 'title', 'tags', 'created'] as const;
-
-/** `fields=title,tags`: only those fields plus `id`; names that are not magazine fields are ignored. */
-export const selectFields = (magazine: Magazine, fields: readonly string[] | undefined): Partial<Magazine> => {
-  if (!fields) return magazine;
-  const wanted = new Set(['id', ...fields]);
-  return Object.fromEntries(Object.entries(magazine).filter(([key]) => wanted.has(key))) as Partial<Magazine>;
+/** The draft of PUT /magazines/{id}: the path names the magazine; a body `id`, if given, must agree. */
+export const draftFor = (id: string, input: MagazineInput): IdentifiedDraft => {
+  if (!isIdentifier(id)) {
+    throw new InvalidInput(
+      'invalid-id',
+      `Path segment \`{id}\` (\`${id}\`) must be 1 to 64 letters, digits, \`_\` or \`-\`, starting with a letter or digit.`,
+    );
+  }
+  if (input.id !== undefined && input.id !== id) {
+    throw new InvalidInput(
+      'id-mismatch',
+      `Body field \`id\` (\`${input.id}\`) differs from the path's \`{id}\` (\`${id}\`); leave it out or make them equal.`,
+    );
+  }
+  return { ...toDraft(input), id };
 };

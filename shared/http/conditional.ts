@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { Precondition } from '../domain/store';
 import type { Format } from './negotiation';
 
 /**
@@ -34,10 +35,8 @@ export const isNotModified = (
   return Number.isFinite(since) && lastModified <= Math.floor(since / 1000);
 };
 
-/** `If-Match` on a write: any current version (`*`), or one of the revisions the client holds. */
-export type IfMatch = { readonly any: true } | { readonly any: false; readonly revisions: readonly string[] };
-
-export const parseIfMatch = (header: string | undefined): IfMatch | undefined => {
+/** `If-Match` on a write: `*`, or the revisions of the ETags the client holds. */
+export const parseIfMatch = (header: string | undefined): Precondition | undefined => {
   if (header === undefined) return undefined;
   if (header.trim() === '*') return { any: true };
   const revisions = entityTags(header)
@@ -45,6 +44,3 @@ export const parseIfMatch = (header: string | undefined): IfMatch | undefined =>
     .filter(Boolean);
   return { any: false, revisions };
 };
-
-export const matches = (ifMatch: IfMatch | undefined, revision: string | undefined): boolean =>
-  ifMatch === undefined || (revision !== undefined && (ifMatch.any || ifMatch.revisions.includes(revision)));

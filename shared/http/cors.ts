@@ -19,6 +19,7 @@ export const corsPreflight = {
     'X-Amz-Security-Token',
     'X-Amz-Content-Sha256',
     'If-Match',
+    'Idempotency-Key',
     'If-None-Match',
     'If-Modified-Since',
   ],

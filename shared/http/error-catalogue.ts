@@ -75,6 +75,11 @@ export const errorCatalogue = {
       'The request was refused before it reached the service: its path, query or headers are not valid.',
     userMessage: 'The request is not valid.',
   },
+  '40014': {
+    status: 400,
+    developerMessage: 'The `Idempotency-Key` header must be 1 to 255 printable ASCII characters.',
+    userMessage: 'The request is not valid.',
+  },
   '40013': {
     status: 400,
     developerMessage: 'An identifier in the path is not of the form this API accepts.',
@@ -134,8 +139,9 @@ export const errorCatalogue = {
   },
   '40901': {
     status: 409,
-    developerMessage: 'The data changed while the request was being carried out; some changes may not have been made.',
-    userMessage: 'Somebody else changed this at the same time. Please try again.',
+    developerMessage:
+      'A request with the same `Idempotency-Key` is still being carried out; nothing was done for this one. Send it again once the first has answered.',
+    userMessage: 'This is already being done. Please wait a moment.',
   },
   '41201': {
     status: 412,
@@ -151,6 +157,12 @@ export const errorCatalogue = {
     status: 415,
     developerMessage: 'The request body must be JSON (`Content-Type: application/json`).',
     userMessage: 'The request could not be read.',
+  },
+  '42201': {
+    status: 422,
+    developerMessage:
+      'This `Idempotency-Key` was used before with a different request; nothing was done. Use a new key for a new request.',
+    userMessage: 'The request is not valid.',
   },
   '42901': {
     status: 429,

@@ -1,5 +1,6 @@
 import { corsResponseHeaders } from './cors';
-import { errorCatalogue, type ErrorCode } from './error-catalogue';
+import { type ErrorCode, errorCatalogue } from './error-catalogue';
+import { errorObject } from './errors';
 
 /**
  * The answers API Gateway gives by itself (no signature, throttled, too large, the function
@@ -100,9 +101,5 @@ export const gatewayErrorHeaders = (error: GatewayError): Record<string, string>
  * The spec's error object of a gateway response; `baseUrl` is `{base_url}`. The deployed API's
  * template leaves `$context` variables in it for API Gateway to fill; the local server fills them.
  */
-export const gatewayErrorObject = (error: GatewayError, baseUrl: string) => ({
-  developerMessage: error.developerMessage ?? errorCatalogue[error.code].developerMessage,
-  userMessage: errorCatalogue[error.code].userMessage,
-  errorCode: error.code,
-  moreInfo: `${baseUrl}/v1/documentation/errors/${error.code}.html`,
-});
+export const gatewayErrorObject = (error: GatewayError, baseUrl: string) =>
+  errorObject(error.code, error.developerMessage, baseUrl);

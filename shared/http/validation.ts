@@ -1,5 +1,5 @@
 import type * as z from 'zod/mini';
-import { ApiError, invalidField, invalidParameter, unknownField } from './errors';
+import { type ApiError, invalidField, invalidParameter, unknownField } from './errors';
 
 const formatPath = (path: readonly PropertyKey[]) =>
   path.reduce<string>(

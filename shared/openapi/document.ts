@@ -1,81 +1,35 @@
-import { STATUS_CODES } from 'node:http';
 import * as z from 'zod/mini';
 import { articleInput } from '../domain/article';
-import { IDENTIFIER_PATTERN } from '../domain/fields';
 import { magazineInput, magazineListInput } from '../domain/magazine';
-import { representationRegistry } from '../domain/schemas-out';
-import { errorCatalogue, errorCodes, type ErrorCode } from '../http/error-catalogue';
-import { errorGuide } from '../docs/error-guide';
-import { gatewayErrorCodes } from '../http/gateway-errors';
-import { expandRoutes, formatLabels, versionPrefixOf, type HttpMethod, type Operation, type Route } from '../routes';
-import { EXAMPLE_BASE_URL, errorExample, errorXml, replyExamples, requestExamples, xmlOf } from './examples';
+import { type ErrorCode, errorCatalogue } from '../http/error-catalogue';
+import { representationRegistry } from '../http/representations/schemas';
+import { expandRoutes, formatLabels, type HttpMethod, type Operation, versionPrefixOf } from '../routes';
+import { EXAMPLE_BASE_URL, requestExamples } from './examples';
+import { groupDescriptions, type OperationProse, operationDocs } from './operation-docs';
+import { fixedParameters, pathParameter, queryParameters, responseHeaders } from './parameters';
 import {
-  groupDescriptions,
-  operationDocs,
-  queryParameterDescriptions,
-  type OperationDoc,
-  type Success,
-} from './operation-docs';
+  type Built,
+  type Concrete,
+  commonErrors,
+  errorResponse,
+  examplesOf,
+  JSON_TYPES,
+  type Label,
+  negotiates,
+  notModifiedResponse,
+  successResponse,
+  XML_TYPE,
+} from './responses';
+import { capitalize, type JsonObject, type OpenApiDocument, type OpenApiOperation, pascal, ref } from './types';
+
+export type { JsonObject, OpenApiDocument, OpenApiOperation } from './types';
 
 /**
- * The OpenAPI 3.1 document of the API, generated: paths and methods from the route table
- * (every version prefix and format label, as API Gateway has them), schemas from the zod
- * schemas the handlers validate with and the representations are checked against, errors from
- * the error catalogue, examples from the functions that build real responses.
+ * The OpenAPI 3.1 document of the API, generated: paths and methods from the route table (every
+ * version prefix and format label, as API Gateway has them), schemas from the zod schemas of the
+ * rows (the ones the handlers validate with and build responses by), errors from the error
+ * catalogue, examples from the functions that build real responses.
  */
-
-export type JsonObject = { [key: string]: unknown };
-
-export interface OpenApiOperation extends JsonObject {
-  operationId: string;
-  summary: string;
-  description: string;
-  tags: string[];
-  parameters: { $ref: string }[];
-  requestBody?: { $ref: string };
-  responses: Record<string, { $ref: string }>;
-  'x-operation': string;
-}
-
-export interface OpenApiDocument extends JsonObject {
-  openapi: '3.1.0';
-  info: JsonObject & { title: string; version: string; description: string };
-  servers: JsonObject[];
-  tags: { name: string; description: string }[];
-  paths: Record<string, Partial<Record<Lowercase<HttpMethod>, OpenApiOperation>>>;
-  components: {
-    schemas: Record<string, JsonObject>;
-    parameters: Record<string, JsonObject>;
-    headers: Record<string, JsonObject>;
-    requestBodies: Record<string, JsonObject>;
-    responses: Record<string, JsonObject>;
-    examples: Record<string, JsonObject>;
-    securitySchemes: Record<string, JsonObject>;
-  };
-  'x-unrouted-responses': Record<string, JsonObject>;
-}
-
-const capitalize = (text: string) => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
-const pascal = (text: string) =>
-  text
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map(capitalize)
-    .join('');
-const ref = (kind: string, name: string) => ({ $ref: `#/components/${kind}/${name}` });
-
-const JSON_TYPES = ['text/javascript', 'application/json'] as const;
-const XML_TYPE = 'application/xml';
-type Label = (typeof formatLabels)[number];
-
-/**
- * Codes API Gateway itself can answer with (its gateway responses, infra/gateway-responses.ts):
- * those are always `application/json`, whatever the label asked for.
- */
-const GATEWAY_CODES = gatewayErrorCodes;
-
-// ---------------------------------------------------------------------------------------------
-// Schemas
 
 const requestRegistry = z.registry<{ id: string }>();
 requestRegistry.add(magazineInput, { id: 'MagazineInput' });
@@ -99,198 +53,11 @@ const componentSchemas = (registry: z.core.$ZodRegistry<{ id: string }>, io: 'in
   );
 };
 
-// ---------------------------------------------------------------------------------------------
-// Parameters
-
-const constraintOf = (schema: z.ZodMiniType): string | undefined => {
-  const result = schema.safeParse('\u0000');
-  const message = result.success ? undefined : result.error.issues[0]?.message;
-  return message ? `${capitalize(message)}.` : undefined;
+const requestSchemaId = (schema: z.ZodMiniType): string => {
+  const id = requestRegistry.get(schema)?.id;
+  if (!id) throw new Error('A request body schema of the route table has no id in the document.');
+  return id;
 };
-
-const queryParameters = (query: z.ZodMiniObject, parameters: Record<string, JsonObject>): string[] => {
-  const json = z.toJSONSchema(query, { target: 'draft-2020-12', io: 'input' }) as {
-    properties?: Record<string, JsonObject>;
-  };
-  const defaults = query.parse({}) as Record<string, unknown>;
-  return Object.entries(json.properties ?? {}).map(([name, property]) => {
-    const { description: _fromZod, ...schema } = property;
-    const fallback = defaults[name];
-    if (fallback !== undefined) schema.default = String(fallback);
-    const field = query.shape[name] as z.ZodMiniType;
-    const prose = queryParameterDescriptions[name];
-    if (!prose) throw new Error(`Query parameter \`${name}\` has no description in operation-docs.ts.`);
-    const parameter = {
-      name,
-      in: 'query',
-      required: false,
-      description: [prose, constraintOf(field)].filter(Boolean).join(' '),
-      schema,
-    };
-    const key = `Query${capitalize(name)}`;
-    const existing = parameters[key];
-    if (existing && JSON.stringify(existing) !== JSON.stringify(parameter))
-      throw new Error(`Two operations define query parameter \`${name}\` differently.`);
-    parameters[key] = parameter;
-    return key;
-  });
-};
-
-const identifierSource = IDENTIFIER_PATTERN.source.replace(/^\^|\$$/g, '');
-const labelSource = `(?:\\.(?:${formatLabels.join('|')}))?`;
-
-const pathParameter = (name: string, acceptsLabel: boolean): [string, JsonObject] => {
-  const labelNote = acceptsLabel
-    ? ' A format label (`.json`, `.xml`) may follow it: API Gateway hands it over inside this segment.'
-    : '';
-  const base: Record<string, { description: string; schema: JsonObject; example: string }> = {
-    id: {
-      description: 'Identifier of the magazine.',
-      schema: { type: 'string', pattern: `^${identifierSource}${acceptsLabel ? labelSource : ''}$` },
-      example: 'national-geographic',
-    },
-    tagId: {
-      description: 'Identifier of the tag.',
-      schema: { type: 'string', pattern: `^${identifierSource}${acceptsLabel ? labelSource : ''}$` },
-      example: 'science',
-    },
-    articleId: {
-      description: 'Identifier of the article, as the `Location` of its creation gave it.',
-      schema: { type: 'string', minLength: 1 },
-      example: '5b0f9a52-6c1e-4c0e-9f59-2d1f3a8e7c41',
-    },
-    errorCode: {
-      description: 'An error code of the catalogue followed by `.html`.',
-      schema: { type: 'string', enum: errorCodes.map((code) => `${code}.html`) },
-      example: '40402.html',
-    },
-  };
-  const known = base[name];
-  if (!known) throw new Error(`Path parameter \`{${name}}\` has no description in document.ts.`);
-  return [
-    `Path${capitalize(name)}${acceptsLabel ? 'Labelled' : ''}`,
-    {
-      name,
-      in: 'path',
-      required: true,
-      description: `${known.description}${labelNote}`,
-      schema: known.schema,
-      example: known.example,
-    },
-  ];
-};
-
-const fixedParameters: Record<string, JsonObject> = {
-  QueryFormat: {
-    name: 'format',
-    in: 'query',
-    required: false,
-    description:
-      'The representation: `json` or `xml` (any case). A `.json`/`.xml` label on the path wins over it; it wins over `Accept`. Another value: 406.',
-    schema: { type: 'string', enum: [...formatLabels] },
-  },
-  QueryMock: {
-    name: 'mock',
-    in: 'query',
-    required: false,
-    allowEmptyValue: true,
-    description:
-      'Simulated data (testing server only). `True` (any case), `1` or no value turns it on; `False` or `0` off; another value: 400 (`40005`). The request is checked as a real one, then answered with deterministic data of the real shape; the database is neither read nor written. Where mock is turned off (production stages), any `mock`: 400 (`40006`).',
-    schema: { type: 'string', pattern: '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[01])?$' },
-  },
-  HeaderAccept: {
-    name: 'Accept',
-    in: 'header',
-    required: false,
-    description:
-      'Chooses the format when the path has no label and there is no `format`: JSON (`application/json`, `text/javascript`) or XML (`application/xml`, `text/xml`); without it, JSON. JSON is sent as `text/javascript` unless the header admits only `application/json`. An `Accept` that admits neither format: 406. (OpenAPI tools treat `Accept` as implied by the response media types; it is listed for readers.)',
-    schema: { type: 'string' },
-    example: 'application/json, text/javascript',
-  },
-  HeaderIfNoneMatch: {
-    name: 'If-None-Match',
-    in: 'header',
-    required: false,
-    description: 'An `ETag` received earlier (or `*`): 304 without a body when it still matches.',
-    schema: { type: 'string' },
-    example: '"3f9a1c-json"',
-  },
-  HeaderIfModifiedSince: {
-    name: 'If-Modified-Since',
-    in: 'header',
-    required: false,
-    description:
-      'An HTTP date: 304 without a body when nothing changed since. `If-None-Match` wins when both are sent.',
-    schema: { type: 'string' },
-    example: 'Mon, 01 Jan 2024 01:00:00 GMT',
-  },
-  HeaderIfMatch: {
-    name: 'If-Match',
-    in: 'header',
-    required: false,
-    description:
-      'The `ETag` of the version the change is based on (or `*` for any existing version); otherwise 412 and nothing changes.',
-    schema: { type: 'string' },
-    example: '"3f9a1c-json"',
-  },
-};
-
-// ---------------------------------------------------------------------------------------------
-// Response headers
-
-const headers: Record<string, JsonObject> = {
-  Vary: {
-    description: 'Always `Accept`: the representation depends on it.',
-    required: true,
-    schema: { type: 'string', const: 'Accept' },
-  },
-  ContentType: {
-    description:
-      'JSON as `text/javascript; charset=utf-8` (or `application/json; charset=utf-8` when `Accept` admits only that), XML as `application/xml; charset=utf-8`.',
-    schema: { type: 'string' },
-  },
-  ETag: {
-    description:
-      'Entity tag of the representation sent, for `If-None-Match` (and, on a magazine or the magazine list, `If-Match`).',
-    required: true,
-    schema: { type: 'string' },
-  },
-  LastModified: {
-    description: 'When the resource (for a list: any of its members) last changed, as an HTTP date.',
-    schema: { type: 'string' },
-  },
-  CacheControl: {
-    description: '`no-cache`: a cache may keep the response but must revalidate it.',
-    schema: { type: 'string' },
-  },
-  Link: {
-    description:
-      'RFC 8288 links to the `first`, `prev`, `next` and `last` pages that exist, under `{base_url}/v1`, keeping the request’s format label and its filters (`year`, `tag`, `fields` as far as they name magazine fields, `sort`, `format`, `mock`). Unknown parameters are not repeated, so the header stays small.',
-    required: true,
-    schema: { type: 'string' },
-    example: `<${EXAMPLE_BASE_URL}/v1/magazines?sort=asc&offset=0&limit=2>; rel="first", <${EXAMPLE_BASE_URL}/v1/magazines?sort=asc&offset=2&limit=2>; rel="next"`,
-  },
-  Location: {
-    description: 'Absolute address of the created resource.',
-    required: true,
-    schema: { type: 'string', format: 'uri' },
-  },
-  RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
-};
-
-// ---------------------------------------------------------------------------------------------
-// Operations
-
-interface Concrete {
-  readonly route: Route & { readonly operation: Operation };
-  readonly operation: Operation;
-  readonly doc: OperationDoc;
-  readonly method: HttpMethod;
-  readonly label: Label | undefined;
-  readonly prefix: string;
-}
-
-const negotiates = (doc: OperationDoc) => doc.success.every((s) => s.kind === 'representation');
 
 /** `listMagazines`, `listMagazinesV1`, `headListMagazinesApiV1Json`: unique per method and concrete path. */
 export const operationIdOf = (id: string, method: HttpMethod, prefix: string, label: Label | undefined) =>
@@ -299,182 +66,38 @@ export const operationIdOf = (id: string, method: HttpMethod, prefix: string, la
 const labelOf = (resource: string, operation: Operation): Label | undefined =>
   formatLabels.find((label) => resource.endsWith(`${operation.path}.${label}`));
 
-const commonErrors = ({ operation, doc, method, label }: Concrete): ErrorCode[] => [
-  ...(negotiates(doc) && !label ? (['40601'] as const) : []),
-  ...(doc.body ? (['40001', '40002', '40003', '40011', '41301', '41501'] as const) : []),
-  ...(method === 'GET' || method === 'HEAD' ? [] : (['40301'] as const)),
-  '40005',
-  '40006',
-  // The gateway's catch-all refusal can meet any request.
-  '40012',
-  '42901',
-  '50001',
-  '50201',
-  ...(operation.access === 'none' ? [] : (['50301'] as const)),
-  '50401',
-];
-
-const successMediaTypes = (label: Label | undefined): string[] =>
-  label === 'json' ? [...JSON_TYPES] : label === 'xml' ? [XML_TYPE] : [...JSON_TYPES, XML_TYPE];
-
-const errorMediaTypes = (concrete: Concrete, codes: readonly ErrorCode[], status: number): string[] => {
-  // Errors raised before or outside negotiation (406, documents) are JSON, typed by `Accept` as any JSON.
-  const types = new Set<string>(
-    status === 406 || !negotiates(concrete.doc) ? JSON_TYPES : successMediaTypes(concrete.label),
-  );
-  if (codes.some((code) => GATEWAY_CODES.includes(code))) types.add('application/json');
-  return [...types];
-};
-
-const examplesOf = (names: readonly string[]) => Object.fromEntries(names.map((name) => [name, ref('examples', name)]));
-
-interface Built {
-  readonly responses: Record<string, JsonObject>;
-  readonly examples: Record<string, JsonObject>;
-}
-
-const intern = (built: Built, name: string, response: JsonObject) => {
-  const existing = built.responses[name];
-  if (existing && JSON.stringify(existing) !== JSON.stringify(response))
-    throw new Error(`Response component ${name} built twice differently.`);
-  built.responses[name] = response;
-  return ref('responses', name);
-};
-
-const successResponse = (built: Built, concrete: Concrete, success: Success) => {
-  const head = concrete.method === 'HEAD';
-  const variant = `${head ? 'Head' : ''}${pascal(concrete.operation.id)}${success.status}${concrete.label ? capitalize(concrete.label) : ''}`;
-  const common = { Vary: ref('headers', 'Vary'), 'Content-Type': ref('headers', 'ContentType') };
-  if (success.kind === 'document') {
-    const content = head
-      ? undefined
-      : {
-          [success.mediaType]: {
-            schema:
-              success.mediaType === 'text/html'
-                ? { type: 'string', description: 'A self-contained HTML page.' }
-                : {
-                    type: 'object',
-                    description: 'An OpenAPI 3.1 document.',
-                    properties: {
-                      openapi: { type: 'string', pattern: '^3\\.1\\.' },
-                      info: { type: 'object' },
-                      paths: { type: 'object' },
-                    },
-                    required: ['openapi', 'info', 'paths'],
-                  },
-          },
-        };
-    return intern(built, variant, {
-      description: success.description,
-      headers: { ...common, ETag: ref('headers', 'ETag'), 'Cache-Control': ref('headers', 'CacheControl') },
-      ...(content && { content }),
-    });
-  }
-  const reads = concrete.method === 'GET' || head;
-  const responseHeaders: JsonObject = {
-    ...common,
-    ...(reads && {
-      ETag: ref('headers', 'ETag'),
-      'Last-Modified': ref('headers', 'LastModified'),
-      'Cache-Control': ref('headers', 'CacheControl'),
-    }),
-    ...(success.list && { Link: ref('headers', 'Link') }),
-    ...(success.status === 201 && { Location: ref('headers', 'Location') }),
-  };
-  const jsonExample = `${success.example}Json`;
-  const xmlExample = `${success.example}Xml`;
-  const reply = replyExamples[success.example];
-  built.examples[jsonExample] = { summary: success.description, value: reply.body };
-  built.examples[xmlExample] = { summary: success.description, value: xmlOf(reply) };
-  const content = Object.fromEntries(
-    successMediaTypes(concrete.label).map((type) => [
-      type,
-      { schema: ref('schemas', success.schema), examples: examplesOf([type === XML_TYPE ? xmlExample : jsonExample]) },
-    ]),
-  );
-  return intern(built, variant, {
-    description: success.description,
-    headers: responseHeaders,
-    ...(!head && { content }),
-  });
-};
-
-const notModifiedResponse = (built: Built, concrete: Concrete) =>
-  intern(built, `NotModified${negotiates(concrete.doc) ? '' : 'Document'}`, {
-    description: 'Not modified: the `If-None-Match` (or `If-Modified-Since`) precondition holds. No body.',
-    headers: {
-      Vary: ref('headers', 'Vary'),
-      ETag: ref('headers', 'ETag'),
-      'Cache-Control': ref('headers', 'CacheControl'),
-      ...(negotiates(concrete.doc) && { 'Last-Modified': ref('headers', 'LastModified') }),
-    },
-  });
-
-const describeCodes = (codes: readonly ErrorCode[]) =>
-  codes.map((code) => `- \`${code}\` ${errorGuide[code].title}: ${errorGuide[code].cause}`).join('\n');
-
-const errorResponse = (built: Built, concrete: Concrete, status: number, codes: readonly ErrorCode[]) => {
-  const head = concrete.method === 'HEAD';
-  const types = errorMediaTypes(concrete, codes, status);
-  for (const code of codes) {
-    if (types.some((type) => type !== XML_TYPE))
-      built.examples[`Error${code}`] = { summary: errorGuide[code].title, value: errorExample(code) };
-    if (types.includes(XML_TYPE))
-      built.examples[`Error${code}Xml`] = { summary: errorGuide[code].title, value: errorXml(code) };
-  }
-  const content = Object.fromEntries(
-    types.map((type) => [
-      type,
-      {
-        schema: ref('schemas', 'Error'),
-        examples: examplesOf(codes.map((code) => (type === XML_TYPE ? `Error${code}Xml` : `Error${code}`))),
-      },
-    ]),
-  );
-  const name = `${head ? 'Head' : ''}${pascal(concrete.operation.id)}${status}${concrete.label ? capitalize(concrete.label) : ''}`;
-  return intern(built, name, {
-    description: `${STATUS_CODES[status] ?? 'Error'}. Error codes:\n\n${describeCodes(codes)}`,
-    headers: {
-      Vary: ref('headers', 'Vary'),
-      'Content-Type': ref('headers', 'ContentType'),
-      ...(status === 503 && { 'Retry-After': ref('headers', 'RetryAfter') }),
-    },
-    'x-error-codes': [...codes],
-    ...(!head && { content }),
-  });
-};
-
 const operationObject = (
   built: Built,
   concrete: Concrete,
   parameters: Record<string, JsonObject>,
 ): OpenApiOperation => {
-  const { operation, doc, method, label, prefix } = concrete;
+  const { operation, prose, method, label, prefix } = concrete;
   const reads = method === 'GET' || method === 'HEAD';
   const parameterKeys: string[] = [];
-  const pathNames = [...operation.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1]!);
+  const pathNames = [...operation.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1] ?? '');
   pathNames.forEach((name, index) => {
     const [key, parameter] = pathParameter(
       name,
-      negotiates(doc) && index === pathNames.length - 1 && operation.path.endsWith(`{${name}}`),
+      negotiates(operation) && index === pathNames.length - 1 && operation.path.endsWith(`{${name}}`),
     );
     parameters[key] = parameter;
     parameterKeys.push(key);
   });
-  if (doc.query) parameterKeys.push(...queryParameters(doc.query, parameters));
-  if (negotiates(doc) && !label) parameterKeys.push('QueryFormat');
+  if (operation.query) parameterKeys.push(...queryParameters(operation.query, parameters));
+  if (negotiates(operation) && !label) parameterKeys.push('QueryFormat');
   parameterKeys.push('QueryMock');
-  if (negotiates(doc)) parameterKeys.push('HeaderAccept');
+  if (negotiates(operation)) parameterKeys.push('HeaderAccept');
   if (reads) parameterKeys.push('HeaderIfNoneMatch');
-  if (reads && negotiates(doc)) parameterKeys.push('HeaderIfModifiedSince');
-  if ('ifMatch' in doc && doc.ifMatch) parameterKeys.push('HeaderIfMatch');
+  if (reads && negotiates(operation)) parameterKeys.push('HeaderIfModifiedSince');
+  if (operation.ifMatch) parameterKeys.push('HeaderIfMatch');
+  if (operation.idempotent) parameterKeys.push('HeaderIdempotencyKey');
 
   const responses: Record<string, { $ref: string }> = {};
-  for (const success of doc.success) responses[String(success.status)] = successResponse(built, concrete, success);
+  for (const success of operation.success)
+    responses[String(success.status)] = successResponse(built, concrete, success);
   if (reads) responses['304'] = notModifiedResponse(built, concrete);
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...doc.errors, ...commonErrors(concrete)]) {
+  for (const code of [...operation.errors, ...commonErrors(concrete)]) {
     const status = errorCatalogue[code].status;
     byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])].sort());
   }
@@ -487,26 +110,31 @@ const operationObject = (
   return {
     operationId: operationIdOf(operation.id, method, prefix, label),
     summary: method === 'HEAD' ? `${operation.summary}: headers only` : operation.summary,
-    description: `${method === 'HEAD' ? 'The same status and headers as the GET, without a body. ' : ''}${doc.description}\n\nThis path: ${where}.`,
-    tags: [doc.group],
+    description: `${method === 'HEAD' ? 'The same status and headers as the GET, without a body. ' : ''}${prose.description}\n\nThis path: ${where}.`,
+    tags: [operation.group],
     parameters: parameterKeys.map((key) => ref('parameters', key)),
-    ...(doc.body && { requestBody: ref('requestBodies', doc.body.schema) }),
+    ...(operation.body && { requestBody: ref('requestBodies', requestSchemaId(operation.body)) }),
     responses,
     ...(reads ? { security: [] } : { security: [{ sigv4: [] }] }),
     'x-operation': operation.id,
   };
 };
 
+const proseOf = (operation: Operation): OperationProse => {
+  const prose = (operationDocs as Record<string, OperationProse>)[operation.id];
+  if (!prose) throw new Error(`Operation ${operation.id} has no prose in operation-docs.ts.`);
+  return prose;
+};
+
 const requestBodies = (): Record<string, JsonObject> => {
   const bodies: Record<string, JsonObject> = {};
-  const descriptions = new Map<string, string>();
-  for (const doc of Object.values(operationDocs) as OperationDoc[])
-    if (doc.body) descriptions.set(doc.body.schema, doc.body.description);
-  for (const [id, description] of descriptions) {
+  for (const operation of expandRoutes().flatMap((route) => (route.operation ? [route.operation] : []))) {
+    if (!operation.body) continue;
+    const id = requestSchemaId(operation.body);
     const media = { schema: ref('schemas', id), examples: examplesOf([`${id}Request`]) };
     bodies[id] = {
       required: true,
-      description: `${description} Sent as JSON: \`application/json\`, \`text/javascript\`, \`application/*+json\` or no \`Content-Type\`; at most 1 MiB. Fields not listed here are refused (400 \`40002\`).`,
+      description: `${proseOf(operation).body ?? ''} Sent as JSON: \`application/json\`, \`text/javascript\`, \`application/*+json\` or no \`Content-Type\`; at most 1 MiB. Fields not listed here are refused (400 \`40002\`).`,
       content: Object.fromEntries(JSON_TYPES.map((type) => [type, media])),
     };
   }
@@ -565,12 +193,9 @@ export const buildOpenApi = (): OpenApiDocument => {
   for (const route of expandRoutes()) {
     if (!route.operation || route.method === 'ANY') continue;
     const operation = route.operation;
-    const doc: OperationDoc | undefined = (operationDocs as Record<string, OperationDoc>)[operation.id];
-    if (!doc) throw new Error(`Operation ${operation.id} has no entry in operation-docs.ts.`);
     const concrete: Concrete = {
-      route: route as Concrete['route'],
       operation,
-      doc,
+      prose: proseOf(operation),
       method: route.method,
       label: labelOf(route.resource, operation),
       prefix: versionPrefixOf(route.resource),
@@ -588,7 +213,7 @@ export const buildOpenApi = (): OpenApiDocument => {
 
   const usedParameters = new Set(
     Object.values(paths).flatMap((item) =>
-      Object.values(item).flatMap((op) => op.parameters.map((p) => p.$ref.split('/').pop()!)),
+      Object.values(item).flatMap((op) => op.parameters.map((p) => p.$ref.split('/').pop() ?? '')),
     ),
   );
   return {
@@ -618,7 +243,7 @@ export const buildOpenApi = (): OpenApiDocument => {
     components: {
       schemas: { ...componentSchemas(representationRegistry, 'output'), ...componentSchemas(requestRegistry, 'input') },
       parameters: Object.fromEntries(Object.entries(parameters).filter(([key]) => usedParameters.has(key))),
-      headers,
+      headers: responseHeaders,
       requestBodies: requestBodies(),
       responses: built.responses,
       examples: built.examples,

@@ -1,17 +1,14 @@
-import type { StoredArticle } from '../domain/article';
-import type { StoredMagazine } from '../domain/magazine';
-import {
-  articleListReply,
-  articleReply,
-  magazineListReply,
-  magazineReply,
-  tagListReply,
-  tagReply,
-  type TagSummary,
-} from '../domain/representation';
-import { errorCatalogue, type ErrorCode } from '../http/error-catalogue';
-import { linksAt, type Links } from '../http/links';
+import type { Article } from '../domain/article';
+import type { Magazine } from '../domain/magazine';
+import type { TagSummary } from '../domain/tag';
+import type { ErrorCode } from '../http/error-catalogue';
+import { errorObject } from '../http/errors';
+import { type Links, linksAt } from '../http/links';
+import type { ListContext } from '../http/lists';
 import { created, done, type RepresentationReply } from '../http/replies';
+import { articleListReply, articleReply } from '../http/representations/article';
+import { magazineListReply, magazineReply } from '../http/representations/magazine';
+import { tagListReply, tagReply } from '../http/representations/tag';
 import { toXml } from '../http/xml';
 
 /**
@@ -25,7 +22,7 @@ export const exampleLinks: Links = linksAt(EXAMPLE_BASE_URL);
 
 const JAN_2024 = 1_704_067_200;
 
-const magazines: StoredMagazine[] = [
+const magazines: Magazine[] = [
   {
     id: 'national-geographic',
     title: 'National Geographic',
@@ -47,7 +44,7 @@ const magazines: StoredMagazine[] = [
   },
 ];
 
-const article: StoredArticle = {
+const article: Article = {
   id: '5b0f9a52-6c1e-4c0e-9f59-2d1f3a8e7c41',
   magazineId: 'national-geographic',
   title: 'The Secret Life of Coral Reefs',
@@ -65,13 +62,14 @@ const tags: TagSummary[] = [
   { id: 'politique-economie', name: 'Politique & Économie', magazineCount: 1 },
 ];
 
-const listRequest = (path: string) => ({
+const listRequest = (path: string): ListContext => ({
   links: exampleLinks,
   path,
   label: undefined,
   mock: false,
   formatParameter: undefined,
-  query: { offset: 0, limit: 2, sort: 'asc' as const },
+  query: { limit: 2, sort: 'asc' },
+  cursorFor: () => 'eyJsIjoiZXhhbXBsZSJ9.Zm9yLWRvY3VtZW50YXRpb24',
 });
 
 export const requestExamples = {
@@ -99,12 +97,30 @@ const firstMagazine = magazines[0]!;
 /** Replies as the operations build them, keyed by example name. */
 export const replyExamples = {
   Magazine: magazineReply(exampleLinks, firstMagazine),
-  MagazineList: magazineListReply(listRequest('/magazines'), { items: magazines, count: 7 }),
-  TagMagazineList: magazineListReply(listRequest('/tags/science/magazines'), { items: [firstMagazine], count: 1 }),
+  MagazineList: magazineListReply(listRequest('/magazines'), {
+    items: magazines,
+    count: 7,
+    offset: 0,
+    next: 'example',
+  }),
+  TagMagazineList: magazineListReply(listRequest('/tags/science/magazines'), {
+    items: [firstMagazine],
+    count: 1,
+    offset: 0,
+  }),
   Article: articleReply(article),
-  ArticleList: articleListReply(listRequest('/magazines/national-geographic/articles'), { items: [article], count: 1 }),
+  ArticleList: articleListReply(listRequest('/magazines/national-geographic/articles'), {
+    items: [article],
+    count: 1,
+    offset: 0,
+  }),
   TagResource: tagReply(exampleLinks, tags[0]!),
-  TagList: tagListReply(listRequest('/tags'), { items: tags.slice(0, 2), count: tags.length }),
+  TagList: tagListReply(listRequest('/tags'), {
+    items: tags.slice(0, 2),
+    count: tags.length,
+    offset: 0,
+    next: 'example',
+  }),
   MagazineCreated: created(firstMagazine.id, exampleLinks.to(`/magazines/${firstMagazine.id}`)),
   MagazineReplaced: done(firstMagazine.id),
   MagazineDeleted: done(firstMagazine.id),
@@ -116,11 +132,7 @@ export type ReplyExample = keyof typeof replyExamples;
 
 export const xmlOf = (reply: RepresentationReply) => toXml(reply.xml.root, reply.body, reply.xml.names);
 
-export const errorExample = (code: ErrorCode, links: Links = exampleLinks) => ({
-  developerMessage: errorCatalogue[code].developerMessage,
-  userMessage: errorCatalogue[code].userMessage,
-  errorCode: code,
-  moreInfo: links.to(`/documentation/errors/${code}.html`),
-});
+export const errorExample = (code: ErrorCode, links: Links = exampleLinks) =>
+  errorObject(code, undefined, links.baseUrl);
 
 export const errorXml = (code: ErrorCode, links: Links = exampleLinks) => toXml('error', errorExample(code, links));

@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { type BrowserContext, chromium } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openApiDocument } from '../../shared/openapi/document';
-import { startLocalApi, type LocalApi } from '../support/local-api';
+import { type LocalApi, startLocalApi } from '../support/local-api';
 
 /**
  * The reference page in a real browser: Debian's `chromium` driven by playwright-core. Without

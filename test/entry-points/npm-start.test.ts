@@ -4,8 +4,8 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { clientFor, type Client } from '../support/http';
-import { dynamoDbLocalProcesses, runNpm, userEnvironment, type UserCommand } from '../support/as-a-user';
+import { dynamoDbLocalProcesses, runNpm, type UserCommand, userEnvironment } from '../support/as-a-user';
+import { type Client, clientFor } from '../support/http';
 
 /**
  * The README's first command, run as a new user runs it: `npm start` in a terminal whose

@@ -1,10 +1,10 @@
-import { APIGatewayProxyEventSchema } from '@aws-lambda-powertools/parser/schemas/api-gateway';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { APIGatewayProxyEventSchema } from '@aws-lambda-powertools/parser/schemas/api-gateway';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LambdaHandler } from '../../local/load-handler';
-import { startLocalServer, type LocalServer } from '../../local/server';
+import { type LocalServer, startLocalServer } from '../../local/server';
 import { eventsDir } from '../../scripts/make-events';
 import { expandRoutes } from '../../shared/routes';
 import { clientFor } from '../support/http';

@@ -1,19 +1,18 @@
-import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
-import { readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { indexActions } from '../../infra/api-function';
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { bundleFunctions } from '../../local/bundle-functions';
 import { bundledHandlers } from '../../local/bundled-handlers';
-import { prepareLocalEnvironment, type LocalEnvironment } from '../../local/environment';
+import { type LocalEnvironment, prepareLocalEnvironment } from '../../local/environment';
 import { lambdaContext } from '../../local/lambda-context';
-import { sourceHandlers, type HandlerLoader } from '../../local/load-handler';
+import { type HandlerLoader, sourceHandlers } from '../../local/load-handler';
 import { allEvents, eventsDir } from '../../scripts/make-events';
 import { expandRoutes, operations, type TableAction } from '../../shared/routes';
-import { startDynamoDbProxy, type DynamoDbProxy } from '../support/dynamodb-proxy';
+import { type DynamoDbProxy, startDynamoDbProxy } from '../support/dynamodb-proxy';
 
 const files = readdirSync(eventsDir).filter((file) => file.endsWith('.json'));
 const eventOf = (handler: string) =>

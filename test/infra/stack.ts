@@ -2,7 +2,7 @@ import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { MagazineApiStack } from '../../infra/magazine-api-stack';
-import { stageSettingsFrom, type StageName } from '../../infra/stage-settings';
+import { type StageName, stageSettingsFrom } from '../../infra/stage-settings';
 
 /** Template-only tests need no bundles: every function gets the same small inline code. */
 const stubCode = () => Code.fromInline('export const handler = async () => ({ statusCode: 200, body: "" });');

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseLinkHeader } from '../support/http';
 import {
+  type ArticleView,
   articleBody,
+  type Envelope,
   expectArticleShape,
   expectEnvelopeShape,
   expectError,
@@ -13,10 +15,8 @@ import {
   parseXml,
   scanTable,
   uniqueId,
-  XML_TYPE,
-  type ArticleView,
-  type Envelope,
   useLocalApi,
+  XML_TYPE,
 } from './expect-api';
 
 const local = useLocalApi();

@@ -1,15 +1,15 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
+  type ArticleView,
   articleBody,
+  type Envelope,
   expectError,
   expectTableUnchanged,
   expectVaryAccept,
   JSON_TYPE,
+  type MagazineView,
   magazineBody,
   scanTable,
-  type ArticleView,
-  type Envelope,
-  type MagazineView,
   useLocalApi,
 } from './expect-api';
 

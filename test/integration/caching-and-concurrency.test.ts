@@ -5,10 +5,10 @@ import {
   expectError,
   expectTableUnchanged,
   expectVaryAccept,
+  type MagazineView,
   magazineBody,
   pickHeaders,
   uniqueId,
-  type MagazineView,
   useLocalApi,
 } from './expect-api';
 

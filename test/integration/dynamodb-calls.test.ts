@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startDynamoDbProxy, type DynamoDbProxy } from '../support/dynamodb-proxy';
-import { clientFor, type Client } from '../support/http';
+import { type DynamoDbProxy, startDynamoDbProxy } from '../support/dynamodb-proxy';
+import { type Client, clientFor } from '../support/http';
 import { startLocalApi } from '../support/local-api';
-import { articleBody, magazineBody, expectEveryResponseConforms } from './expect-api';
+import { articleBody, expectEveryResponseConforms, magazineBody } from './expect-api';
 
 /**
  * The DynamoDB calls the API makes, counted from outside: the handlers are pointed at a small

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { ScanCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { type DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { contractProblems } from '../support/contract';
-import { clientFor, takeResponses, type Client, type HttpResponse } from '../support/http';
-import { startLocalApi, type LocalApi, type LocalApiOptions } from '../support/local-api';
+import { type Client, clientFor, type HttpResponse, takeResponses } from '../support/http';
+import { type LocalApi, type LocalApiOptions, startLocalApi } from '../support/local-api';
 
 /** Assertions the integration tests share: what a client of the API must always see. */
 

@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import {
   APPLICATION_JSON_TYPE,
+  type Envelope,
   expectError,
   expectMagazineShape,
   expectVaryAccept,
   JSON_TYPE,
+  type MagazineView,
   parseXml,
   sortedKeys,
-  XML_TYPE,
-  type Envelope,
-  type MagazineView,
   useLocalApi,
+  XML_TYPE,
 } from './expect-api';
 
 const TRICKY_TITLE = `Signal & Noise <Quarterly> "quoted" 'apos'`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useLocalApi, scanTable, type Envelope, type MagazineView } from './expect-api';
+import { type Envelope, type MagazineView, scanTable, useLocalApi } from './expect-api';
 
 /** A deployment's first requests, on a table nothing has been written to yet. */
 

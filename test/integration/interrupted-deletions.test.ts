@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { startDynamoDbProxy, type DynamoDbProxy } from '../support/dynamodb-proxy';
-import { clientFor, type Client } from '../support/http';
+import { type DynamoDbProxy, startDynamoDbProxy } from '../support/dynamodb-proxy';
+import { type Client, clientFor } from '../support/http';
 import { startLocalApi } from '../support/local-api';
-import { articleBody, magazineBody, scanTable, type ArticleView, type Envelope, type MagazineView } from './expect-api';
+import { type ArticleView, articleBody, type Envelope, type MagazineView, magazineBody, scanTable } from './expect-api';
 
 /**
  * A delete cut short after its point of no return (the tombstone): here, DynamoDB refuses the

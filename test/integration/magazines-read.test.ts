@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { parseLinkHeader } from '../support/http';
 import {
+  type Envelope,
   expectEnvelopeShape,
   expectError,
   expectMagazineShape,
   expectTableUnchanged,
   expectVaryAccept,
   JSON_TYPE,
+  type MagazineView,
   pickHeaders,
   sortedKeys,
-  type Envelope,
-  type MagazineView,
   useLocalApi,
 } from './expect-api';
 

@@ -1,19 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type ArticleView,
   articleBody,
+  type Envelope,
   expectError,
   expectMagazineShape,
   expectTableUnchanged,
   expectVaryAccept,
   JSON_TYPE,
+  type MagazineView,
   magazineBody,
   nowSeconds,
   scanTable,
   sortedKeys,
   uniqueId,
-  type ArticleView,
-  type Envelope,
-  type MagazineView,
   useLocalApi,
 } from './expect-api';
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   articleBody,
+  type Envelope,
   expectError,
   expectTableUnchanged,
-  magazineBody,
-  type Envelope,
   type MagazineView,
+  magazineBody,
   useLocalApi,
 } from './expect-api';
 

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import {
+  type ArticleView,
   articleBody,
+  type Envelope,
   expectArticleShape,
   expectEnvelopeShape,
   expectError,
   expectMagazineShape,
   expectTableUnchanged,
   JSON_TYPE,
+  type MagazineView,
   magazineBody,
   parseXml,
   sortedKeys,
-  XML_TYPE,
-  type ArticleView,
-  type Envelope,
-  type MagazineView,
   useLocalApi,
+  XML_TYPE,
 } from './expect-api';
 
 const local = useLocalApi(undefined, async () => {

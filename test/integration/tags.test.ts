@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { parseLinkHeader } from '../support/http';
 import {
+  type Envelope,
   expectEnvelopeShape,
   expectError,
   expectMagazineShape,
   expectVaryAccept,
   JSON_TYPE,
-  parseXml,
-  XML_TYPE,
-  type Envelope,
   type MagazineView,
+  parseXml,
   type TagView,
   useLocalApi,
+  XML_TYPE,
 } from './expect-api';
 
 const local = useLocalApi(undefined, async () => {

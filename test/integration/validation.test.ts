@@ -3,10 +3,10 @@ import {
   articleBody,
   expectError,
   expectTableUnchanged,
+  type MagazineView,
   magazineBody,
   nowSeconds,
   uniqueId,
-  type MagazineView,
   useLocalApi,
 } from './expect-api';
 

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { parseLinkHeader } from '../support/http';
 import {
+  type ArticleView,
   articleBody,
+  type Envelope,
   expectEnvelopeShape,
   expectError,
   expectMagazineShape,
   expectVaryAccept,
   JSON_TYPE,
+  type MagazineView,
   parseXml,
   pickHeaders,
   sortedKeys,
-  XML_TYPE,
-  type ArticleView,
-  type Envelope,
-  type MagazineView,
   useLocalApi,
+  XML_TYPE,
 } from './expect-api';
 
 /**

@@ -1,6 +1,6 @@
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request, startLocalApi, type LocalApi } from '../support/local-api';
+import { type LocalApi, request, startLocalApi } from '../support/local-api';
 
 let api: LocalApi;
 let get: ReturnType<typeof request>;

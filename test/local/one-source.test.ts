@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
 import { memorySize } from '../../infra/bundling';
-import { lambdaContext } from '../../local/lambda-context';
 import { prepareLocalEnvironment } from '../../local/environment';
+import { lambdaContext } from '../../local/lambda-context';
 import { sourceHandlers } from '../../local/load-handler';
 
 /** The TypeScript sources of the given project folders (relative paths), with their text. */

@@ -3,9 +3,9 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorTemplate } from '../../infra/gateway-responses';
 import type { LambdaHandler } from '../../local/load-handler';
+import { type LocalServer, startLocalServer } from '../../local/server';
 import { corsPreflight, corsResponseHeaders } from '../../shared/http/cors';
 import { gatewayErrorOf, requestIdVariable } from '../../shared/http/gateway-errors';
-import { startLocalServer, type LocalServer } from '../../local/server';
 
 /** Handlers standing in for functions/, so these tests exercise the server alone. */
 const seen: { event?: APIGatewayProxyEvent; context?: Context } = {};

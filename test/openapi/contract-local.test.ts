@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contractProblems, expectMatchesContract } from '../support/contract';
-import { clientFor, send, type Client, type HttpResponse, type RequestOptions } from '../support/http';
-import { startLocalApi, type LocalApi } from '../support/local-api';
+import { type Client, clientFor, type HttpResponse, type RequestOptions, send } from '../support/http';
+import { type LocalApi, startLocalApi } from '../support/local-api';
 
 /**
  * The local API (real handlers on DynamoDB Local) answers as the OpenAPI document says: JSON and

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { handler as getOpenApi } from '../../functions/get-openapi';
 import { errorCodes } from '../../shared/http/error-catalogue';
-import { buildOpenApi, openApiJson, type JsonObject } from '../../shared/openapi/document';
+import { buildOpenApi, type JsonObject, openApiJson } from '../../shared/openapi/document';
 import { expandRoutes, resourcePaths, versionPrefixes } from '../../shared/routes';
 import { schemaProblems } from '../support/contract';
 import { invoke } from '../support/proxy-event';

@@ -3,7 +3,12 @@ import { isAwsEndpoint, readConfig, readStoreConfig } from '../../shared/config'
 
 describe('deployment settings', () => {
   it('default to the testing server', () => {
-    expect(readConfig({})).toEqual({ mockEnabled: true, baseUrl: undefined, logLevel: 'INFO' });
+    expect(readConfig({})).toEqual({
+      mockEnabled: true,
+      baseUrl: undefined,
+      logLevel: 'INFO',
+      cursorKey: 'magazine-api',
+    });
   });
 
   it('read every variable the functions use', () => {
@@ -15,7 +20,12 @@ describe('deployment settings', () => {
       AWS_REGION: 'eu-west-1',
       LOG_LEVEL: 'debug',
     };
-    expect(readConfig(env)).toEqual({ mockEnabled: false, baseUrl: 'https://api.example.com', logLevel: 'DEBUG' });
+    expect(readConfig({ ...env, CURSOR_KEY: 'k' })).toEqual({
+      mockEnabled: false,
+      baseUrl: 'https://api.example.com',
+      logLevel: 'DEBUG',
+      cursorKey: 'k',
+    });
     expect(readStoreConfig(env)).toEqual({
       tableName: 't',
       dynamoDbEndpoint: 'http://127.0.0.1:8000',

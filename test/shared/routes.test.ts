@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allowedMethods, expandRoutes, operations, resourcePaths } from '../../shared/routes';
 import { suggestPath } from '../../shared/http/suggest-path';
+import { allowedMethods, expandRoutes, operations, resourcePaths } from '../../shared/routes';
 
 describe('the route table', () => {
   const routes = expandRoutes();

@@ -1,7 +1,7 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { openApiDocument, type JsonObject, type OpenApiDocument } from '../../shared/openapi/document';
+import { type JsonObject, type OpenApiDocument, openApiDocument } from '../../shared/openapi/document';
 import { resolveRef } from '../../shared/openapi/resolve-ref';
 
 /**

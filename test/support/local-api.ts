@@ -4,7 +4,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import { localDynamoDbClient } from '../../local/dynamodb-local';
 import { prepareLocalEnvironment } from '../../local/environment';
-import { sourceHandlers, type HandlerLoader } from '../../local/load-handler';
+import { type HandlerLoader, sourceHandlers } from '../../local/load-handler';
 import { startLocalServer } from '../../local/server';
 
 export interface LocalApiOptions {

@@ -1,22 +1,38 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it, vi } from 'vitest';
-import * as z from 'zod/mini';
+import { lambdaContext } from '../../../local/lambda-context';
+import { NotFound } from '../../../shared/domain/errors';
+import type { Store } from '../../../shared/domain/store';
 import { api } from '../../../shared/http/api';
 import { ApiError } from '../../../shared/http/errors';
 import { created, document, ok } from '../../../shared/http/replies';
-import { lambdaContext } from '../../../local/lambda-context';
-import { invoke, proxyEvent, type ProxyHandler } from '../../support/proxy-event';
+import { invoke, type ProxyHandler, proxyEvent } from '../../support/proxy-event';
 
-const echo = api({
-  query: z.object({ n: z.optional(z.string().check(z.regex(/^\d+$/, { error: 'must be digits' }))) }),
-  body: z.strictObject({ title: z.string({ error: 'must be a string' }) }),
-  run: ({ body }) => created('x1', `https://api.example.com/v1/things/x1?title=${body.title}`),
-  mock: () => created('mock-1', 'https://api.example.com/v1/things/mock-1'),
+/** A store whose every method fails: the operations under test here must not reach it unless they say so. */
+const unused = new Proxy({} as Store, {
+  get: (_, name) => () => {
+    throw new Error(`store.${String(name)} was called`);
+  },
 });
 
-const reader = api({
+const storesCreating = (real: string, mock: string) => ({
+  real: { ...unused, createMagazine: async () => ({ id: real, replayed: false }) } as Store,
+  mock: { ...unused, createMagazine: async () => ({ id: mock, replayed: false }) } as Store,
+});
+
+/** POST /magazines, its store answering `x1` (or `mock-1` in mock), echoing the title into the Location. */
+const echo = api('createMagazine', {
+  stores: storesCreating('x1', 'mock-1'),
+  run: async ({ body, links, store }) => {
+    const { id } = await store.createMagazine({ id: undefined, title: body.title, tags: [], created: undefined });
+    return created(id, links.to(`/magazines/${id}?title=${body.title}`));
+  },
+});
+
+const reader = api('getMagazine', {
+  stores: { real: unused, mock: unused },
   run: ({ params }) => {
-    if (params.id === 'missing') throw new ApiError('40402', 'No magazine has the id `missing`.');
+    if (params.id === 'missing') throw new NotFound('magazine', 'missing');
     if (params.id === 'boom') throw new Error('DynamoDB table magazines-prod: PK MAG#boom exploded');
     return ok(
       { id: params.id, title: 'A & B <C>', tags: [{ id: 't', name: 'T' }] },
@@ -133,7 +149,7 @@ describe('the shared middleware stack', () => {
   ])('refuses a %s body %#', async (contentType, body, status, code) => {
     const res = await invoke(echo, {
       method: 'POST',
-      resource: '/things',
+      resource: '/magazines',
       headers: json({ 'Content-Type': contentType }),
       body,
     });
@@ -142,8 +158,16 @@ describe('the shared middleware stack', () => {
   });
 
   it('never writes links from the Host header the client sent', async () => {
-    const linker = api({ run: ({ links }) => created('x1', links.to('/things/x1')) });
-    const event = proxyEvent({ method: 'POST', resource: '/things', headers: { Host: 'evil.example' } });
+    const linker = api('createMagazine', {
+      stores: storesCreating('x1', 'mock-1'),
+      run: ({ links }) => created('x1', links.to('/magazines/x1')),
+    });
+    const event = proxyEvent({
+      method: 'POST',
+      resource: '/magazines',
+      headers: { Host: 'evil.example' },
+      body: { title: 'T' },
+    });
     const { domainName: _, ...withoutDomain } = event.requestContext;
     const res = await (linker as unknown as ProxyHandler)(
       { ...event, requestContext: withoutDomain as typeof event.requestContext },
@@ -156,33 +180,34 @@ describe('the shared middleware stack', () => {
   it('accepts JSON under application/*+json and with no Content-Type', async () => {
     const vendor = await invoke(echo, {
       method: 'POST',
-      resource: '/things',
+      resource: '/magazines',
       headers: { 'Content-Type': 'application/vnd.magazine+json; charset=utf-8' },
       body: { title: 'a' },
     });
     expect(vendor.status).toBe(201);
-    const bare = await invoke(echo, { method: 'POST', resource: '/things', body: { title: 'a' } });
+    const bare = await invoke(echo, { method: 'POST', resource: '/magazines', body: { title: 'a' } });
     expect(bare.status).toBe(201);
-    expect(bare.headers.Location).toBe('https://api.example.com/v1/things/x1?title=a');
+    expect(bare.headers.Location).toBe('https://api.example.com/v1/magazines/x1?title=a');
   });
 
   it('names the field and the query parameter that are wrong', async () => {
-    const field = await invoke(echo, { method: 'POST', resource: '/things', headers: json(), body: { title: 7 } });
-    expect(field.json?.developerMessage).toBe('Body field `title` must be a string.');
-    const param = await invoke(echo, {
-      method: 'POST',
-      resource: '/things',
-      query: { n: 'x' },
-      headers: json(),
-      body: { title: 'a' },
+    const field = await invoke(echo, { method: 'POST', resource: '/magazines', headers: json(), body: { title: 7 } });
+    expect(field.json?.developerMessage).toBe('Body field `title` must be a string of 1 to 256 characters.');
+    const lister = api('listMagazines', {
+      stores: { real: unused, mock: unused },
+      run: () => ok({}, { root: 'response' }),
     });
-    expect(param.json).toMatchObject({ errorCode: '40004', developerMessage: 'Query parameter `n` must be digits.' });
+    const param = await invoke(lister, { resource: '/magazines', query: { limit: 'x' } });
+    expect(param.json).toMatchObject({
+      errorCode: '40004',
+      developerMessage: 'Query parameter `limit` must be an integer from 1 to 100.',
+    });
   });
 
   it('checks a mock request like a real one, then answers it with simulated data', async () => {
     const bad = await invoke(echo, {
       method: 'POST',
-      resource: '/things',
+      resource: '/magazines',
       query: { mock: 'True' },
       headers: json(),
       body: { title: 1 },
@@ -190,7 +215,7 @@ describe('the shared middleware stack', () => {
     expect(bad.status).toBe(400);
     const good = await invoke(echo, {
       method: 'POST',
-      resource: '/things',
+      resource: '/magazines',
       query: { mock: 'true' },
       headers: json(),
       body: { title: 'a' },
@@ -198,7 +223,7 @@ describe('the shared middleware stack', () => {
     expect(good.json).toEqual({ id: 'mock-1' });
     const off = await invoke(echo, {
       method: 'POST',
-      resource: '/things',
+      resource: '/magazines',
       query: { mock: 'False' },
       headers: json(),
       body: { title: 'a' },
@@ -206,7 +231,7 @@ describe('the shared middleware stack', () => {
     expect(off.json).toEqual({ id: 'x1' });
     const wrong = await invoke(echo, {
       method: 'POST',
-      resource: '/things',
+      resource: '/magazines',
       query: { mock: 'yes' },
       headers: json(),
       body: { title: 'a' },
@@ -215,7 +240,8 @@ describe('the shared middleware stack', () => {
   });
 
   it('still answers with the error object, absolute moreInfo, Vary and CORS when rendering the error fails', async () => {
-    const broken = api({
+    const broken = api('getMagazine', {
+      stores: { real: unused, mock: unused },
       run: () => {
         throw Object.defineProperty(new ApiError('40402'), 'code', { value: 'not-in-the-catalogue' });
       },
@@ -238,8 +264,7 @@ describe('the shared middleware stack', () => {
   });
 
   it('serves documents as they are, with an ETag', async () => {
-    const page = api({
-      negotiate: false,
+    const page = api('getErrorPage', {
       run: () => document('text/html; charset=utf-8', '<!doctype html><title>x</title>'),
     });
     const res = await invoke(page, {

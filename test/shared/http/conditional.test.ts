@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isNotModified, matches, parseIfMatch } from '../../../shared/http/conditional';
+import { satisfies as matches } from '../../../shared/domain/store';
+import { isNotModified, parseIfMatch } from '../../../shared/http/conditional';
 
 describe('conditional requests', () => {
   it('reads If-Match revisions whatever the format suffix', () => {

@@ -1,8 +1,8 @@
 import * as z from 'zod/mini';
-import { IDENTIFIER_PATTERN } from './fields';
+import { IDENTIFIER_PATTERN } from '../domain/fields';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../domain/paging';
 
-export const DEFAULT_LIMIT = 25;
-export const MAX_LIMIT = 100;
+/** The query parameters of the operations, as zod schemas whose messages name what a parameter accepts. */
 
 const integer = (min: number, max: number | undefined) => {
   const rule = {
@@ -28,9 +28,10 @@ const fieldList = z.optional(
 
 /** Paging and sorting, shared by every list. Unknown parameters are ignored. */
 export const pageQuery = z.object({
-  offset: z._default(integer(0, undefined), 0),
+  offset: z.optional(integer(0, undefined)),
   limit: z._default(integer(1, MAX_LIMIT), DEFAULT_LIMIT),
   sort: z._default(z.enum(['asc', 'desc'], { error: 'must be `asc` or `desc`' }), 'asc'),
+  cursor: z.optional(z.string().check(z.maxLength(1024, { error: 'must be a cursor from a `Link` header' }))),
 });
 
 export const magazineListQuery = z.extend(pageQuery, {
@@ -51,22 +52,5 @@ export const tagMagazineListQuery = z.omit(magazineListQuery, { tag: true });
 
 export const magazineQuery = z.object({ fields: fieldList });
 
-export type PageQuery = z.output<typeof pageQuery>;
-export type MagazineListQuery = z.output<typeof magazineListQuery>;
-
-/** One page of a list, before it is rendered. */
-export interface Page<T> {
-  readonly items: readonly T[];
-  /** Every item that matches the filter, not only this page. */
-  readonly count: number;
-  readonly lastModified?: number;
-  /** The stored revision the page was read at, where one exists: its `ETag`. */
-  readonly revision?: string;
-}
-
-/** The UTC seconds that bound a calendar year: [start, end] (before 1970, negative). */
-export const yearBounds = (year: number): [number, number] => {
-  // Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes them as given.
-  const startOf = (y: number) => new Date(0).setUTCFullYear(y, 0, 1) / 1000;
-  return [startOf(year), startOf(year + 1) - 1];
-};
+export type PageParameters = z.output<typeof pageQuery>;
+export type MagazineListParameters = z.output<typeof magazineListQuery>;

@@ -1,20 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { listReply, PAGE_BYTES } from '../../../shared/http/paging';
 import { linksAt } from '../../../shared/http/links';
+import { listReply, PAGE_BYTES } from '../../../shared/http/lists';
 
 const links = linksAt('https://api.example.com');
-const request = (offset: number, limit: number) => ({
+const request = (limit: number) => ({
   links,
   path: '/magazines/m1/articles',
   label: undefined,
-  query: { offset, limit, sort: 'asc' as const },
+  query: { limit, sort: 'asc' as const },
   formatParameter: undefined,
   mock: false,
+  cursorFor: (position: string, offset: number) => `${position}@${offset}`,
 });
+
+/** The worst case of the real article lists: JSON, plus five bytes for each character XML escapes. */
+const worstCase = (item: unknown) => {
+  const json = JSON.stringify(item);
+  return Buffer.byteLength(json) + 5 * (json.match(/[&<>"']/g)?.length ?? 0);
+};
 
 describe('list pages', () => {
   it('echo offset and limit, and link first, prev, next and last', () => {
-    const reply = listReply(request(2, 2), { items: [{ id: 'c' }, { id: 'd' }], count: 7 }, 'article');
+    const reply = listReply(request(2), { items: [{ id: 'c' }, { id: 'd' }], count: 7, offset: 2 }, 'article');
     expect(reply.body).toEqual({
       metadata: { resultset: { count: 7, offset: 2, limit: 2 } },
       results: [{ id: 'c' }, { id: 'd' }],
@@ -29,11 +36,28 @@ describe('list pages', () => {
     );
   });
 
+  it('carry a cursor on `next` when the store gave the page an end position', () => {
+    const reply = listReply(
+      request(2),
+      { items: [{ id: 'c' }, { id: 'd' }], count: 7, offset: 2, next: 'pos-d' },
+      'article',
+    );
+    expect(reply.headers?.Link).toContain(
+      '<https://api.example.com/v1/magazines/m1/articles?sort=asc&cursor=pos-d%404&limit=2>; rel="next"',
+    );
+  });
+
   it('stop before a response Lambda could not return, and say where the page was cut', () => {
     // 100 articles of 100,000 characters, half of them `&`: 10 MB as JSON, more as XML.
     const text = '&a'.repeat(50_000);
     const items = Array.from({ length: 100 }, (_, i) => ({ id: `a${i}`, text }));
-    const reply = listReply(request(0, 100), { items, count: 100 }, 'article');
+    const reply = listReply(
+      request(100),
+      { items, count: 100, offset: 0, next: 'end-of-whole-page' },
+      'article',
+      {},
+      worstCase,
+    );
     const body = reply.body as { metadata: { resultset: { limit: number } }; results: unknown[] };
     expect(body.results.length).toBeGreaterThan(0);
     expect(body.results.length).toBeLessThan(100);
@@ -42,5 +66,6 @@ describe('list pages', () => {
       PAGE_BYTES + 1000,
     );
     expect(reply.headers?.Link).toContain(`offset=${body.results.length}&limit=${body.results.length}>; rel="next"`);
+    expect(reply.headers?.Link).not.toContain('cursor=');
   });
 });

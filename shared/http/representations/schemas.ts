@@ -1,17 +1,16 @@
 import * as z from 'zod/mini';
-import { errorCodes } from '../http/error-catalogue';
-import { articleInput } from './article';
-import { IDENTIFIER_PATTERN } from './fields';
-import { MAX_LIMIT } from './list-query';
-import { MAX_TAGS, magazineInput, type Magazine } from './magazine';
-import type { Article } from './article';
-import type { Tag, TagResource } from './tag';
+import { articleInput } from '../../domain/article';
+import { IDENTIFIER_PATTERN } from '../../domain/fields';
+import { MAX_TAGS, magazineInput } from '../../domain/magazine';
+import { MAX_LIMIT } from '../../domain/paging';
+import { errorCodes } from '../error-catalogue';
 
 /**
- * The representations the API sends, as zod schemas. The OpenAPI document is generated from
- * them (and the contract tests validate responses with that document), so the document cannot
- * describe a response shape that is not written here. Field rules are taken from the request
- * schemas wherever a field is the same one a client sends.
+ * The representations the API sends, as zod schemas, and their types inferred from them: the
+ * OpenAPI document is generated from these schemas (and the contract tests validate responses
+ * with that document), and the code that builds a representation is typed by them, so neither
+ * can describe a shape the other does not. Field rules are taken from the request schemas
+ * wherever a field is the same one a client sends.
  */
 
 /** What the OpenAPI builder reads from a schema besides its shape. */
@@ -147,16 +146,10 @@ export const errorSchema = named(
   { id: 'Error', description: 'The error object every error response carries.', xml: { name: 'error' } },
 );
 
-type Mutable<T> = T extends readonly (infer Item)[]
-  ? Mutable<Item>[]
-  : T extends object
-    ? { -readonly [K in keyof T]: Mutable<T[K]> }
-    : T;
-/** Compile-time proof that the representations the code builds fit these schemas. */
-type Fits<Built, Schema extends z.ZodMiniType> = Mutable<Built> extends z.output<Schema> ? true : never;
-export const representationsFit: [
-  Fits<Magazine, typeof magazineSchema>,
-  Fits<Tag, typeof tagSchema>,
-  Fits<Article, typeof articleSchema>,
-  Fits<TagResource, typeof tagResourceSchema>,
-] = [true, true, true, true];
+export type TagRepresentation = z.output<typeof tagSchema>;
+export type MagazineRepresentation = z.output<typeof magazineSchema>;
+export type MagazineSelection = z.output<typeof magazineSelectionSchema>;
+export type ArticleRepresentation = z.output<typeof articleSchema>;
+export type TagResourceRepresentation = z.output<typeof tagResourceSchema>;
+export type IdReply = z.output<typeof idReplySchema>;
+export type ErrorObject = z.output<typeof errorSchema>;

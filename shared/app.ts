@@ -1,0 +1,13 @@
+/**
+ * The functions' composition: the HTTP stack (shared/http) bound to the stores, the table's
+ * (shared/db) and the simulated one (shared/mock). Table operations bind here; document
+ * operations bind to shared/http/api.ts directly, so that their bundles carry no AWS SDK.
+ */
+import { tableStore } from './db/store';
+import { type Definition, api as httpApi } from './http/api';
+import { mockStore } from './mock/store';
+import type { TableOperationId } from './routes';
+
+/** `export const handler = api('getMagazine', { run })`: the operation's row, its store, and the shared stack. */
+export const api = <Id extends TableOperationId>(id: Id, definition: Definition<Id>) =>
+  httpApi(id, { ...definition, stores: { real: tableStore(id), mock: mockStore } });

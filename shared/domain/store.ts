@@ -1,0 +1,44 @@
+import type { Article, ArticleInput } from './article';
+import type { IdentifiedDraft, Magazine, MagazineDraft } from './magazine';
+import type { MagazineFilter, Page, PageQuery } from './paging';
+import type { TagSummary } from './tag';
+
+/** `If-Match`: any current version, or one of the revisions the client holds. */
+export type Precondition = { readonly any: true } | { readonly any: false; readonly revisions: readonly string[] };
+
+export const satisfies = (precondition: Precondition | undefined, revision: string | undefined): boolean =>
+  precondition === undefined ||
+  (revision !== undefined && (precondition.any || precondition.revisions.includes(revision)));
+
+/**
+ * What a write carries besides its input: the client's idempotency key (a replay gives back the
+ * first outcome) and a fingerprint of the request the key may only be used with.
+ */
+export interface WriteOptions {
+  readonly idempotency?: { readonly key: string; readonly fingerprint: string } | undefined;
+}
+
+/** What a create made, or (`replayed`) what the first request with the same idempotency key made. */
+export interface Created {
+  readonly id: string;
+  readonly replayed: boolean;
+}
+
+/**
+ * The store of the API, in the domain's words: the DynamoDB repository (shared/db) and the mock
+ * one (shared/mock) both implement it. Every method raises the errors of ./errors.ts: `NotFound`
+ * for an item that does not exist, `StoreUnavailable` for what a retry may cure.
+ */
+export interface Store {
+  getMagazine(id: string): Promise<Magazine>;
+  listMagazines(filter: MagazineFilter, page: PageQuery): Promise<Page<Magazine>>;
+  createMagazine(draft: MagazineDraft, options?: WriteOptions): Promise<Created>;
+  putMagazine(draft: IdentifiedDraft, precondition: Precondition | undefined): Promise<'created' | 'replaced'>;
+  deleteMagazine(id: string, precondition: Precondition | undefined): Promise<void>;
+  replaceAllMagazines(drafts: readonly IdentifiedDraft[], precondition: Precondition | undefined): Promise<void>;
+  listArticles(magazineId: string, page: PageQuery): Promise<Page<Article>>;
+  createArticle(magazineId: string, input: ArticleInput, options?: WriteOptions): Promise<Created>;
+  getArticle(id: string): Promise<Article>;
+  listTags(page: PageQuery): Promise<Page<TagSummary>>;
+  getTag(id: string): Promise<TagSummary>;
+}

@@ -1,0 +1,47 @@
+import {
+  AlreadyExists,
+  type DomainError,
+  type Entity,
+  type InputRule,
+  InvalidInput,
+  KeyReused,
+  NotFound,
+  PreconditionFailed,
+  RequestInProgress,
+  StoreUnavailable,
+} from '../domain/errors';
+import type { ErrorCode } from './error-catalogue';
+import { ApiError } from './errors';
+
+const notFound: Record<Entity, { code: ErrorCode; message: (id: string) => string }> = {
+  magazine: { code: '40402', message: (id) => `No magazine has the id \`${id}\`.` },
+  article: { code: '40403', message: (id) => `No article has the id \`${id}\`.` },
+  tag: { code: '40404', message: (id) => `No magazine carries a tag with the id \`${id}\`.` },
+};
+
+const inputRules: Record<InputRule, ErrorCode> = {
+  'id-mismatch': '40007',
+  'duplicate-id': '40008',
+  'duplicate-tag': '40009',
+  'tag-id-underivable': '40010',
+  'invalid-id': '40013',
+};
+
+/** Every domain error, as the catalogue names it: the one table between the data layer and HTTP. */
+export const toApiError = (error: DomainError): ApiError => {
+  if (error instanceof NotFound)
+    return new ApiError(notFound[error.entity].code, notFound[error.entity].message(error.id));
+  if (error instanceof InvalidInput) return new ApiError(inputRules[error.rule], error.message);
+  if (error instanceof AlreadyExists) {
+    return new ApiError(
+      '40502',
+      `A magazine with the id \`${error.id}\` exists already; nothing was created. Replace it with PUT /magazines/${error.id}, or send another id.`,
+    );
+  }
+  if (error instanceof PreconditionFailed) return new ApiError('41201');
+  if (error instanceof StoreUnavailable)
+    return new ApiError('50301', undefined, { 'Retry-After': String(error.retryAfter) });
+  if (error instanceof RequestInProgress) return new ApiError('40901', undefined, { 'Retry-After': '1' });
+  if (error instanceof KeyReused) return new ApiError('42201');
+  throw error;
+};

@@ -1,0 +1,80 @@
+import { DomainError } from '../../domain/errors';
+import { logger } from '../../logger';
+import { corsResponseHeaders } from '../cors';
+import { toApiError } from '../domain-errors';
+import { ApiError, errorObject } from '../errors';
+import { defaultJson } from '../negotiation';
+import { toXml } from '../xml';
+import type { ApiMiddleware, ApiRequest } from './state';
+
+/** The id a client sees (`x-amzn-RequestId`): API Gateway's, which the function logs beside its own. */
+const clientRequestId = (request: ApiRequest) =>
+  request.event.requestContext?.requestId ?? request.context.awsRequestId;
+
+const internalError = (requestId: string) =>
+  new ApiError(
+    '50001',
+    `Something failed on the server while handling request ${requestId}; retry later, and quote this request id if it persists.`,
+  );
+
+/** Rendering the error itself failed: an answer made in advance, still the error object in the API's form. */
+const FALLBACK = {
+  statusCode: 500,
+  headers: { ...corsResponseHeaders, Vary: 'Accept', 'Content-Type': defaultJson.contentType },
+  body: JSON.stringify(errorObject('50001', undefined, '')),
+};
+
+/** The 500 of a request whose error could not be rendered: plain JSON, and the prebuilt answer if even that fails. */
+const fallback = (request: ApiRequest) => {
+  try {
+    const body = errorObject(
+      '50001',
+      internalError(clientRequestId(request)).message,
+      request.context.api?.links.baseUrl ?? '',
+    );
+    return { ...FALLBACK, headers: { ...FALLBACK.headers }, body: JSON.stringify(body) };
+  } catch {
+    return { ...FALLBACK, headers: { ...FALLBACK.headers } };
+  }
+};
+
+const apiErrorOf = (request: ApiRequest): ApiError => {
+  const error = request.error;
+  if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return toApiError(error);
+  logger.error('Unhandled error', {
+    error,
+    requestId: clientRequestId(request),
+    awsRequestId: request.context.awsRequestId,
+  });
+  return internalError(clientRequestId(request));
+};
+
+/**
+ * Every error ends here as the spec's error object, in the negotiated format (JSON if it failed
+ * before the format was chosen): the API's own errors as they are, domain errors through the one
+ * table that maps them, anything else as a 500 that names the request id and logs the cause.
+ */
+export const errorRenderer = (): ApiMiddleware => ({
+  onError: (request) => {
+    try {
+      const state = request.context.api;
+      const negotiated = state?.negotiated ?? defaultJson;
+      const error = apiErrorOf(request);
+      const body = errorObject(error.code, error.message, state?.links.baseUrl ?? '');
+      request.response = {
+        statusCode: error.status,
+        headers: { ...corsResponseHeaders, Vary: 'Accept', 'Content-Type': negotiated.contentType, ...error.headers },
+        body:
+          request.event.httpMethod === 'HEAD'
+            ? ''
+            : negotiated.format === 'xml'
+              ? toXml('error', body)
+              : JSON.stringify(body),
+      };
+    } catch (renderingError) {
+      logger.error('Error rendering failed', { error: renderingError, original: request.error });
+      request.response = fallback(request);
+    }
+  },
+});

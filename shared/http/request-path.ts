@@ -1,0 +1,50 @@
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { resourceTakesLabels } from '../routes';
+import { isFormat } from './negotiation';
+
+/** Every path parameter name the route table uses; those not in the matched path are `''`. */
+export type PathParameters = Readonly<Record<'id' | 'articleId' | 'tagId' | 'errorCode', string>>;
+
+const pathParameters = (event: APIGatewayProxyEvent): Record<keyof PathParameters, string> => {
+  const given = event.pathParameters ?? {};
+  return {
+    id: given.id ?? '',
+    articleId: given.articleId ?? '',
+    tagId: given.tagId ?? '',
+    errorCode: given.errorCode ?? '',
+  };
+};
+
+const FORMAT_LABEL = /\.([A-Za-z0-9]+)$/;
+
+/**
+ * The path parameters and the format label. `.json`/`.xml` ends either a literal resource
+ * (`/magazines.json`) or the last parameter (API Gateway hands `/magazines/1234.json` over as
+ * `id = "1234.json"`). On the catch-all `/{proxy+}` a known label still chooses the format of the
+ * 404. Documents are named `.html` and `.json`: those are names, not labels.
+ */
+export const splitLabel = (event: APIGatewayProxyEvent): { params: PathParameters; label: string | undefined } => {
+  const params = pathParameters(event);
+  if (!resourceTakesLabels(event.resource)) return { params, label: undefined };
+  if (event.resource.endsWith('{proxy+}')) {
+    const label = FORMAT_LABEL.exec(event.path)?.[1]?.toLowerCase();
+    return { params, label: label !== undefined && isFormat(label) ? label : undefined };
+  }
+  const lastParam = /\{([A-Za-z0-9_]+)\}$/.exec(event.resource)?.[1];
+  if (lastParam !== undefined && lastParam in params) {
+    const name = lastParam as keyof PathParameters;
+    const label = FORMAT_LABEL.exec(params[name])?.[1];
+    if (label !== undefined) params[name] = params[name].slice(0, -label.length - 1);
+    return { params, label };
+  }
+  return { params, label: FORMAT_LABEL.exec(event.resource)?.[1] };
+};
+
+/** `/api/v1/magazines/{id}.json` with `{id: "x"}` → `/magazines/x`. */
+export const operationPath = (resource: string, params: PathParameters) =>
+  resource
+    .replace(/^(\/api)?\/v\d+(?=\/)/, '')
+    .replace(/\.(json|xml)$/, '')
+    .replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) =>
+      encodeURIComponent(params[name as keyof PathParameters] ?? ''),
+    );

@@ -1,0 +1,155 @@
+import type { Article } from '../domain/article';
+import type { Magazine } from '../domain/magazine';
+import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../domain/paging';
+import type { Store } from '../domain/store';
+import type { TagRef, TagSummary } from '../domain/tag';
+
+/**
+ * The store of `mock` requests: simulated data from a fixed catalogue generated from its index,
+ * so the same request always gets the same answer, filtered, sorted and paged by the same rules as
+ * real data. It never touches the table, and makes none of the checks that need stored data: any
+ * id reads as a magazine, a create never finds its id taken, a delete always finds its magazine.
+ */
+
+const TITLES = [
+  'Modern Astronomy',
+  'Coastal Living',
+  'The Quiet Kitchen',
+  'Urban Cycling',
+  'Field Notes',
+  'Small Craft',
+  'Northern Gardens',
+  'Signal & Noise',
+  'Open Source Monthly',
+  'The Long Read',
+];
+const TAGS: readonly TagRef[] = [
+  { id: 'science', name: 'Science' },
+  { id: 'travel', name: 'Travel' },
+  { id: 'food', name: 'Food' },
+  { id: 'design', name: 'Design' },
+  { id: 'technology', name: 'Technology' },
+  { id: 'outdoors', name: 'Outdoors' },
+];
+const FIRST_NAMES = ['Ada', 'Grace', 'Alan', 'Edsger', 'Barbara', 'Donald'];
+const LAST_NAMES = ['Lovelace', 'Hopper', 'Turing', 'Dijkstra', 'Liskov', 'Knuth'];
+
+const CATALOGUE_SIZE = 60;
+const FIRST_CREATED = Date.UTC(2019, 0, 7) / 1000;
+const SPACING = 3_000_000;
+
+/** FNV-1a: a stable number from any text, so that unknown ids still get stable data. */
+const hash = (text: string) => {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
+};
+
+const pick = <T>(list: readonly T[], n: number): T => list[n % list.length]!;
+
+const mockMagazine = (id: string, n: number): Magazine => {
+  const created = FIRST_CREATED + (n % CATALOGUE_SIZE) * SPACING;
+  return {
+    id,
+    title: `${pick(TITLES, n)} ${2019 + Math.floor((created - FIRST_CREATED) / 31_557_600)}`,
+    tags: [pick(TAGS, n), pick(TAGS, n + 2)].slice(0, n % 3 === 0 ? 1 : 2),
+    created,
+    updated: created + 86_400,
+    revision: `mock${hash(id).toString(36)}`,
+  };
+};
+
+const catalogue = Array.from({ length: CATALOGUE_SIZE }, (_, n) =>
+  mockMagazine(`mock-${String(n + 1).padStart(3, '0')}`, n),
+);
+const lastModified = Math.max(...catalogue.map((m) => m.updated));
+
+/** A page of an ordered list; the mock's position of an item is its offset, so cursors work as for real lists. */
+const paged = <T>(items: readonly T[], { start, limit }: PageQuery, extra: Partial<Page<T>> = {}): Page<T> => {
+  const offset = 'after' in start ? Number(start.after) + 1 : start.offset;
+  const page = items.slice(offset, offset + limit);
+  const end = offset + page.length;
+  return {
+    items: page,
+    count: items.length,
+    offset,
+    lastModified,
+    ...(end < items.length && page.length > 0 && { next: String(end - 1) }),
+    ...extra,
+  };
+};
+
+const ordered = (items: readonly Magazine[], sort: PageQuery['sort']) => {
+  const asc = [...items].sort((a, b) => a.created - b.created || (a.id < b.id ? -1 : 1));
+  return sort === 'desc' ? asc.reverse() : asc;
+};
+
+const articleFor = (
+  magazineId: string,
+  n: number,
+  id = `mock-article-${hash(`${magazineId}#${n}`).toString(36)}`,
+): Article => ({
+  id,
+  magazineId,
+  title: `${pick(['Notes on', 'A Field Guide to', 'Letters about', 'The Case for'], n)} ${pick(TAGS, n).name}`,
+  author_first_name: pick(FIRST_NAMES, n),
+  author_last_name: pick(LAST_NAMES, n + 1),
+  author_email: `${pick(FIRST_NAMES, n).toLowerCase()}.${pick(LAST_NAMES, n + 1).toLowerCase()}@example.com`,
+  date: new Date((FIRST_CREATED + n * 864_000) * 1000).toISOString().slice(0, 10),
+  text: 'Simulated article text: this response comes from the mock server and nothing is stored.',
+  created: FIRST_CREATED + n * 864_000,
+});
+
+const tagSummaries = (): TagSummary[] =>
+  TAGS.map((tag) => ({
+    ...tag,
+    magazineCount: catalogue.filter((m) => m.tags.some((t) => t.id === tag.id)).length,
+  })).filter((t) => t.magazineCount > 0);
+
+const byOrder = <T>(asc: readonly T[], sort: PageQuery['sort']) => (sort === 'desc' ? [...asc].reverse() : asc);
+
+const magazine = (id: string): Magazine => catalogue.find((m) => m.id === id) ?? mockMagazine(id, hash(id));
+
+/** A stable id for a simulated creation, derived from what was sent. */
+const newMockId = (sent: unknown): string => `mock-${hash(JSON.stringify(sent)).toString(36)}`;
+
+export const mockStore: Store = {
+  getMagazine: async (id) => magazine(id),
+
+  async listMagazines(filter: MagazineFilter, page: PageQuery) {
+    const [from, to] = filter.year === undefined ? [-Infinity, Infinity] : yearBounds(filter.year);
+    const matching = catalogue.filter(
+      (m) => m.created >= from && m.created <= to && (!filter.tag || m.tags.some((t) => t.id === filter.tag)),
+    );
+    return paged(ordered(matching, page.sort), page);
+  },
+
+  createMagazine: async (draft) => ({ id: draft.id ?? newMockId(draft), replayed: false }),
+  putMagazine: async () => 'replaced',
+  deleteMagazine: async () => undefined,
+  replaceAllMagazines: async () => undefined,
+
+  async listArticles(magazineId, page) {
+    const count = 3 + (hash(magazineId) % 5);
+    return paged(
+      byOrder(
+        Array.from({ length: count }, (_, n) => articleFor(magazineId, n)),
+        page.sort,
+      ),
+      page,
+    );
+  },
+
+  createArticle: async (magazineId, input) => ({ id: newMockId({ magazine: magazineId, ...input }), replayed: false }),
+  getArticle: async (id) => articleFor(pick(catalogue, hash(id)).id, hash(id) % 97, id),
+
+  listTags: async (page) => paged(byOrder(tagSummaries(), page.sort), page),
+
+  getTag: async (id) => ({
+    ...(tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: 1 + (hash(id) % 9) }),
+    lastModified,
+  }),
+};
