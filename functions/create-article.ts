@@ -1,7 +1,7 @@
 import { api } from '../shared/app';
 import { created } from '../shared/http/replies';
 
-export const handler = api('createArticle', {
+export const handler = await api('createArticle', {
   run: async ({ params, body, links, store, idempotency }) => {
     const article = await store.createArticle(params.id, body, { idempotency });
     return created(article.id, links.to(`/articles/${article.id}`));

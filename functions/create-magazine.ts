@@ -2,7 +2,7 @@ import { api } from '../shared/app';
 import { toDraft } from '../shared/domain/magazine';
 import { created } from '../shared/http/replies';
 
-export const handler = api('createMagazine', {
+export const handler = await api('createMagazine', {
   run: async ({ body, links, store, idempotency }) => {
     const magazine = await store.createMagazine(toDraft(body), { idempotency });
     return created(magazine.id, links.to(`/magazines/${magazine.id}`));

@@ -1,7 +1,7 @@
 import { api } from '../shared/app';
 import { done } from '../shared/http/replies';
 
-export const handler = api('deleteMagazine', {
+export const handler = await api('deleteMagazine', {
   run: async ({ params, store, precondition }) => {
     await store.deleteMagazine(params.id, precondition);
     return done(params.id);

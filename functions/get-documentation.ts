@@ -9,8 +9,8 @@ const rendered = new Map<string, string>();
 export const handler = api('getDocumentation', {
   run: ({ links }) => {
     const key = links.baseUrl;
-    let page = rendered.get(key);
-    if (page === undefined) rendered.set(key, (page = renderReference(openApiDocument(), links)));
+    const page = rendered.get(key) ?? renderReference(openApiDocument(), links);
+    rendered.set(key, page);
     return document('text/html; charset=utf-8', page);
   },
 });

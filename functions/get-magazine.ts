@@ -1,7 +1,7 @@
 import { api } from '../shared/app';
 import { magazineReply } from '../shared/http/representations/magazine';
 
-export const handler = api('getMagazine', {
+export const handler = await api('getMagazine', {
   run: async ({ params, query, links, store }) =>
     magazineReply(links, await store.getMagazine(params.id), query.fields),
 });

@@ -1,6 +1,6 @@
 import { api } from '../shared/app';
 import { articleListReply } from '../shared/http/representations/article';
 
-export const handler = api('listArticles', {
+export const handler = await api('listArticles', {
   run: async (request) => articleListReply(request, await request.store.listArticles(request.params.id, request.page)),
 });

@@ -1,6 +1,6 @@
 import { api } from '../shared/app';
 import { magazineListReply } from '../shared/http/representations/magazine';
 
-export const handler = api('listMagazines', {
+export const handler = await api('listMagazines', {
   run: async (request) => magazineListReply(request, await request.store.listMagazines(request.query, request.page)),
 });

@@ -1,7 +1,7 @@
 import { api } from '../shared/app';
 import { magazineListReply } from '../shared/http/representations/magazine';
 
-export const handler = api('listTagMagazines', {
+export const handler = await api('listTagMagazines', {
   run: async (request) => {
     const tag = request.params.tagId;
     const page = await request.store.listMagazines({ ...request.query, tag }, request.page);

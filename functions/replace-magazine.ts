@@ -2,7 +2,7 @@ import { api } from '../shared/app';
 import { draftFor } from '../shared/domain/magazine';
 import { created, done } from '../shared/http/replies';
 
-export const handler = api('replaceMagazine', {
+export const handler = await api('replaceMagazine', {
   run: async ({ params, body, links, store, precondition }) => {
     const draft = draftFor(params.id, body);
     const outcome = await store.putMagazine(draft, precondition);

@@ -7,7 +7,6 @@ import { Architecture, type CfnFunction, type Code, Runtime } from 'aws-cdk-lib/
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { tableDefinition } from '../shared/db/table';
 import type { TableAction } from '../shared/routes';
 import { bundleSettings, memorySize } from './bundling';
 
@@ -15,10 +14,6 @@ export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 
 /** The IAM action of a route table entry (`GetItem` → `dynamodb:GetItem`). */
 export const iamAction = (action: TableAction) => `dynamodb:${action}` as const;
-
-/** Indexes are only ever queried: the index grant is `Query`, and only for operations that query. */
-export const indexActions = (actions: readonly TableAction[]): TableAction[] =>
-  actions.includes('Query') ? ['Query'] : [];
 
 export const runtime = Runtime.NODEJS_24_X;
 /** API Gateway gives up after 29 s; a function must finish (or fail in form) before that. */
@@ -97,17 +92,9 @@ export class ApiFunction extends Construct {
     this.grantTable(props.table, props.actions);
   }
 
-  /** Only the actions the operation sends, on this table; `Query` on its indexes when it queries. */
+  /** Only the actions the operation sends, on this table (it has no index). */
   private grantTable(table: ITable, actions: readonly TableAction[]) {
     if (actions.length === 0) return;
     this.role.addToPolicy(new PolicyStatement({ actions: actions.map(iamAction), resources: [table.tableArn] }));
-    const onIndexes = indexActions(actions);
-    if (onIndexes.length === 0) return;
-    this.role.addToPolicy(
-      new PolicyStatement({
-        actions: onIndexes.map(iamAction),
-        resources: tableDefinition.globalSecondaryIndexes.map((index) => `${table.tableArn}/index/${index.indexName}`),
-      }),
-    );
   }
 }

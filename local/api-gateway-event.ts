@@ -90,7 +90,7 @@ export const headerPairs = (rawHeaders: readonly string[]): Pairs => {
 };
 
 const has = (pairs: Pairs, name: string) => pairs.some(([key]) => key.toLowerCase() === name.toLowerCase());
-const valueOf = (pairs: Pairs, name: string) =>
+const lastValueOf = (pairs: Pairs, name: string) =>
   pairs.findLast(([key]) => key.toLowerCase() === name.toLowerCase())?.[1];
 
 /** Every value of each name, in a Map (never a plain object) while it is built; `null` when there is none, as in a REST (v1) event. */
@@ -148,7 +148,7 @@ export interface ProxyRequest {
  * `X-Forwarded-For`, the port and scheme it came in on, and a trace id when it had none.
  */
 const gatewayHeaders = (request: ProxyRequest): Pairs => {
-  const forwardedFor = valueOf(request.headers, 'x-forwarded-for');
+  const forwardedFor = lastValueOf(request.headers, 'x-forwarded-for');
   const added: [string, string][] = [];
   if (!has(request.headers, 'x-amzn-trace-id'))
     added.push([
@@ -170,7 +170,7 @@ export const buildProxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => 
   const multiValueHeaders = multiValues(gatewayHeaders(request));
   const headers = lastValues(multiValueHeaders);
   const multiValueQueryStringParameters = multiValues(request.query);
-  const host = (headers && valueOf(Object.entries(headers), 'host')) ?? 'localhost';
+  const host = (headers && lastValueOf(Object.entries(headers), 'host')) ?? 'localhost';
   const caller = request.caller;
   const event = {
     resource: request.resource,
@@ -187,7 +187,7 @@ export const buildProxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => 
       resourceId,
       resourcePath: request.resource,
       httpMethod: request.method,
-      extendedRequestId: createHash('sha256').update(request.requestId).digest('base64').slice(0, 15) + '=',
+      extendedRequestId: `${createHash('sha256').update(request.requestId).digest('base64').slice(0, 15)}=`,
       requestTime: requestTime(request.now),
       path: `/${request.stage}${request.path}`,
       accountId: localAccountId,
@@ -207,7 +207,7 @@ export const buildProxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => 
         cognitoAuthenticationType: null,
         cognitoAuthenticationProvider: null,
         userArn: caller?.userArn ?? null,
-        userAgent: (headers && valueOf(Object.entries(headers), 'user-agent')) ?? null,
+        userAgent: (headers && lastValueOf(Object.entries(headers), 'user-agent')) ?? null,
         user: caller?.caller ?? null,
       },
       domainName: host,

@@ -40,6 +40,8 @@ export const localDynamoDbClient = (
     region: localRegion,
     credentials: localCredentials,
     maxAttempts: options.maxAttempts ?? 3,
+    useFipsEndpoint: false,
+    useDualstackEndpoint: false,
     // Without throwOnRequestTimeout a request to a Java that accepted but never answers only warns, and hangs.
     requestHandler: {
       requestTimeout: options.timeoutMs ?? 5_000,
@@ -226,8 +228,15 @@ const launch = async (
     try {
       await client.send(new ListTablesCommand({ Limit: 1 }));
       break;
-    } catch {
-      // Not listening yet.
+    } catch (error) {
+      // Only a refused or dropped connection means Java is still starting; any answer that is an
+      // error (another program on the port, a DynamoDB that refuses us) will not get better.
+      if (!notListeningYet(error)) {
+        await fail(
+          `Something answered on ${endpoint} but not as DynamoDB Local does: ${(error as Error).message}`,
+          true,
+        );
+      }
     }
     if (Date.now() > deadline) {
       await fail(
@@ -247,6 +256,17 @@ const launch = async (
       return stopping;
     },
   };
+};
+
+const notListeningYet = (error: unknown): boolean => {
+  const { code, name, $metadata } = error as { code?: string; name?: string; $metadata?: { httpStatusCode?: number } };
+  // A server still starting may answer 5xx; a 4xx is an answer that will not change.
+  if ($metadata?.httpStatusCode !== undefined) return $metadata.httpStatusCode >= 500;
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT'].includes(code ?? '') ||
+    ['TimeoutError', 'RequestTimeout', 'AbortError'].includes(name ?? '') ||
+    !(error instanceof Error && name?.endsWith('Exception'))
+  );
 };
 
 /**

@@ -1,4 +1,5 @@
-import { ConfigError, isAwsEndpoint, readStoreConfig } from '../shared/config';
+import { devNull } from 'node:os';
+import { ConfigError, isLocalEndpoint, notLocal, readStoreConfig } from '../shared/config';
 import {
   type DynamoDbLocalOptions,
   localCredentials,
@@ -51,8 +52,12 @@ export interface LocalEnvironmentOptions extends DynamoDbLocalOptions {
   readonly onStartingDynamoDbLocal?: () => void;
 }
 
-/** Variables through which the SDK would find real credentials or another account's profile. */
-const AWS_CREDENTIAL_SOURCES = [
+/** Variables through which the SDK would find real credentials, another account's profile, or another kind of endpoint. */
+const AWS_SHELL_SETTINGS = [
+  'AWS_USE_FIPS_ENDPOINT',
+  'AWS_USE_DUALSTACK_ENDPOINT',
+  'AWS_ENDPOINT_URL',
+  'AWS_ENDPOINT_URL_DYNAMODB',
   'AWS_SESSION_TOKEN',
   'AWS_PROFILE',
   'AWS_DEFAULT_PROFILE',
@@ -77,11 +82,7 @@ export const prepareLocalEnvironment = async (options: LocalEnvironmentOptions =
     ...dynamoDbLocalOptions
   } = options;
   const given = givenEndpoint ?? process.env.DYNAMODB_ENDPOINT;
-  if (given && isAwsEndpoint(given)) {
-    throw new ConfigError(
-      `DYNAMODB_ENDPOINT (${given}) is an AWS endpoint; the local API only ever uses a local DynamoDB. Unset it to start DynamoDB Local, or deploy with \`npm run deploy\`.`,
-    );
-  }
+  if (given && !isLocalEndpoint(given)) throw new ConfigError(`${notLocal(given)} Unset it to start DynamoDB Local.`);
   if (!given) onStartingDynamoDbLocal?.();
   const dynamoDbLocal = given ? undefined : await startDynamoDbLocal(dynamoDbLocalOptions);
   const endpoint = given || dynamoDbLocal!.endpoint;
@@ -95,8 +96,9 @@ export const prepareLocalEnvironment = async (options: LocalEnvironmentOptions =
     AWS_REGION: localRegion,
     ...(tableName && { TABLE_NAME: tableName }),
   };
-  for (const name of AWS_CREDENTIAL_SOURCES) delete process.env[name];
-  Object.assign(process.env, variables);
+  for (const name of AWS_SHELL_SETTINGS) delete process.env[name];
+  // The shell's AWS config and credentials files hold nothing for a local DynamoDB (profiles, FIPS or dual-stack endpoints).
+  Object.assign(process.env, variables, { AWS_CONFIG_FILE: devNull, AWS_SHARED_CREDENTIALS_FILE: devNull });
 
   const client = localDynamoDbClient(endpoint);
   try {

@@ -8,6 +8,10 @@ import { type Definition, api as httpApi } from './http/api';
 import { mockStore } from './mock/store';
 import type { TableOperationId } from './routes';
 
-/** `export const handler = api('getMagazine', { run })`: the operation's row, its store, and the shared stack. */
-export const api = <Id extends TableOperationId>(id: Id, definition: Definition<Id>) =>
-  httpApi(id, { ...definition, stores: { real: tableStore(id), mock: mockStore } });
+/**
+ * `export const handler = await api('getMagazine', { run })`: the operation's row, its stores, and
+ * the shared stack. Awaited at the top of the handler module, so that setting up the table's
+ * client happens in the function's init phase rather than in its first request.
+ */
+export const api = async <Id extends TableOperationId>(id: Id, definition: Definition<Id>) =>
+  httpApi(id, { ...definition, stores: { real: await tableStore(id), mock: mockStore } });

@@ -47,16 +47,36 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
   };
 };
 
-/** Hosts of AWS service endpoints: a run outside Lambda must never reach one. */
-export const isAwsEndpoint = (endpoint: string): boolean => {
-  let host: string;
+const isPrivateIpv4 = (host: string) => {
+  const octets = host.split('.').map(Number);
+  if (octets.length !== 4 || octets.some((octet) => !Number.isInteger(octet) || octet < 0 || octet > 255)) return false;
+  const [a = 0, b = 0] = octets;
+  return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168);
+};
+
+/**
+ * Whether an endpoint names a DynamoDB on this machine or its private network: localhost, a
+ * loopback or private address, or a single-label host name (a container's, such as
+ * `dynamodb-local`). Anything else, AWS above all, is refused outside Lambda: an allow-list,
+ * because a deny-list of AWS's host names can always be got round.
+ */
+export const isLocalEndpoint = (endpoint: string): boolean => {
+  let url: URL;
   try {
-    host = new URL(endpoint).hostname.toLowerCase();
+    url = new URL(endpoint);
   } catch {
     return false;
   }
-  return /(^|\.)(amazonaws\.com|amazonaws\.com\.cn|api\.aws|on\.aws)$/.test(host);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+  const host = url.hostname.toLowerCase().replace(/\.+$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (host.startsWith('[')) return host === '[::1]' || /^\[f[cd][0-9a-f]{2}:/.test(host);
+  if (/^[\d.]+$/.test(host)) return isPrivateIpv4(host);
+  return /^[a-z0-9-]+$/.test(host);
 };
+
+export const notLocal = (endpoint: string) =>
+  `DYNAMODB_ENDPOINT (${endpoint}) is not a local DynamoDB. Outside AWS Lambda the API only talks to a DynamoDB on this machine or its private network (localhost, a loopback or private address, or a container's name); deploy with \`npm run deploy\` to use AWS.`;
 
 /**
  * In Lambda (`AWS_LAMBDA_FUNCTION_NAME` set) the table must be named and the SDK finds DynamoDB.
@@ -76,11 +96,7 @@ export const readStoreConfig = (env: NodeJS.ProcessEnv = process.env): StoreConf
           '(`npm start` and `npm run invoke` start DynamoDB Local and set it themselves); it never falls back to AWS.',
       );
     }
-    if (isAwsEndpoint(endpoint)) {
-      throw new ConfigError(
-        `DYNAMODB_ENDPOINT (${endpoint}) is an AWS endpoint. Outside AWS Lambda the API only talks to a local DynamoDB; deploy with \`npm run deploy\` to use AWS.`,
-      );
-    }
+    if (!isLocalEndpoint(endpoint)) throw new ConfigError(notLocal(endpoint));
   }
   return {
     tableName: env.TABLE_NAME || 'magazines',

@@ -82,7 +82,7 @@ export interface Operation {
   readonly ifMatch?: boolean;
   /** Honours `Idempotency-Key`. */
   readonly idempotent?: boolean;
-  /** Whether `.json`/`.xml` may end the path: every GET, and the POST the spec shows with one. */
+  /** Whether `.json`/`.xml` may end the path: every GET, and the POST of articles. */
   readonly labels?: boolean;
   /** Seconds the function may run; 10 unless it is a bulk operation, which must still answer before API Gateway's 29. */
   readonly timeoutSeconds?: number;

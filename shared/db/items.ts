@@ -1,58 +1,182 @@
-import type { Article as StoredArticle } from '../domain/article';
-import type { Magazine as StoredMagazine } from '../domain/magazine';
+import type { Article } from '../domain/article';
+import type { Magazine } from '../domain/magazine';
 import type { TagRef } from '../domain/tag';
-import { TOMBSTONE } from './keys';
+import { attr } from './keys';
+import type { Item } from './table-access';
 
-/** A magazine as its item holds it, with what only the store needs. */
-export interface MagazineItem extends StoredMagazine {
-  readonly articleCount: number;
-  readonly articlesModified: number | undefined;
-  /** Made anew each time the id is created; its articles are listed under it. */
-  readonly generation: string;
-  /** Its deletion has begun: gone for every reader, and its id not yet free. */
-  readonly tombstone: boolean;
+/**
+ * One decoder per item type: what the table holds, checked and typed as the data layer uses it.
+ * An item that does not decode is a defect (a 500 naming no internal detail), never read as
+ * something it is not.
+ */
+
+class CorruptItem extends Error {
+  override readonly name = 'CorruptItem';
 }
 
-export const toMagazineItem = (item: Record<string, unknown>): MagazineItem => ({
-  id: item.id as string,
-  title: item.title as string,
-  tags: (item.tags as TagRef[] | undefined) ?? [],
-  created: item.created as number,
-  updated: item.updated as number,
-  revision: item.revision as string,
-  articleCount: (item.articleCount as number | undefined) ?? 0,
-  articlesModified: item.articlesModified as number | undefined,
-  generation: (item.generation as string | undefined) ?? '',
-  tombstone: item[TOMBSTONE] !== undefined,
+const field = <T>(item: Item, name: string, check: (value: unknown) => value is T, what: string): T => {
+  const value = item[name];
+  if (!check(value)) throw new CorruptItem(`Item ${String(item.PK)} / ${String(item.SK)}: ${name} is not ${what}.`);
+  return value;
+};
+
+const isString = (value: unknown): value is string => typeof value === 'string';
+const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+const isTags = (value: unknown): value is TagRef[] =>
+  Array.isArray(value) && value.every((tag) => isString((tag as TagRef)?.id) && isString((tag as TagRef)?.name));
+
+const string = (item: Item, name: string) => field(item, name, isString, 'a string');
+const number = (item: Item, name: string) => field(item, name, isNumber, 'a number');
+const optionalNumber = (item: Item, name: string) => (item[name] === undefined ? undefined : number(item, name));
+const numberOr = (item: Item, name: string, fallback: number) => optionalNumber(item, name) ?? fallback;
+
+/** A magazine item: the magazine, and what only the store needs about its articles. */
+export interface MagazineRecord {
+  readonly magazine: Magazine;
+  /** Made anew each time the id is created; its articles are listed under it. */
+  readonly incarnation: string;
+  /** Number of articles: also the number of the last one (articles are never deleted one by one). */
+  readonly articles: number;
+  readonly lastArticleCreated: number;
+  readonly articlesModified: number | undefined;
+  /** When its deletion began (Unix ms), if it has. */
+  readonly closing: number | undefined;
+  readonly writeToken: string | undefined;
+}
+
+export const decodeMagazine = (item: Item): MagazineRecord => ({
+  magazine: {
+    id: string(item, attr.id),
+    title: string(item, attr.title),
+    tags: field(item, attr.tags, isTags, 'a list of tags'),
+    created: number(item, attr.created),
+    updated: number(item, attr.updated),
+    revision: string(item, attr.revision),
+  },
+  incarnation: string(item, attr.incarnation),
+  articles: numberOr(item, attr.articles, 0),
+  lastArticleCreated: numberOr(item, attr.lastArticleCreated, 0),
+  articlesModified: optionalNumber(item, attr.articlesModified),
+  closing: optionalNumber(item, attr.closing),
+  writeToken: item[attr.writeToken] === undefined ? undefined : string(item, attr.writeToken),
 });
 
-export const toStoredMagazine = ({ id, title, tags, created, updated, revision }: StoredMagazine): StoredMagazine => ({
-  id,
-  title,
-  tags,
-  created,
-  updated,
-  revision,
+export const decodeArticle = (item: Item): Article & { readonly writeToken: string | undefined } => ({
+  id: string(item, attr.id),
+  magazineId: string(item, 'magazineId'),
+  title: string(item, attr.title),
+  author_first_name: string(item, 'author_first_name'),
+  author_last_name: string(item, 'author_last_name'),
+  author_email: string(item, 'author_email'),
+  date: string(item, 'date'),
+  text: string(item, 'text'),
+  created: number(item, attr.created),
+  writeToken: item[attr.writeToken] === undefined ? undefined : string(item, attr.writeToken),
 });
 
-export const toStoredArticle = (item: Record<string, unknown>): StoredArticle => ({
-  id: item.id as string,
-  magazineId: item.magazineId as string,
-  title: item.title as string,
-  author_first_name: item.author_first_name as string,
-  author_last_name: item.author_last_name as string,
-  author_email: item.author_email as string,
-  date: item.date as string,
-  text: item.text as string,
-  created: item.created as number,
+/** One magazine counted in or out by a write: when it was created and which tags it carries. */
+export interface CountChange {
+  readonly created: number;
+  readonly tags: readonly TagRef[];
+  readonly sign: 1 | -1;
+}
+
+const isChanges = (value: unknown): value is CountChange[] =>
+  Array.isArray(value) &&
+  value.every(
+    (change: CountChange) =>
+      isNumber(change?.created) && isTags(change?.tags) && (change?.sign === 1 || change?.sign === -1),
+  );
+
+export interface Ticket {
+  readonly sk: string;
+  readonly changes: readonly CountChange[];
+  /** When the write was made (Unix seconds). */
+  readonly at: number;
+}
+
+export const decodeTicket = (item: Item): Ticket => ({
+  sk: string(item, 'SK'),
+  changes: field(item, attr.changes, isChanges, 'a list of count changes'),
+  at: number(item, attr.at),
 });
 
-/** The magazine attributes every copy (the magazine item, its tag memberships) carries. */
-export const magazineData = (m: StoredMagazine) => ({
-  id: m.id,
-  title: m.title,
-  tags: m.tags,
-  created: m.created,
-  updated: m.updated,
-  revision: m.revision,
+/** Counters kept as attributes named `<prefix><key>` (`y#2024`, `m#202401`, `d#07`, `n#Science`), as a map. */
+export const countersOf = (item: Item | undefined, prefix: string): Map<string, number> => {
+  const counters = new Map<string, number>();
+  for (const [name, value] of Object.entries(item ?? {})) {
+    if (name.startsWith(prefix) && isNumber(value)) counters.set(name.slice(prefix.length), value);
+  }
+  return counters;
+};
+
+/** The folded counts of a list (the collection's aggregate, or a tag's item). */
+export interface Aggregate {
+  readonly total: number;
+  /** Writes folded into it: with the pending tickets, the version of the list. */
+  readonly writes: number;
+  readonly lastModified: number;
+  readonly years: Map<string, number>;
+  readonly months: Map<string, number>;
+  /** The collection only: tags in use. A tag only: how many of its magazines carry each spelling of its name. */
+  readonly tagsInUse: number;
+  readonly names: Map<string, number>;
+}
+
+export const decodeAggregate = (item: Item | undefined): Aggregate => ({
+  total: item ? numberOr(item, attr.total, 0) : 0,
+  writes: item ? numberOr(item, attr.writes, 0) : 0,
+  lastModified: item ? numberOr(item, attr.lastModified, 0) : 0,
+  years: countersOf(item, attr.yearPrefix),
+  months: countersOf(item, attr.monthPrefix),
+  tagsInUse: item ? numberOr(item, attr.tagsInUse, 0) : 0,
+  names: countersOf(item, attr.namePrefix),
 });
+
+export const decodeHead = (item: Item | undefined): string | undefined =>
+  item === undefined ? undefined : string(item, attr.generation);
+
+export interface BulkRecord {
+  readonly bulkId: string;
+  readonly target: string;
+  readonly fingerprint: string;
+  readonly stage: 'building' | 'switched';
+  readonly leaseUntil: number;
+  /** Drafts written to the target generation so far, in the body's order. */
+  readonly progress: number;
+  readonly sealedRevision: string | undefined;
+}
+
+export const decodeBulk = (item: Item | undefined): BulkRecord | undefined =>
+  item === undefined
+    ? undefined
+    : {
+        bulkId: string(item, attr.bulkId),
+        target: string(item, attr.target),
+        fingerprint: string(item, attr.fingerprint),
+        stage: string(item, attr.stage) === 'switched' ? 'switched' : 'building',
+        leaseUntil: number(item, attr.leaseUntil),
+        progress: numberOr(item, attr.progress, 0),
+        sealedRevision: item[attr.sealedRevision] === undefined ? undefined : string(item, attr.sealedRevision),
+      };
+
+export interface IdempotencyRecord {
+  readonly fingerprint: string;
+  readonly state: 'running' | 'done';
+  readonly result: string | undefined;
+  readonly leaseUntil: number;
+  readonly expiresAt: number;
+  readonly writeToken: string;
+}
+
+export const decodeIdempotency = (item: Item | undefined): IdempotencyRecord | undefined =>
+  item === undefined
+    ? undefined
+    : {
+        fingerprint: string(item, attr.fingerprint),
+        state: string(item, attr.state) === 'done' ? 'done' : 'running',
+        result: item[attr.result] === undefined ? undefined : string(item, attr.result),
+        leaseUntil: number(item, attr.leaseUntil),
+        expiresAt: number(item, attr.expiresAt),
+        writeToken: string(item, attr.writeToken),
+      };

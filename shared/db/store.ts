@@ -1,52 +1,19 @@
 import { storeConfig } from '../config';
-import { NotFound } from '../domain/errors';
-import type { PageQuery } from '../domain/paging';
-import type { Store } from '../domain/store';
 import { createDocumentClient } from './client';
-import { createRepository } from './repository';
-
-const legacyPage = (page: PageQuery) => ({ offset: page.start.offset, limit: page.limit, sort: page.sort });
+import { readGeneration } from './generation';
+import { createRepository, type RepositoryFactory } from './repository';
+import { tableAccess } from './table-access';
 
 /**
- * The table's store for one operation, on a client made once when the function starts (its init
- * phase). Loading it reads the store settings: see shared/config.ts.
+ * The table's store for one operation's function, on a client made once, in the function's init
+ * phase: the store settings are read, the client is set up and its first call (credentials,
+ * endpoint, signer, connection; the head of the collection) is made before the first request
+ * arrives. `await` it at the top of the handler module.
  */
-export const tableStore = (_operation: string): Store => {
-  const repository = createRepository(createDocumentClient(), storeConfig().tableName);
-  return {
-    async getMagazine(id) {
-      const magazine = await repository.getMagazine(id);
-      if (!magazine) throw new NotFound('magazine', id);
-      return magazine;
-    },
-    async listMagazines(filter, page) {
-      const result = await repository.listMagazines({ ...filter, ...legacyPage(page) });
-      return { ...result, offset: page.start.offset };
-    },
-    async createMagazine(draft) {
-      return { id: (await repository.createMagazine(draft)).id, replayed: false };
-    },
-    putMagazine: (draft, precondition) => repository.putMagazine(draft, precondition),
-    deleteMagazine: (id, precondition) => repository.deleteMagazine(id, precondition),
-    replaceAllMagazines: (drafts, precondition) => repository.replaceAllMagazines(drafts, precondition),
-    async listArticles(magazineId, page) {
-      return { ...(await repository.listArticles(magazineId, legacyPage(page))), offset: page.start.offset };
-    },
-    async createArticle(magazineId, input) {
-      return { id: (await repository.createArticle(magazineId, input)).id, replayed: false };
-    },
-    async getArticle(id) {
-      const article = await repository.getArticle(id);
-      if (!article) throw new NotFound('article', id);
-      return article;
-    },
-    async listTags(page) {
-      return { ...(await repository.listTags(legacyPage(page))), offset: page.start.offset };
-    },
-    async getTag(id) {
-      const tag = await repository.getTag(id);
-      if (!tag) throw new NotFound('tag', id);
-      return tag;
-    },
-  };
+export const tableStore = async (operation: string): Promise<RepositoryFactory> => {
+  const { tableName } = storeConfig();
+  const client = createDocumentClient({ operation });
+  // Best effort: a cold start that cannot reach the table yet still serves, and fails in form on the request.
+  await readGeneration(tableAccess(client, tableName, Date.now() + 2_000)).catch(() => undefined);
+  return createRepository(client, tableName);
 };

@@ -2,221 +2,285 @@ import {
   BatchGetCommand,
   BatchWriteCommand,
   GetCommand,
+  type NativeAttributeValue,
   QueryCommand,
   type QueryCommandInput,
   TransactWriteCommand,
+  type TransactWriteCommandInput,
+  UpdateCommand,
+  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
-import type { SortOrder } from '../domain/paging';
-
-export interface PageQuery {
-  readonly offset: number;
-  readonly limit: number;
-  readonly sort: SortOrder;
-}
-
 import { StoreUnavailable } from '../domain/errors';
-import type { TransactItem } from './catalogue';
 import type { DocumentClient } from './client';
+import type { Key } from './keys';
 
-type Key = Record<string, unknown>;
-export type Item = Record<string, unknown>;
+export type Item = Record<string, NativeAttributeValue>;
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
+/** DynamoDB's limits: items in one transaction, one BatchWriteItem, one BatchGetItem. */
+export const TRANSACTION_LIMIT = 100;
 const BATCH_WRITE_LIMIT = 25;
 const BATCH_GET_LIMIT = 100;
-export const MAX_ATTEMPTS = 5;
-/** Every magazine write updates the collection item, so concurrent writes conflict there and wait their turn. */
-const CONFLICT_ATTEMPTS = 8;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-export const backoff = (attempt: number) => sleep(Math.min(1000, 25 * 2 ** attempt) * (0.5 + Math.random() / 2));
+/** Full jitter: concurrent writers that met once spread out instead of meeting again. */
+export const backoff = (attempt: number, base = 15, cap = 400) =>
+  sleep(Math.random() * Math.min(cap, base * 2 ** attempt));
 
-const THROTTLING = new Set(['ProvisionedThroughputExceededException', 'ThrottlingException', 'RequestLimitExceeded']);
+const THROTTLING = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'TooManyRequestsException',
+]);
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'ECONNABORTED',
+]);
+
+interface AwsErrorShape {
+  readonly name?: string;
+  readonly code?: string;
+  readonly $fault?: string;
+  readonly $metadata?: { readonly httpStatusCode?: number };
+  readonly CancellationReasons?: readonly { readonly Code?: string }[];
+}
 
 /** Why each item of a cancelled transaction failed, in the order the items were sent. */
 export const cancellationReasons = (error: unknown): string[] | undefined => {
   if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return undefined;
-  const reasons = (error as Error & { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
-  return reasons.map((reason) => reason.Code ?? 'None');
+  return ((error as AwsErrorShape).CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
 };
 
-export const isConditionFailure = (error: unknown, index = 0) =>
-  cancellationReasons(error)?.[index] === 'ConditionalCheckFailed';
+/** A transaction DynamoDB refused because a condition did not hold: which items' conditions failed. */
+export class ConditionsFailed extends Error {
+  override readonly name = 'ConditionsFailed';
+  constructor(readonly failed: readonly number[]) {
+    super(`Conditions failed on items ${failed.join(', ')}.`);
+  }
+
+  has(index: number) {
+    return this.failed.includes(index);
+  }
+}
 
 /**
- * The DynamoDB calls the repository is built from: retries, paging and batching done once.
- * Throttling that outlasts the SDK's own retries becomes the API's 503.
+ * What a retry may cure, as the domain's `StoreUnavailable`; anything else (a defect: a malformed
+ * request, a missing table) is left as it is, to become a 500.
  */
-export const tableAccess = (client: DocumentClient, tableName: string) => {
-  const send = async <T>(call: () => Promise<T>): Promise<T> => {
+export const storeFailure = (error: unknown): unknown => {
+  if (!(error instanceof Error)) return error;
+  const aws = error as AwsErrorShape & Error;
+  const reasons = cancellationReasons(error);
+  if (reasons?.includes('ThrottlingError') || THROTTLING.has(aws.name))
+    return new StoreUnavailable('throttled', 1, { cause: error });
+  if (
+    reasons?.includes('TransactionConflict') ||
+    aws.name === 'TransactionConflictException' ||
+    aws.name === 'TransactionInProgressException'
+  ) {
+    return new StoreUnavailable('conflict', 1, { cause: error });
+  }
+  if (
+    aws.name === 'TimeoutError' ||
+    aws.name === 'AbortError' ||
+    aws.name === 'RequestTimeout' ||
+    NETWORK_CODES.has(aws.code ?? '')
+  ) {
+    return new StoreUnavailable('timeout', 1, { cause: error });
+  }
+  if (aws.$fault === 'server' || (aws.$metadata?.httpStatusCode ?? 0) >= 500)
+    return new StoreUnavailable('fault', 1, { cause: error });
+  return error;
+};
+
+const keyString = (key: Key | Item) => `${String(key.PK)}\u0000${String(key.SK)}`;
+
+/**
+ * The DynamoDB calls the repository is built from, for one request: every call gives up at the
+ * request's deadline (so that a store that does not answer becomes a 503 in time, not a gateway
+ * timeout), failures a retry may cure become `StoreUnavailable`, transactions that lost a race
+ * are retried with backoff, batches are cut to DynamoDB's limits and their unprocessed rest is
+ * sent again. Every read is strongly consistent.
+ */
+export const tableAccess = (client: DocumentClient, tableName: string, deadline: number) => {
+  const remaining = () => deadline - Date.now();
+
+  /**
+   * One call, given up at the deadline (the SDK is told to abort, and the answer is not waited
+   * for past it whatever the SDK does); its failure in the domain's terms.
+   */
+  const call = async <Output>(
+    send: (options: { readonly abortSignal: AbortSignal }) => Promise<Output>,
+  ): Promise<Output> => {
+    const left = remaining();
+    if (left <= 0) throw new StoreUnavailable('timeout');
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const deadlinePassed = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new StoreUnavailable('timeout'));
+      }, left);
+    });
     try {
-      return await call();
+      return await Promise.race([send({ abortSignal: controller.signal }), deadlinePassed]);
     } catch (error) {
-      if (error instanceof Error && THROTTLING.has(error.name)) throw new StoreUnavailable('throttled');
-      throw error;
+      throw storeFailure(error);
+    } finally {
+      clearTimeout(timer);
     }
   };
 
-  /** Retries transactions that lost a race with another transaction on the same item. */
-  const transact = async (items: TransactItem[]): Promise<void> => {
-    for (let attempt = 1; ; attempt++) {
+  const get = async (key: Key): Promise<Item | undefined> =>
+    (
+      await call((options) =>
+        client.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }), options),
+      )
+    ).Item;
+
+  /** The items of `keys` that exist, by key; BatchGetItem in chunks of 100, their unprocessed rest asked again. */
+  const getMany = async (keys: readonly Key[]): Promise<Map<string, Item>> => {
+    const found = new Map<string, Item>();
+    const unique = [...new Map(keys.map((key) => [keyString(key), key])).values()];
+    const chunks = [];
+    for (let start = 0; start < unique.length; start += BATCH_GET_LIMIT)
+      chunks.push(unique.slice(start, start + BATCH_GET_LIMIT));
+    await Promise.all(
+      chunks.map(async (chunk) => {
+        let pending: Key[] = chunk;
+        for (let attempt = 0; pending.length > 0; attempt++) {
+          if (attempt > 0) await backoff(attempt, 25, 1000);
+          const keys = pending;
+          const result = await call((options) =>
+            client.send(
+              new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }),
+              options,
+            ),
+          );
+          for (const item of result.Responses?.[tableName] ?? []) found.set(keyString(item), item);
+          pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Key[];
+        }
+      }),
+    );
+    return found;
+  };
+
+  const itemOf = (items: Map<string, Item>, key: Key) => items.get(keyString(key));
+
+  /** One page of a key range (strongly consistent), and where the next one starts. */
+  const query = async (input: Omit<QueryCommandInput, 'TableName' | 'ConsistentRead'>) => {
+    const result = await call((options) =>
+      client.send(new QueryCommand({ ...input, TableName: tableName, ConsistentRead: true }), options),
+    );
+    return { items: result.Items ?? [], next: result.LastEvaluatedKey as Key | undefined };
+  };
+
+  /** Every item of a key range, following the pages. */
+  const queryAll = async (input: Omit<QueryCommandInput, 'TableName' | 'ConsistentRead' | 'ExclusiveStartKey'>) => {
+    const items: Item[] = [];
+    let start: Key | undefined;
+    do {
+      const page = await query({ ...input, ...(start && { ExclusiveStartKey: start }) });
+      items.push(...page.items);
+      start = page.next;
+    } while (start);
+    return items;
+  };
+
+  /** Every item of a partition (its keys only, with `keysOnly`). */
+  const partition = (pk: string, keysOnly = false) =>
+    queryAll({
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': 'PK', ...(keysOnly && { '#sk': 'SK' }) },
+      ExpressionAttributeValues: { ':pk': pk },
+      ...(keysOnly && { ProjectionExpression: '#pk, #sk' }),
+    });
+
+  /** Puts and deletes by BatchWriteItem, 25 a call (`parallel` calls at once), the unprocessed rest sent again with backoff. */
+  const writeMany = async (puts: readonly Item[], deletes: readonly Key[] = [], parallel = 8) => {
+    const requests = [
+      ...puts.map((Item) => ({ PutRequest: { Item } })),
+      ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
+    ];
+    const chunks: (typeof requests)[] = [];
+    for (let start = 0; start < requests.length; start += BATCH_WRITE_LIMIT)
+      chunks.push(requests.slice(start, start + BATCH_WRITE_LIMIT));
+    let next = 0;
+    const worker = async () => {
+      while (next < chunks.length) {
+        let pending = chunks[next++] ?? [];
+        for (let attempt = 0; pending.length > 0; attempt++) {
+          if (attempt > 0) await backoff(attempt, 25, 1000);
+          const requests = pending;
+          const result = await call((options) =>
+            client.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }), options),
+          );
+          pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(parallel, chunks.length) }, worker));
+  };
+
+  /**
+   * One TransactWriteItems. A transaction that lost a race with another on a shared item is sent
+   * again after a jittered backoff, until the deadline; one whose conditions failed raises
+   * `ConditionsFailed` with the indexes of the items whose conditions did not hold.
+   */
+  const transact = async (
+    items: readonly TransactItem[],
+    { retryConflicts = true }: { readonly retryConflicts?: boolean } = {},
+  ): Promise<{ readonly retries: number }> => {
+    for (let attempt = 0; ; attempt++) {
       try {
-        await send(() => client.send(new TransactWriteCommand({ TransactItems: items })));
-        return;
+        await call((options) => client.send(new TransactWriteCommand({ TransactItems: [...items] }), options));
+        return { retries: attempt };
       } catch (error) {
-        const reasons = cancellationReasons(error);
-        const retryable =
-          reasons?.some((code) => code === 'TransactionConflict' || code === 'ThrottlingError') &&
-          !reasons.includes('ConditionalCheckFailed');
-        if (!retryable) throw error;
-        if (attempt >= CONFLICT_ATTEMPTS)
-          throw reasons?.includes('ThrottlingError')
-            ? new StoreUnavailable('throttled')
-            : new StoreUnavailable('conflict');
+        const reasons = cancellationReasons((error as { cause?: unknown }).cause ?? error);
+        const failed = reasons?.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [index] : [])) ?? [];
+        if (failed.length > 0) throw new ConditionsFailed(failed);
+        const conflict = error instanceof StoreUnavailable && error.reason === 'conflict';
+        if (!conflict || !retryConflicts || remaining() < 100) throw error;
         await backoff(attempt);
       }
     }
   };
 
-  const getItem = async (
-    key: Key,
-    options: { consistent?: boolean; attributes?: readonly string[] } = {},
-  ): Promise<Item | undefined> => {
-    const names = options.attributes && Object.fromEntries(options.attributes.map((a, i) => [`#a${i}`, a]));
-    const result = await send(() =>
-      client.send(
-        new GetCommand({
-          TableName: tableName,
-          Key: key,
-          ConsistentRead: options.consistent,
-          ...(names && { ProjectionExpression: Object.keys(names).join(', '), ExpressionAttributeNames: names }),
-        }),
-      ),
-    );
-    return result.Item;
-  };
-
-  /** Every item of a key range, following LastEvaluatedKey. */
-  const queryAll = async (input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> => {
-    const items: Item[] = [];
-    let startKey: Key | undefined;
-    do {
-      const result = await send(() =>
-        client.send(new QueryCommand({ ...input, TableName: tableName, ExclusiveStartKey: startKey })),
-      );
-      items.push(...(result.Items ?? []));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey);
-    return items;
-  };
-
-  /**
-   * `take` items of a key range after the first `skip`. DynamoDB has no offset: the skipped items
-   * are stepped over reading keys only (ProjectionExpression), page by page, then the items are
-   * read from the one after them.
-   */
-  const skipAndRead = async (
-    input: QueryCommandInput,
-    keyAttributes: readonly string[],
-    skip: number,
-    take: number,
-  ): Promise<Item[]> => {
-    let startKey: Key | undefined;
-    let skipped = 0;
-    while (skipped < skip) {
-      const names = Object.fromEntries(keyAttributes.map((a, i) => [`#k${i}`, a]));
-      const result = await send(() =>
-        client.send(
-          new QueryCommand({
-            ...input,
-            ProjectionExpression: Object.keys(names).join(', '),
-            ExpressionAttributeNames: { ...input.ExpressionAttributeNames, ...names },
-            Limit: skip - skipped,
-            ExclusiveStartKey: startKey,
-          }),
-        ),
-      );
-      skipped += result.Count ?? 0;
-      startKey = result.LastEvaluatedKey;
-      if (!startKey) return [];
-    }
-    const items: Item[] = [];
-    do {
-      const result = await send(() =>
-        client.send(new QueryCommand({ ...input, Limit: take - items.length, ExclusiveStartKey: startKey })),
-      );
-      items.push(...(result.Items ?? []));
-      startKey = result.LastEvaluatedKey;
-    } while (startKey && items.length < take);
-    return items;
-  };
-
-  /**
-   * A page past the first of a range holding `total` items: an offset beyond the end reads
-   * nothing, and the items before the page are stepped over from whichever end is nearer, so a
-   * deep offset costs at most half the list in key reads.
-   */
-  const laterPage = async (
-    input: QueryCommandInput,
-    keyAttributes: readonly string[],
-    { offset, limit }: PageQuery,
-    total: number,
-  ) => {
-    if (offset >= total) return [];
-    const end = Math.min(offset + limit, total);
-    const afterPage = total - end;
-    if (afterPage >= offset) return skipAndRead(input, keyAttributes, offset, limit);
-    const backwards = await skipAndRead(
-      { ...input, ScanIndexForward: input.ScanIndexForward === false },
-      keyAttributes,
-      afterPage,
-      end - offset,
-    );
-    return backwards.reverse();
-  };
-
-  /** The first page is read beside its count; a later one needs the count to choose its way in. */
-  const pageWithCount = async <T>(
-    input: QueryCommandInput,
-    keyAttributes: readonly string[],
-    page: PageQuery,
-    counted: Promise<T>,
-    totalOf: (counted: T) => number,
-  ): Promise<[T, Item[]]> => {
-    if (page.offset === 0) return Promise.all([counted, skipAndRead(input, keyAttributes, 0, page.limit)]);
-    const result = await counted;
-    return [result, await laterPage(input, keyAttributes, page, totalOf(result))];
-  };
-
-  /** BatchWriteItem in chunks of 25, retrying UnprocessedItems with exponential backoff. */
-  const deleteAll = async (keys: readonly Key[]) => {
-    for (let start = 0; start < keys.length; start += BATCH_WRITE_LIMIT) {
-      let pending = keys.slice(start, start + BATCH_WRITE_LIMIT).map((Key) => ({ DeleteRequest: { Key } }));
-      for (let attempt = 1; pending.length > 0; attempt++) {
-        if (attempt > MAX_ATTEMPTS + 3) throw new StoreUnavailable('throttled');
-        if (attempt > 1) await backoff(attempt);
-        const result = await send(() => client.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } })));
-        pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
+  /** One conditional UpdateItem; `false` when its condition did not hold. Lost races are retried until the deadline. */
+  const update = async (input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await call((options) => client.send(new UpdateCommand({ ...input, TableName: tableName }), options));
+        return true;
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        const conflict = error instanceof StoreUnavailable && error.reason === 'conflict';
+        if (!conflict || remaining() < 100) throw error;
+        await backoff(attempt);
       }
     }
   };
 
-  /** Strongly consistent BatchGetItem in chunks of 100, retrying UnprocessedKeys with exponential backoff. */
-  const getAll = async (keys: readonly Key[]): Promise<Item[]> => {
-    const items: Item[] = [];
-    for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
-      let pending: Key[] = keys.slice(start, start + BATCH_GET_LIMIT);
-      for (let attempt = 1; pending.length > 0; attempt++) {
-        if (attempt > MAX_ATTEMPTS + 3) throw new StoreUnavailable('throttled');
-        if (attempt > 1) await backoff(attempt);
-        const result = await send(() =>
-          client.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } })),
-        );
-        items.push(...(result.Responses?.[tableName] ?? []));
-        pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Key[];
-      }
-    }
-    return items;
+  return {
+    tableName,
+    deadline,
+    remaining,
+    get,
+    getMany,
+    itemOf,
+    query,
+    queryAll,
+    partition,
+    writeMany,
+    transact,
+    update,
   };
-
-  return { send, transact, getItem, getAll, queryAll, pageWithCount, deleteAll };
 };
+
+export type TableAccess = ReturnType<typeof tableAccess>;

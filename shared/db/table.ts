@@ -1,13 +1,12 @@
 /**
  * The one table of the API, described once: the CDK stack, the local server and the tests all
- * build it from this definition.
+ * build it from this definition. Every access pattern is a key or a key range of the table itself
+ * (see keys.ts), so every read can be strongly consistent and there is no index to keep up.
  */
 export const tableDefinition = {
   partitionKey: 'PK',
   sortKey: 'SK',
-  /** Lists in creation order: all magazines, and the articles of one magazine. */
-  globalSecondaryIndexes: [{ indexName: 'GSI1', partitionKey: 'GSI1PK', sortKey: 'GSI1SK' }],
-  /** Reserved for items that expire (none yet); declared so that turning it on needs no table change. */
+  /** Items that expire: idempotency keys, finished bulk records. */
   timeToLiveAttribute: 'expiresAt',
 } as const;
 
@@ -18,21 +17,9 @@ export const createTableInput = (tableName: string) => ({
   AttributeDefinitions: [
     { AttributeName: tableDefinition.partitionKey, AttributeType: 'S' as const },
     { AttributeName: tableDefinition.sortKey, AttributeType: 'S' as const },
-    ...tableDefinition.globalSecondaryIndexes.flatMap((index) => [
-      { AttributeName: index.partitionKey, AttributeType: 'S' as const },
-      { AttributeName: index.sortKey, AttributeType: 'S' as const },
-    ]),
   ],
   KeySchema: [
     { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' as const },
     { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' as const },
   ],
-  GlobalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((index) => ({
-    IndexName: index.indexName,
-    KeySchema: [
-      { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
-      { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
-    ],
-    Projection: { ProjectionType: 'ALL' as const },
-  })),
 });

@@ -5,7 +5,7 @@ import { errorObject } from './errors';
 /**
  * The answers API Gateway gives by itself (no signature, throttled, too large, the function
  * failed or timed out), as plain data: the CDK stack turns each into a gateway response that
- * renders the spec's error object, and the OpenAPI document lists the codes they can carry.
+ * renders the API's error object, and the OpenAPI document lists the codes they can carry.
  */
 export interface GatewayError {
   /** API Gateway's response type, such as `THROTTLED`. */
@@ -98,7 +98,7 @@ export const gatewayErrorHeaders = (error: GatewayError): Record<string, string>
 });
 
 /**
- * The spec's error object of a gateway response; `baseUrl` is `{base_url}`. The deployed API's
+ * The API's error object of a gateway response; `baseUrl` is `{base_url}`. The deployed API's
  * template leaves `$context` variables in it for API Gateway to fill; the local server fills them.
  */
 export const gatewayErrorObject = (error: GatewayError, baseUrl: string) =>

@@ -100,9 +100,11 @@ export const listReply = <T>(
   const fits = worstCaseBytes ? fittingCount(page.items, worstCaseBytes) : page.items.length;
   const cut = fits < page.items.length;
   const items = cut ? page.items.slice(0, fits) : page.items;
-  // A page cut short resumes by offset: the store's end position belongs to the whole page.
+  // A page cut short here resumes by offset: the store's end position belongs to the whole page.
   const shown = cut ? { ...page, items, next: undefined } : page;
-  const limit = cut ? fits : context.query.limit;
+  // Short of `limit` before the end (cut here, or by the store's 1 MB a read): `limit` says how many it holds.
+  const short = items.length < context.query.limit && page.offset + items.length < page.count;
+  const limit = cut || short ? Math.max(1, items.length) : context.query.limit;
   return ok(
     { metadata: { resultset: { count: page.count, offset: page.offset, limit } }, results: items },
     { root: 'response', names: { results: item, ...names } },

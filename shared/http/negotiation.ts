@@ -43,7 +43,7 @@ const qualityOf = (ranges: readonly MediaRange[], mediaType: string): number => 
 const bestQuality = (ranges: readonly MediaRange[], types: readonly string[]) =>
   Math.max(...types.map((t) => qualityOf(ranges, t)));
 
-/** JSON goes out as `text/javascript` (the spec's type) unless the client admits only `application/json`. */
+/** JSON goes out as `text/javascript` (the API's JSON type) unless the client admits only `application/json`. */
 const jsonContentType = (ranges: readonly MediaRange[] | undefined) =>
   !ranges || qualityOf(ranges, 'text/javascript') > 0 || qualityOf(ranges, 'application/json') === 0
     ? 'text/javascript; charset=utf-8'

@@ -9,6 +9,7 @@ const escapeText = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 
 /** Characters XML 1.0 cannot carry at all, even escaped. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what must be stripped.
 const stripInvalid = (text: string) => text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '');
 
 export type ElementNames = Readonly<Record<string, string>>;

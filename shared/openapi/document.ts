@@ -200,7 +200,8 @@ export const buildOpenApi = (): OpenApiDocument => {
       label: labelOf(route.resource, operation),
       prefix: versionPrefixOf(route.resource),
     };
-    const item = (paths[route.resource] ??= {});
+    const item = paths[route.resource] ?? {};
+    paths[route.resource] = item;
     item[route.method.toLowerCase() as Lowercase<HttpMethod>] = operationObject(built, concrete, parameters);
   }
   for (const [id, value] of Object.entries(requestExamples))

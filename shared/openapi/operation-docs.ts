@@ -117,5 +117,5 @@ export const queryParameterDescriptions: Record<string, string> = {
   year: 'Only magazines created in this year (UTC).',
   tag: 'Only magazines that carry the tag with this identifier.',
   fields:
-    'Comma-separated magazine fields to return besides `id`, such as `title,tags`. Names that are not magazine fields (the spec’s own example has `subtitle` and `date`) are ignored.',
+    'Comma-separated magazine fields to return besides `id`, such as `title,tags`. Names that are not magazine fields (such as `subtitle` or `date`) are ignored.',
 };

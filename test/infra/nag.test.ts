@@ -9,7 +9,7 @@ import { synthStack } from './stack';
  * acknowledgement not on this list, fails the test.
  */
 const allowList: readonly { readonly id: RegExp; readonly why: string }[] = [
-  { id: /^AwsSolutions-APIG2$/, why: "Validation happens in the functions, so refusals are the spec's error object." },
+  { id: /^AwsSolutions-APIG2$/, why: "Validation happens in the functions, so refusals are the API's error object." },
   { id: /^AwsSolutions-APIG3$/, why: 'No WAF; the stage is throttled.' },
   {
     id: /^AwsSolutions-APIG4$/,

@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import { sweepGarbage } from '../support/garbage';
 import {
   type ArticleView,
   articleBody,
@@ -24,11 +25,16 @@ const addArticle = async (magazineId: string) => {
   return response.json<{ id: string }>().id;
 };
 
-/** Items that belong to a magazine or an article (everything but bookkeeping). */
-const dataItems = async () =>
-  (await scanTable(local.api.documentClient, local.api.tableName)).filter(
+/**
+ * Items that belong to a magazine or an article (everything but bookkeeping), once the garbage
+ * the request left (what readers can no longer reach) has been swept, as the janitor does.
+ */
+const dataItems = async () => {
+  await sweepGarbage(local.api.documentClient, local.api.tableName);
+  return (await scanTable(local.api.documentClient, local.api.tableName)).filter(
     (item) => 'id' in item || 'magazineId' in item,
   );
+};
 
 describe('PUT /magazines', () => {
   beforeEach(async () => {

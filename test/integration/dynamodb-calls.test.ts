@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { type DynamoDbProxy, startDynamoDbProxy } from '../support/dynamodb-proxy';
-import { type Client, clientFor } from '../support/http';
+import { type Client, clientFor, parseLinkHeader } from '../support/http';
 import { startLocalApi } from '../support/local-api';
 import { articleBody, expectEveryResponseConforms, magazineBody } from './expect-api';
 
@@ -31,6 +31,8 @@ const measure = async (name: string, action: () => Promise<{ status: number }>, 
 };
 
 beforeAll(async () => {
+  // No fold after a write (one in four does one): the counts here are those of the requests themselves.
+  vi.spyOn(Math, 'random').mockReturnValue(0.99);
   proxy = await startDynamoDbProxy(inject('dynamoDbEndpoint'), (target) => {
     calls.push(target.replace(/^DynamoDB_\d+\./, ''));
   });
@@ -39,6 +41,20 @@ beforeAll(async () => {
   expect((await client.post('/magazines', magazineBody({ id: 'd1', tags: [{ name: 'Science' }] }))).status).toBe(201);
   const article = await client.post('/magazines/d1/articles', articleBody());
   articleId = article.json<{ id: string }>().id;
+  // Each function reads the collection's head once when it starts (its init phase): every one started here first.
+  for (const [method, path] of [
+    ['GET', '/magazines'],
+    ['GET', '/magazines/d1'],
+    ['GET', '/magazines/d1/articles'],
+    ['GET', `/articles/${articleId}`],
+    ['GET', '/tags'],
+    ['GET', '/tags/science'],
+    ['GET', '/tags/science/magazines'],
+    ['PUT', '/magazines/warm'],
+    ['DELETE', '/magazines/warm'],
+  ] as const) {
+    await client.request(method, path, method === 'PUT' ? { json: { title: 'Warm' } } : {});
+  }
 });
 
 afterEach(() => {
@@ -60,69 +76,79 @@ describe('DynamoDB calls per operation', () => {
     expect(await callsOf(() => client.get('/magazines/d1'))).not.toEqual([]);
   });
 
-  it('GET and HEAD /magazines/{id}: one GetItem', async () => {
-    expect(await measure('GET /magazines/{id}', () => client.get('/magazines/d1'), 200)).toEqual(['GetItem']);
-    expect(await measure('HEAD /magazines/{id}', () => client.head('/magazines/d1'), 200)).toEqual(['GetItem']);
+  it('GET and HEAD /magazines/{id}: one BatchGetItem (the magazine and a head replica)', async () => {
+    expect(await measure('GET /magazines/{id}', () => client.get('/magazines/d1'), 200)).toEqual(['BatchGetItem']);
+    expect(await measure('HEAD /magazines/{id}', () => client.head('/magazines/d1'), 200)).toEqual(['BatchGetItem']);
     expect(await measure('GET /magazines/{id} (unknown)', () => client.get('/magazines/nope'), 404)).toEqual([
-      'GetItem',
+      'BatchGetItem',
     ]);
   });
 
-  it('GET /articles/{id}: one GetItem', async () => {
-    expect(await measure('GET /articles/{id}', () => client.get(`/articles/${articleId}`), 200)).toEqual(['GetItem']);
+  it('GET /articles/{id}: one BatchGetItem (the article, its magazine and a head replica)', async () => {
+    expect(await measure('GET /articles/{id}', () => client.get(`/articles/${articleId}`), 200)).toEqual([
+      'BatchGetItem',
+    ]);
   });
 
-  it('POST /magazines: one transaction; POST an article: its magazine read, then one transaction', async () => {
+  it('POST /magazines: the head, then one transaction; POST an article: its magazine, then one transaction', async () => {
     expect(await measure('POST /magazines', () => client.post('/magazines', magazineBody({ id: 'd2' })), 201)).toEqual([
+      'GetItem',
       'TransactWriteItems',
     ]);
-    // The failed condition is then told apart from an unfinished deletion of the same id.
+    // The refused condition is then told apart from a retry of this same write whose answer was lost.
     expect(
       await measure('POST /magazines (duplicate)', () => client.post('/magazines', magazineBody({ id: 'd2' })), 405),
-    ).toEqual(['TransactWriteItems', 'GetItem']);
-    // The magazine's generation first: the article is listed under it.
+    ).toEqual(['GetItem', 'TransactWriteItems', 'GetItem']);
     expect(
       await measure('POST /magazines/{id}/articles', () => client.post('/magazines/d2/articles', articleBody()), 201),
-    ).toEqual(['GetItem', 'TransactWriteItems']);
+    ).toEqual(['BatchGetItem', 'TransactWriteItems']);
   });
 
-  it('PUT and DELETE /magazines/{id}: a read of the revision and one transaction (plus pruning and the article deletes)', async () => {
-    const keep = await measure(
-      'PUT /magazines/{id} (same tags)',
-      () => client.put('/magazines/d2', { ...magazineBody({ id: 'd2' }), title: 'Renamed' }),
-      200,
-    );
-    expect(keep).toEqual(['GetItem', 'TransactWriteItems']);
-    // Dropping its tags: the shard of each dropped tag is read to prune counters left at zero.
-    const put = await measure(
-      'PUT /magazines/{id} (tags dropped)',
-      () => client.put('/magazines/d2', { title: 'Replaced' }),
-      200,
-    );
-    expect(put.slice(0, 2)).toEqual(['GetItem', 'TransactWriteItems']);
-    expect(put.length).toBeLessThanOrEqual(2 + 2 * (magazineBody().tags?.length ?? 0));
+  it('PUT and DELETE /magazines/{id}: a read of the revision and one transaction (then the articles)', async () => {
+    expect(
+      await measure(
+        'PUT /magazines/{id}',
+        () => client.put('/magazines/d2', { ...magazineBody({ id: 'd2' }), title: 'Renamed' }),
+        200,
+      ),
+    ).toEqual(['BatchGetItem', 'TransactWriteItems']);
+    expect(
+      await measure(
+        'PUT /magazines/{id} (tags dropped)',
+        () => client.put('/magazines/d2', { title: 'Replaced' }),
+        200,
+      ),
+    ).toEqual(['BatchGetItem', 'TransactWriteItems']);
     const del = await measure('DELETE /magazines/{id} (1 article)', () => client.delete('/magazines/d2'), 200);
     expect((await client.post('/magazines', { id: 'bare', title: 'No articles, no tags' })).status).toBe(201);
     expect(await measure('DELETE /magazines/{id} (no articles)', () => client.delete('/magazines/bare'), 200)).toEqual([
-      'GetItem',
+      'BatchGetItem',
       'TransactWriteItems',
     ]);
-    // Read, tombstone (the point of no return), the articles by Query and BatchWrite, the tombstone.
-    expect(del).toEqual(['GetItem', 'TransactWriteItems', 'Query', 'BatchWriteItem', 'TransactWriteItems']);
+    // Read; articles refused from now on; the transaction (the point of no return); then its articles and their note.
+    expect(del).toEqual([
+      'BatchGetItem',
+      'UpdateItem',
+      'TransactWriteItems',
+      'Query',
+      'BatchWriteItem',
+      'BatchWriteItem',
+    ]);
   });
 
   it('lists, tags: a bounded number of calls', async () => {
-    for (const [name, path] of [
-      ['GET /magazines', '/magazines'],
-      ['GET /magazines?year&tag', '/magazines?year=2026&tag=science'],
-      ['GET /magazines/{id}/articles', '/magazines/d1/articles'],
-      ['GET /tags', '/tags'],
-      ['GET /tags/{tagId}', '/tags/science'],
-      ['GET /tags/{tagId}/magazines', '/tags/science/magazines'],
+    for (const [name, path, most] of [
+      ['GET /magazines', '/magazines', 3],
+      ['GET /magazines?year&tag', '/magazines?year=2026&tag=science', 3],
+      ['GET /magazines/{id}/articles', '/magazines/d1/articles', 2],
+      // A fourth when a tag came or went in a write not folded into the counts yet.
+      ['GET /tags', '/tags', 4],
+      ['GET /tags/{tagId}', '/tags/science', 2],
+      ['GET /tags/{tagId}/magazines', '/tags/science/magazines', 3],
     ] as const) {
       const made = await measure(name, () => client.get(path), 200);
       expect(made.length, name).toBeGreaterThan(0);
-      expect(made.length, `${name}: ${made.join(', ')}`).toBeLessThanOrEqual(3);
+      expect(made.length, `${name}: ${made.join(', ')}`).toBeLessThanOrEqual(most);
     }
   });
 
@@ -146,14 +172,21 @@ describe('DynamoDB calls per operation', () => {
     ).toBe(200);
     const large = await callsOf(() => client.get('/magazines?limit=5'), 200);
     expect(large).toEqual(small);
+    // A hundred magazines and the head are 101 keys: two BatchGetItems.
     const full = await measure('GET /magazines?limit=100 (160 stored)', () => client.get('/magazines?limit=100'), 200);
-    expect(full.length).toBeLessThanOrEqual(3);
+    expect(full.length).toBeLessThanOrEqual(4);
+    const cursor = new URL(parseLinkHeader((await client.get('/magazines?limit=10')).headers.link).next ?? '');
+    expect(
+      (await measure('GET /magazines?cursor (161 stored)', () => client.get(`${cursor.pathname}${cursor.search}`), 200))
+        .length,
+    ).toBeLessThanOrEqual(3);
     const deep = await measure(
       'GET /magazines?offset=150&limit=10 (161 stored)',
       () => client.get('/magazines?offset=150&limit=10'),
       200,
     );
     expect(deep).not.toContain('Scan');
+    expect(deep.length).toBeLessThanOrEqual(5);
   });
 
   it('no request path ever scans the table', async () => {

@@ -96,7 +96,7 @@ describe('known paths with a method they do not support: 405 with Allow', () => 
     ['PUT', '/tags/science', ['GET', 'HEAD']],
     ['DELETE', '/magazines/e1/articles', ['GET', 'HEAD', 'POST']],
     ['PUT', `/articles/ART`, ['GET', 'HEAD']],
-    // A label belongs to GET/HEAD paths (and the spec's POST of articles): /magazines.json is read-only.
+    // A label belongs to GET/HEAD paths (and the POST of articles): /magazines.json is read-only.
     ['PATCH', '/api/v1/magazines.json', ['GET', 'HEAD']],
     ['POST', '/api/v1/magazines.json', ['GET', 'HEAD']],
     ['PUT', '/magazines/e1/articles.json', ['GET', 'HEAD', 'POST']],

@@ -107,7 +107,7 @@ export const articleBody = (overrides: Record<string, unknown> = {}) => ({
 
 export const sortedKeys = (value: object) => Object.keys(value).sort();
 
-/** A magazine representation: exactly the spec's fields, of the spec's types. */
+/** A magazine representation: exactly the representation's fields, of their types. */
 export const expectMagazineShape = (magazine: unknown) => {
   const m = magazine as MagazineView;
   expect(sortedKeys(m)).toEqual(MAGAZINE_FIELDS);
@@ -168,7 +168,7 @@ export interface ErrorExpectation {
   readonly contentType?: string;
 }
 
-/** The spec's error object, complete and consistent (spec 7). */
+/** The API's error object, complete and consistent. */
 export const expectError = (response: HttpResponse, expectation: ErrorExpectation): ErrorView | undefined => {
   const { status, baseUrl, mentions = [], format = 'json' } = expectation;
   expect(response.status, `status of ${response.text}`).toBe(status);

@@ -33,7 +33,7 @@ describe('which format: label, then format=, then Accept, then JSON', () => {
     expectMagazineShape(response.json());
   });
 
-  it("the spec's Accept (application/json, text/javascript): text/javascript", async () => {
+  it('the Accept clients send (application/json, text/javascript): text/javascript', async () => {
     const response = await withAccept('/magazines/f2', 'application/json, text/javascript');
     expect(response.headers['content-type']).toBe(JSON_TYPE);
   });
@@ -65,7 +65,7 @@ describe('which format: label, then format=, then Accept, then JSON', () => {
     expectMagazineShape(json.json());
   });
 
-  it('the .xml label beats a JSON Accept (the spec example) and format=json', async () => {
+  it('the .xml label beats a JSON Accept (the documented example) and format=json', async () => {
     const response = await withAccept('/api/v1/magazines/f2.xml?format=json', 'application/json, text/javascript');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe(XML_TYPE);
@@ -137,7 +137,7 @@ describe('406 for a format the API does not have', () => {
     expect(response.headers['content-type']).toMatch(/^(text\/javascript|application\/json); charset=utf-8$/);
   });
 
-  it("an error from before or outside negotiation is JSON of the type §2 names: text/javascript with no Accept or the spec's Accept", async () => {
+  it("an error from before or outside negotiation is JSON of the default JSON type: text/javascript with no Accept or the spec's Accept", async () => {
     for (const accept of [null, 'application/json, text/javascript']) {
       for (const [path, status] of [
         ['/magazines/f2.yaml', 406],

@@ -162,7 +162,7 @@ describe('mock touches no data', () => {
     expect((await local.client.get('/magazines/real')).json<MagazineView>().title).toBe('Real One');
   });
 
-  it('POST an article (the spec 4.5 case): 201 with an id, no article created, even for a magazine that does not exist', async () => {
+  it('POST an article (simulated only): 201 with an id, no article created, even for a magazine that does not exist', async () => {
     const response = await untouched(() =>
       local.client.post('/api/v1/magazines/real/articles.json?mock=True', articleBody()),
     );

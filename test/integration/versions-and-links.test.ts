@@ -18,7 +18,7 @@ import {
 } from './expect-api';
 
 /**
- * Every row of the spec's tables 4.2 and 4.3, under each version prefix: the anonymous latest
+ * Every magazine and article operation, under each version prefix: the anonymous latest
  * version, `/v1` and `/api/v1`. Links the API writes are `{base_url}/v1/…` under every prefix.
  */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAwsEndpoint, readConfig, readStoreConfig } from '../../shared/config';
+import { isLocalEndpoint, readConfig, readStoreConfig } from '../../shared/config';
 
 describe('deployment settings', () => {
   it('default to the testing server', () => {
@@ -47,26 +47,37 @@ describe('deployment settings', () => {
       /DYNAMODB_ENDPOINT is not set.*never falls back to AWS/,
     );
     expect(() => readStoreConfig({ DYNAMODB_ENDPOINT: 'https://dynamodb.eu-west-1.amazonaws.com' })).toThrow(
-      /is an AWS endpoint/,
+      /is not a local DynamoDB/,
     );
     expect(readStoreConfig({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' })).toMatchObject({ tableName: 'magazines' });
   });
 
-  it('know AWS endpoints from local ones', () => {
+  it('accept as local only this machine or its private network, whatever spelling AWS is given', () => {
     for (const endpoint of [
       'https://dynamodb.us-east-1.amazonaws.com',
       'https://dynamodb.cn-north-1.amazonaws.com.cn',
       'https://dynamodb.us-east-1.api.aws',
       'https://123456789012.ddb.us-east-1.amazonaws.com',
-    ]) {
-      expect(isAwsEndpoint(endpoint), endpoint).toBe(true);
-    }
+      'https://DYNAMODB.US-EAST-1.AMAZONAWS.COM.',
+      'http://52.94.0.1',
+      'http://8.8.8.8:8000',
+      'http://[2600:1f18::1]:8000',
+      'http://localhost.example.com:8000',
+      'ftp://127.0.0.1:8000',
+      'not a url',
+    ])
+      expect(isLocalEndpoint(endpoint), endpoint).toBe(false);
     for (const endpoint of [
       'http://127.0.0.1:8000',
       'http://localhost:8000',
+      'http://LOCALHOST.:8000',
+      'http://ddb.localhost:8000',
       'http://dynamodb-local:8000',
-      'not a url',
+      'http://10.0.0.5:8000',
+      'http://172.20.0.2:8000',
+      'http://192.168.1.9:8000',
+      'http://[::1]:8000',
     ])
-      expect(isAwsEndpoint(endpoint), endpoint).toBe(false);
+      expect(isLocalEndpoint(endpoint), endpoint).toBe(true);
   });
 });

@@ -14,6 +14,9 @@ export interface InjectedFault {
   readonly type: string;
 }
 
+const isFault = (value: unknown): value is InjectedFault =>
+  typeof value === 'object' && value !== null && 'status' in value && 'type' in value;
+
 /**
  * A small HTTP proxy in front of DynamoDB Local that shows each request to `record` before
  * passing it on: `target` is the raw `X-Amz-Target` header (such as `DynamoDB_20120810.GetItem`,
@@ -22,7 +25,8 @@ export interface InjectedFault {
  */
 export const startDynamoDbProxy = async (
   targetEndpoint: string,
-  record: (target: string, body: string) => InjectedFault | void,
+  /** What it returns is the fault to answer with, if it is one (a recorder returns nothing). */
+  record: (target: string, body: string) => unknown,
 ): Promise<DynamoDbProxy> => {
   const upstream = new URL(targetEndpoint);
   const server = createServer((req, res) => {
@@ -30,7 +34,8 @@ export const startDynamoDbProxy = async (
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => {
       const body = Buffer.concat(chunks);
-      const fault = record(String(req.headers['x-amz-target'] ?? 'unknown'), body.toString('utf8'));
+      const answer = record(String(req.headers['x-amz-target'] ?? 'unknown'), body.toString('utf8'));
+      const fault = isFault(answer) ? answer : undefined;
       if (fault) {
         res.writeHead(fault.status, { 'Content-Type': 'application/x-amz-json-1.0' });
         res.end(

@@ -6,7 +6,7 @@ import { request as httpRequest } from 'node:http';
  * its own, and both change what the API answers.
  */
 
-/** What the spec's clients send (spec 4.1). */
+/** What the API's clients send by default. */
 export const SPEC_ACCEPT = 'application/json, text/javascript';
 
 export interface HttpResponse {
@@ -24,7 +24,7 @@ export interface HttpResponse {
 export type JsonObject = Record<string, unknown>;
 
 export interface RequestOptions {
-  /** Headers to send; `Accept` defaults to the spec's, `null` leaves a header out. */
+  /** Headers to send; `Accept` defaults to the clients' usual one, `null` leaves a header out. */
   readonly headers?: Readonly<Record<string, string | null>>;
   /** A value sent as JSON (with `Content-Type: application/json` unless a header says otherwise). */
   readonly json?: unknown;

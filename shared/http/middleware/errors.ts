@@ -51,7 +51,7 @@ const apiErrorOf = (request: ApiRequest): ApiError => {
 };
 
 /**
- * Every error ends here as the spec's error object, in the negotiated format (JSON if it failed
+ * Every error ends here as the API's error object, in the negotiated format (JSON if it failed
  * before the format was chosen): the API's own errors as they are, domain errors through the one
  * table that maps them, anything else as a 500 that names the request id and logs the cause.
  */

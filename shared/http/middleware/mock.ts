@@ -3,11 +3,14 @@ import type { Store } from '../../domain/store';
 import { ApiError } from '../errors';
 import { type ApiMiddleware, stateOf } from './state';
 
-/** The stores an operation can be given: the table's, and the simulated one of the testing server. */
+/** The stores an operation can be given: the table's (for one request, by its deadline), and the simulated one of the testing server. */
 export interface Stores {
-  readonly real: Store;
+  readonly real: (deadline: number) => Store;
   readonly mock: Store;
 }
+
+/** A request gives up on the store this long before its function's timeout, so that its answer (503) still goes out. */
+export const STORE_MARGIN_MS = 2_000;
 
 const parseMock = (value: string | undefined): boolean => {
   if (value === undefined) return false;
@@ -33,6 +36,8 @@ export const mockSwitch = (stores: Stores | undefined): ApiMiddleware => ({
   before: (request) => {
     const state = stateOf(request);
     state.mock = parseMock(request.event.queryStringParameters?.mock ?? undefined);
-    if (stores) state.store = state.mock ? stores.mock : stores.real;
+    if (!stores) return;
+    const deadline = Date.now() + request.context.getRemainingTimeInMillis() - STORE_MARGIN_MS;
+    state.store = state.mock ? stores.mock : stores.real(deadline);
   },
 });

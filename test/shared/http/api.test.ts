@@ -16,7 +16,7 @@ const unused = new Proxy({} as Store, {
 });
 
 const storesCreating = (real: string, mock: string) => ({
-  real: { ...unused, createMagazine: async () => ({ id: real, replayed: false }) } as Store,
+  real: () => ({ ...unused, createMagazine: async () => ({ id: real, replayed: false }) }) as Store,
   mock: { ...unused, createMagazine: async () => ({ id: mock, replayed: false }) } as Store,
 });
 
@@ -30,7 +30,7 @@ const echo = api('createMagazine', {
 });
 
 const reader = api('getMagazine', {
-  stores: { real: unused, mock: unused },
+  stores: { real: () => unused, mock: unused },
   run: ({ params }) => {
     if (params.id === 'missing') throw new NotFound('magazine', 'missing');
     if (params.id === 'boom') throw new Error('DynamoDB table magazines-prod: PK MAG#boom exploded');
@@ -45,7 +45,7 @@ const reader = api('getMagazine', {
 const json = (headers: Record<string, string> = {}) => ({ 'Content-Type': 'application/json', ...headers });
 
 describe('the shared middleware stack', () => {
-  it('answers JSON as text/javascript for the spec client, with Vary: Accept', async () => {
+  it("answers JSON as text/javascript for the API's own clients, with Vary: Accept", async () => {
     const res = await invoke(reader, {
       resource: '/magazines/{id}',
       params: { id: 'm1' },
@@ -83,7 +83,7 @@ describe('the shared middleware stack', () => {
     expect(res.json).toMatchObject({ errorCode: '40601', developerMessage: expect.stringContaining('.yaml') });
   });
 
-  it('renders errors in the negotiated format with the spec error object', async () => {
+  it("renders errors in the negotiated format with the API's error object", async () => {
     const res = await invoke(reader, {
       resource: '/api/v1/magazines/{id}',
       path: '/api/v1/magazines/missing.xml',
@@ -194,7 +194,7 @@ describe('the shared middleware stack', () => {
     const field = await invoke(echo, { method: 'POST', resource: '/magazines', headers: json(), body: { title: 7 } });
     expect(field.json?.developerMessage).toBe('Body field `title` must be a string of 1 to 256 characters.');
     const lister = api('listMagazines', {
-      stores: { real: unused, mock: unused },
+      stores: { real: () => unused, mock: unused },
       run: () => ok({}, { root: 'response' }),
     });
     const param = await invoke(lister, { resource: '/magazines', query: { limit: 'x' } });
@@ -241,7 +241,7 @@ describe('the shared middleware stack', () => {
 
   it('still answers with the error object, absolute moreInfo, Vary and CORS when rendering the error fails', async () => {
     const broken = api('getMagazine', {
-      stores: { real: unused, mock: unused },
+      stores: { real: () => unused, mock: unused },
       run: () => {
         throw Object.defineProperty(new ApiError('40402'), 'code', { value: 'not-in-the-catalogue' });
       },

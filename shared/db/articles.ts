@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { Article, ArticleInput } from '../domain/article';
+import { NotFound } from '../domain/errors';
+import { isIdentifier, nowInSeconds } from '../domain/fields';
+import type { Page, PageQuery } from '../domain/paging';
+import type { Created, WriteOptions } from '../domain/store';
+import { awaitCollection, guardCheck, readInGeneration } from './generation';
+import { reserve } from './idempotency';
+import { decodeArticle, decodeMagazine, type MagazineRecord } from './items';
+import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './keys';
+import { CLOSING_MS } from './magazines';
+import { ConditionsFailed, type TableAccess, type TransactItem } from './table-access';
+
+/**
+ * Articles live under their magazine's incarnation, numbered 1, 2, 3… in the order they are
+ * added (they are never deleted one by one, only with their magazine). So an article's id names
+ * where it is (`<magazine>~<incarnation>~<number>`), the article at any offset is a key away, and
+ * a read checks in the same call that its magazine still has that incarnation: the articles of a
+ * deleted magazine are unreadable the moment the deletion commits.
+ */
+
+export const articleId = (magazineId: string, incarnation: string, seq: number) =>
+  `${magazineId}~${incarnation}~${seq}`;
+
+const parseArticleId = (id: string) => {
+  const match = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})~([A-Za-z0-9]{1,16})~([1-9][0-9]{0,9})$/.exec(id);
+  return match ? { magazineId: match[1] ?? '', incarnation: match[2] ?? '', seq: Number(match[3]) } : undefined;
+};
+
+const readMagazine = async (access: TableAccess, magazineId: string) => {
+  const { generation, items } = await readInGeneration(access, (g) => [magazineKey(g, magazineId)]);
+  const item = access.itemOf(items, magazineKey(generation, magazineId));
+  return { generation, record: item ? decodeMagazine(item) : undefined };
+};
+
+const closing = (record: MagazineRecord) => record.closing !== undefined && record.closing > Date.now() - CLOSING_MS;
+
+/**
+ * One transaction: the magazine's next article number taken (only while it is the same
+ * magazine, not being deleted, and no other article took that number), the article, and the
+ * idempotency key if there is one. Articles do not change the collection: no ticket.
+ */
+export const createArticle = async (
+  access: TableAccess,
+  magazineId: string,
+  input: ArticleInput,
+  options: WriteOptions = {},
+): Promise<Created> => {
+  if (!isIdentifier(magazineId)) throw new NotFound('magazine', magazineId);
+  const reservation = options.idempotency ? await reserve(access, 'createArticle', options.idempotency) : undefined;
+  if (reservation && 'replay' in reservation) return { id: reservation.replay, replayed: true };
+  const token = randomUUID();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const { generation, record } = await readMagazine(access, magazineId);
+      if (!record || closing(record)) throw new NotFound('magazine', magazineId);
+      const seq = record.articles + 1;
+      const created = Math.max(nowInSeconds(), record.lastArticleCreated);
+      const id = articleId(magazineId, record.incarnation, seq);
+      const article: Article = { ...input, id, magazineId, created };
+      const items: TransactItem[] = [
+        guardCheck(access.tableName, generation),
+        {
+          Update: {
+            TableName: access.tableName,
+            Key: magazineKey(generation, magazineId),
+            UpdateExpression: 'SET #articles = :seq, #lastCreated = :created, #modified = :created',
+            ConditionExpression:
+              '#incarnation = :incarnation AND #articles = :previous AND (attribute_not_exists(#closing) OR #closing < :stale)',
+            ExpressionAttributeNames: {
+              '#articles': attr.articles,
+              '#lastCreated': attr.lastArticleCreated,
+              '#modified': attr.articlesModified,
+              '#incarnation': attr.incarnation,
+              '#closing': attr.closing,
+            },
+            ExpressionAttributeValues: {
+              ':seq': seq,
+              ':created': created,
+              ':incarnation': record.incarnation,
+              ':previous': record.articles,
+              ':stale': Date.now() - CLOSING_MS,
+            },
+          },
+        },
+        {
+          Put: {
+            TableName: access.tableName,
+            Item: { ...articleKey(record.incarnation, seq), ...article, [attr.writeToken]: token },
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: { '#pk': 'PK' },
+          },
+        },
+        ...(reservation ? [reservation.commit(id)] : []),
+      ];
+      try {
+        await access.transact(items);
+        return { id, replayed: false };
+      } catch (error) {
+        if (error instanceof ConditionsFailed && error.has(0)) {
+          await awaitCollection(access, attempt);
+          continue;
+        }
+        if (await written(access, record.incarnation, seq, token)) return { id, replayed: false };
+        // Another article took the number, or the magazine changed: read it again.
+        if (error instanceof ConditionsFailed && attempt < 20) continue;
+        throw error;
+      }
+    }
+  } catch (error) {
+    await reservation?.release().catch(() => undefined);
+    throw error;
+  }
+};
+
+/** Whether an article whose answer did not come was written: its token is on it. */
+const written = async (access: TableAccess, incarnation: string, seq: number, token: string) => {
+  if (access.remaining() < 500) return false;
+  try {
+    return (await access.get(articleKey(incarnation, seq)))?.[attr.writeToken] === token;
+  } catch {
+    return false;
+  }
+};
+
+/** One call: the head, the magazine and the article, read together. */
+export const getArticle = async (access: TableAccess, id: string): Promise<Article> => {
+  const parsed = parseArticleId(id);
+  if (!parsed) throw new NotFound('article', id);
+  const { magazineId, incarnation, seq } = parsed;
+  const { generation, items } = await readInGeneration(access, (g) => [
+    magazineKey(g, magazineId),
+    articleKey(incarnation, seq),
+  ]);
+  const magazine = access.itemOf(items, magazineKey(generation, magazineId));
+  const article = access.itemOf(items, articleKey(incarnation, seq));
+  const record = magazine && decodeMagazine(magazine);
+  if (!record || !article || record.incarnation !== incarnation || seq > record.articles)
+    throw new NotFound('article', id);
+  const { writeToken: _, ...found } = decodeArticle(article);
+  return found;
+};
+
+/** The magazine (with the head), then one Query from the article number the page starts at: two calls at any depth. */
+export const listArticles = async (
+  access: TableAccess,
+  magazineId: string,
+  page: PageQuery,
+): Promise<Page<Article>> => {
+  if (!isIdentifier(magazineId)) throw new NotFound('magazine', magazineId);
+  const { record } = await readMagazine(access, magazineId);
+  if (!record) throw new NotFound('magazine', magazineId);
+  const count = record.articles;
+  const { start, limit, sort } = page;
+  const offset = start.offset;
+  const version = {
+    lastModified: record.articlesModified ?? record.magazine.updated,
+    revision: `${record.incarnation}.${count}`,
+  };
+  if (offset >= count) return { items: [], count, offset, ...version };
+  // The first article of the page: by its number for an offset, right after the cursor's for a cursor.
+  const first =
+    'after' in start ? Number(start.after) + (sort === 'asc' ? 1 : -1) : sort === 'asc' ? offset + 1 : count - offset;
+  const { items } = await access.query({
+    KeyConditionExpression: sort === 'asc' ? '#pk = :pk AND #sk >= :first' : '#pk = :pk AND #sk <= :first',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+    ExpressionAttributeValues: { ':pk': articlePartition(record.incarnation), ':first': articleSeq(first) },
+    ScanIndexForward: sort === 'asc',
+    Limit: limit,
+  });
+  // Numbers past the magazine's count belong to an article still being added: not there yet.
+  const articles = items.map(decodeArticle).filter((article) => Number(article.id.split('~').pop()) <= count);
+  const last = articles.at(-1);
+  const lastSeq = last ? Number(last.id.split('~').pop()) : first;
+  return {
+    items: articles.map(({ writeToken: _, ...article }) => article),
+    count,
+    offset,
+    ...(last && offset + articles.length < count && { next: String(lastSeq) }),
+    ...version,
+  };
+};

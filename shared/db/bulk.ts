@@ -1,0 +1,365 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { PreconditionFailed, StoreUnavailable } from '../domain/errors';
+import { nowInSeconds } from '../domain/fields';
+import type { IdentifiedDraft, Magazine } from '../domain/magazine';
+import { type Precondition, satisfies } from '../domain/store';
+import { sweep, trashEntry } from './cleanup';
+import { dayOf, listCounts, monthOf, readCounts, yearOf } from './counters';
+import { headKeys, learnGeneration, readGeneration } from './generation';
+import { decodeBulk, decodeMagazine, type MagazineRecord } from './items';
+import {
+  aggregateKey,
+  attr,
+  bulkKey,
+  daysKey,
+  FIRST_GENERATION,
+  GUARDS,
+  guardKey,
+  type ListName,
+  listEntryKey,
+  magazineKey,
+  tagIndexKey,
+  tagKey,
+  tagList,
+} from './keys';
+import { isUnchanged, magazineItem } from './magazines';
+import { ConditionsFailed, type Item, type TableAccess, type TransactItem } from './table-access';
+
+/**
+ * PUT /magazines and DELETE /magazines, all or nothing as every reader sees them, at any size.
+ *
+ * 1. Claim: the bulk record of the current generation G names this bulk write, the generation it
+ *    builds, and the request's fingerprint, under a lease.
+ * 2. Seal: every write guard of G is sealed until the lease ends, so no write commits into G any
+ *    more (writes wait, then answer 503); If-Match is checked now that G cannot change.
+ * 3. Build: the new generation is written aside, magazines first (progress noted in the record,
+ *    so that the same request sent again carries on), then its counts and tags. Readers see none
+ *    of it: the head still names G.
+ * 4. Switch: one transaction, conditioned on the claim, points every head replica at the new
+ *    generation and notes G as garbage. Readers see the new collection whole from then on.
+ * 5. Clean up G as time allows (and later sweeps finish it).
+ *
+ * Cut short before the switch, readers keep seeing G, and the seal lapses with the lease; the same
+ * request sent again (the same fingerprint) resumes the same build. After the switch, the request
+ * has done its work: sent again, it replaces the collection with the same magazines.
+ */
+
+/** Long enough for a bulk function's run (25 s), renewed while it builds. */
+const LEASE_MS = 40_000;
+/**
+ * The switch happens only while the seal still has this long to run: any write that read the
+ * head before the switch has given up or committed (into the sealed generation: refused) by then.
+ */
+const SWITCH_MARGIN_MS = 15_000;
+/** How long a bulk write spends on garbage before it answers. */
+const SWEEP_MS = 2_000;
+/** Magazines written between two notes of progress. */
+const CHUNK = 500;
+
+const digest = (text: string) => createHash('sha256').update(text).digest('base64url');
+
+/** Derived from the bulk and the id, so that a build carried on by the same request writes the same items again. */
+const derived = (bulkId: string, id: string, what: string) => digest(`${bulkId}\n${id}\n${what}`).slice(0, 12);
+
+const incarnationFrom = (bulkId: string, id: string) => derived(bulkId, id, 'incarnation').replace(/[-_]/g, 'x');
+
+const sealGuards = (access: TableAccess, generation: string, bulkId: string, leaseUntil: number) =>
+  access.writeMany(
+    Array.from({ length: GUARDS }, (_, guard) => ({
+      ...guardKey(generation, guard),
+      [attr.leaseUntil]: leaseUntil,
+      sealedBy: bulkId,
+    })),
+    [],
+    16,
+  );
+
+const collectionRevision = async (access: TableAccess, generation: string) => {
+  const { aggregate, tickets } = await readCounts(access, generation);
+  return `${generation}.${listCounts(aggregate, tickets, 'ALL').writes}`;
+};
+
+/** The magazine as the new generation holds it: what the request says, with what it keeps of the stored one. */
+const rebuilt = (bulkId: string, draft: IdentifiedDraft, stored: MagazineRecord | undefined, now: number) => {
+  const previous = stored?.magazine;
+  const magazine: Magazine = isUnchanged(previous, draft)
+    ? (previous as Magazine)
+    : {
+        id: draft.id,
+        title: draft.title,
+        tags: draft.tags,
+        created: draft.created ?? previous?.created ?? now,
+        updated: now,
+        revision: derived(bulkId, draft.id, 'revision'),
+      };
+  const kept: Item = stored
+    ? {
+        [attr.articles]: stored.articles,
+        [attr.lastArticleCreated]: stored.lastArticleCreated,
+        ...(stored.articlesModified !== undefined && { [attr.articlesModified]: stored.articlesModified }),
+      }
+    : {};
+  return { magazine, incarnation: stored?.incarnation ?? incarnationFrom(bulkId, draft.id), kept };
+};
+
+interface Counters {
+  total: number;
+  years: Map<string, number>;
+  months: Map<string, number>;
+  days: Map<string, Map<string, number>>;
+  names: Map<string, number>;
+}
+
+const add = (counters: Map<string, number>, key: string, delta = 1) =>
+  counters.set(key, (counters.get(key) ?? 0) + delta);
+
+/** The counts of the new generation, from its magazines: per list (all, each tag). */
+const countsOf = (magazines: readonly Magazine[]) => {
+  const lists = new Map<ListName, Counters>();
+  for (const magazine of magazines) {
+    for (const list of ['ALL' as ListName, ...magazine.tags.map((tag) => tagList(tag.id))]) {
+      const counters = lists.get(list) ?? {
+        total: 0,
+        years: new Map(),
+        months: new Map(),
+        days: new Map(),
+        names: new Map(),
+      };
+      lists.set(list, counters);
+      counters.total += 1;
+      add(counters.years, yearOf(magazine.created));
+      const month = monthOf(magazine.created);
+      add(counters.months, month);
+      add(
+        counters.days.get(month) ?? counters.days.set(month, new Map()).get(month) ?? new Map(),
+        dayOf(magazine.created),
+      );
+      const name = magazine.tags.find((tag) => tagList(tag.id) === list)?.name;
+      if (name !== undefined) add(counters.names, name);
+    }
+  }
+  return lists;
+};
+
+const counterAttributes = (counters: Counters, now: number): Item => ({
+  [attr.total]: counters.total,
+  [attr.writes]: 0,
+  [attr.lastModified]: now,
+  ...Object.fromEntries([...counters.years].map(([year, n]) => [`${attr.yearPrefix}${year}`, n])),
+  ...Object.fromEntries([...counters.months].map(([month, n]) => [`${attr.monthPrefix}${month}`, n])),
+  ...Object.fromEntries([...counters.names].map(([name, n]) => [`${attr.namePrefix}${name}`, n])),
+});
+
+/** The new generation's counts, days, tags and the index of tags, written once its magazines are. */
+const countItems = (target: string, magazines: readonly Magazine[], now: number): Item[] => {
+  const items: Item[] = [];
+  const lists = countsOf(magazines);
+  let tags = 0;
+  for (const [list, counters] of lists) {
+    for (const [month, days] of counters.days) {
+      items.push({
+        ...daysKey(target, list, month),
+        ...Object.fromEntries([...days].map(([day, n]) => [`${attr.dayPrefix}${day}`, n])),
+      });
+    }
+    if (list === 'ALL') continue;
+    tags += 1;
+    const tagId = list.slice(4);
+    items.push({ ...tagKey(target, tagId), ...counterAttributes(counters, now) }, tagIndexKey(target, tagId));
+  }
+  const all = lists.get('ALL') ?? { total: 0, years: new Map(), months: new Map(), days: new Map(), names: new Map() };
+  items.push({ ...aggregateKey(target), ...counterAttributes(all, now), [attr.tagsInUse]: tags });
+  return items;
+};
+
+const entryItemsOf = (target: string, magazine: Magazine): Item[] =>
+  ['ALL' as ListName, ...magazine.tags.map((tag) => tagList(tag.id))].map((list) => ({
+    ...listEntryKey(target, list, magazine.created, magazine.id),
+    ...(list !== 'ALL' && { [attr.name]: magazine.tags.find((tag) => tagList(tag.id) === list)?.name }),
+  }));
+
+export const replaceAllMagazines = async (
+  access: TableAccess,
+  drafts: readonly IdentifiedDraft[],
+  precondition: Precondition | undefined,
+) => {
+  const fingerprint = digest(JSON.stringify(drafts.map((d) => [d.id, d.title, d.tags, d.created ?? null])));
+  const generation = await readGeneration(access);
+  // A stale If-Match is refused before anything is written; it is checked again once the collection is sealed.
+  if (precondition && !satisfies(precondition, await collectionRevision(access, generation)))
+    throw new PreconditionFailed();
+  const now = Date.now();
+
+  // 1. Claim (or carry on with our own claim, or take over one whose lease ended).
+  const existing = decodeBulk(await access.get(bulkKey(generation)));
+  const ours = existing?.fingerprint === fingerprint;
+  if (existing && !ours && existing.leaseUntil > now) {
+    throw new StoreUnavailable('collection-busy', Math.max(1, Math.ceil((existing.leaseUntil - now) / 1000)));
+  }
+  const bulkId = ours && existing ? existing.bulkId : randomUUID();
+  const target = ours && existing ? existing.target : randomUUID().slice(0, 13);
+  let leaseUntil = now + LEASE_MS;
+  const claimed = await access.update({
+    Key: bulkKey(generation),
+    UpdateExpression:
+      'SET #bulk = :bulk, #target = :target, #fingerprint = :fingerprint, #stage = :building, #lease = :lease, #progress = if_not_exists(#progress, :zero)',
+    ConditionExpression:
+      'attribute_not_exists(#bulk) OR #lease < :now OR (#bulk = :bulk AND #fingerprint = :fingerprint)',
+    ExpressionAttributeNames: {
+      '#bulk': attr.bulkId,
+      '#target': attr.target,
+      '#fingerprint': attr.fingerprint,
+      '#stage': attr.stage,
+      '#lease': attr.leaseUntil,
+      '#progress': attr.progress,
+    },
+    ExpressionAttributeValues: {
+      ':bulk': bulkId,
+      ':target': target,
+      ':fingerprint': fingerprint,
+      ':building': 'building',
+      ':lease': leaseUntil,
+      ':now': now,
+      ':zero': 0,
+    },
+  });
+  if (!claimed) throw new StoreUnavailable('collection-busy', 2);
+
+  // 2. Seal, then check If-Match on a collection that can no longer change.
+  await sealGuards(access, generation, bulkId, leaseUntil);
+  const revision = await collectionRevision(access, generation);
+  if (!satisfies(precondition, revision)) {
+    await release(access, generation, bulkId);
+    throw new PreconditionFailed();
+  }
+  // Carried on by the same request, the build resumes only if nothing changed since it began.
+  const record = decodeBulk(await access.get(bulkKey(generation)));
+  const startAt = ours && record && record.sealedRevision === revision ? record.progress : 0;
+  await access.update({
+    Key: bulkKey(generation),
+    UpdateExpression: 'SET #revision = :revision',
+    ConditionExpression: '#bulk = :bulk',
+    ExpressionAttributeNames: { '#revision': attr.sealedRevision, '#bulk': attr.bulkId },
+    ExpressionAttributeValues: { ':revision': revision, ':bulk': bulkId },
+  });
+
+  // 3. Build the new generation aside.
+  const stored = await access.getMany(drafts.map((draft) => magazineKey(generation, draft.id)));
+  const buildTime = nowInSeconds();
+  const built = drafts.map((draft) => {
+    const item = access.itemOf(stored, magazineKey(generation, draft.id));
+    return rebuilt(bulkId, draft, item ? decodeMagazine(item) : undefined, buildTime);
+  });
+  for (let start = startAt; start < built.length; start += CHUNK) {
+    const chunk = built.slice(start, start + CHUNK);
+    await access.writeMany(
+      chunk.flatMap(({ magazine, incarnation, kept }) => [
+        magazineItem(target, magazine, incarnation, kept),
+        ...entryItemsOf(target, magazine),
+      ]),
+      [],
+      16,
+    );
+    await access.update({
+      Key: bulkKey(generation),
+      UpdateExpression: 'SET #progress = :progress',
+      ConditionExpression: '#bulk = :bulk',
+      ExpressionAttributeNames: { '#progress': attr.progress, '#bulk': attr.bulkId },
+      ExpressionAttributeValues: { ':progress': start + chunk.length, ':bulk': bulkId },
+    });
+    leaseUntil = await renewIfNeeded(access, generation, bulkId, leaseUntil);
+  }
+  await access.writeMany(
+    countItems(
+      target,
+      built.map((b) => b.magazine),
+      buildTime,
+    ),
+    [],
+    16,
+  );
+
+  // 4. Switch, with the seal far from its end.
+  leaseUntil = await renewIfNeeded(access, generation, bulkId, leaseUntil, SWITCH_MARGIN_MS + 5_000);
+  const trash = trashEntry(access.tableName, { kind: 'generation', generation, successor: target });
+  const switchItems: TransactItem[] = [
+    {
+      Update: {
+        TableName: access.tableName,
+        Key: bulkKey(generation),
+        UpdateExpression: 'SET #stage = :switched, #expires = :expires',
+        ConditionExpression: '#bulk = :bulk AND #lease > :safe',
+        ExpressionAttributeNames: {
+          '#stage': attr.stage,
+          '#bulk': attr.bulkId,
+          '#lease': attr.leaseUntil,
+          '#expires': attr.expiresAt,
+        },
+        ExpressionAttributeValues: {
+          ':switched': 'switched',
+          ':bulk': bulkId,
+          ':safe': Date.now() + SWITCH_MARGIN_MS,
+          ':expires': nowInSeconds() + 7 * 86_400,
+        },
+      },
+    },
+    ...headKeys().map((Key) => ({
+      Update: {
+        TableName: access.tableName,
+        Key,
+        UpdateExpression: 'SET #generation = :target',
+        ConditionExpression:
+          generation === FIRST_GENERATION
+            ? 'attribute_not_exists(#generation) OR #generation = :current'
+            : '#generation = :current',
+        ExpressionAttributeNames: { '#generation': attr.generation },
+        ExpressionAttributeValues: { ':target': target, ':current': generation },
+      },
+    })),
+    trash.put,
+  ];
+  try {
+    await access.transact(switchItems);
+  } catch (error) {
+    if (error instanceof ConditionsFailed) throw new StoreUnavailable('collection-busy', 1);
+    throw error;
+  }
+  learnGeneration(target);
+
+  // 5. Clean up what no reader can reach any more, for a moment: later sweeps (and the janitor) finish it.
+  await sweep(access, Math.min(SWEEP_MS, access.remaining() - 3_000)).catch(() => undefined);
+};
+
+/** Extends the lease (and the seal with it) when less than `needed` of it is left. */
+const renewIfNeeded = async (
+  access: TableAccess,
+  generation: string,
+  bulkId: string,
+  leaseUntil: number,
+  needed = LEASE_MS / 2,
+) => {
+  if (leaseUntil - Date.now() > needed) return leaseUntil;
+  const renewed = Date.now() + LEASE_MS;
+  const held = await access.update({
+    Key: bulkKey(generation),
+    UpdateExpression: 'SET #lease = :lease',
+    ConditionExpression: '#bulk = :bulk',
+    ExpressionAttributeNames: { '#lease': attr.leaseUntil, '#bulk': attr.bulkId },
+    ExpressionAttributeValues: { ':lease': renewed, ':bulk': bulkId },
+  });
+  if (!held) throw new StoreUnavailable('collection-busy', 2);
+  await sealGuards(access, generation, bulkId, renewed);
+  return renewed;
+};
+
+/** A bulk write refused (412) lets the collection go at once, rather than at the end of its lease. */
+const release = async (access: TableAccess, generation: string, bulkId: string) => {
+  await access.update({
+    Key: bulkKey(generation),
+    UpdateExpression: 'SET #lease = :past',
+    ConditionExpression: '#bulk = :bulk',
+    ExpressionAttributeNames: { '#lease': attr.leaseUntil, '#bulk': attr.bulkId },
+    ExpressionAttributeValues: { ':past': 0, ':bulk': bulkId },
+  });
+  await sealGuards(access, generation, bulkId, 0);
+};

@@ -1,0 +1,145 @@
+import { logger } from '../logger';
+import { decodeMagazine } from './items';
+import {
+  articlePartition,
+  attr,
+  bulkKey,
+  countsPartition,
+  GUARDS,
+  guardKey,
+  idOfPosition,
+  type Key,
+  listPartition,
+  magazineKey,
+  TRASH_PARTITION,
+  tagIndexPartition,
+  tagList,
+  tagsPartition,
+  trashKey,
+} from './keys';
+import type { Item, TableAccess, TransactItem } from './table-access';
+
+/**
+ * Garbage and its removal. What no reader can reach any more, the articles of a deleted magazine
+ * and the generation a bulk write replaced, is noted in the `TRASH` partition in the same
+ * transaction that makes it unreachable, then deleted as time allows: by the request that made it
+ * (within its deadline), and by later deletions and bulk writes, which each take some of it.
+ */
+
+export type Trash =
+  | { readonly kind: 'articles'; readonly incarnation: string }
+  | { readonly kind: 'generation'; readonly generation: string; readonly successor: string };
+
+const nameOf = (trash: Trash) => (trash.kind === 'articles' ? `A#${trash.incarnation}` : `G#${trash.generation}`);
+
+/** The note of some garbage, to write in the transaction that makes it unreachable, and its key. */
+export const trashEntry = (tableName: string, trash: Trash): { readonly put: TransactItem; readonly key: Key } => {
+  const key = trashKey(Math.floor(Date.now() / 1000), nameOf(trash));
+  return { key, put: { Put: { TableName: tableName, Item: { ...key, ...trash } } } };
+};
+
+const keysOf = (items: readonly Item[]): Key[] => items.map((item) => ({ PK: String(item.PK), SK: String(item.SK) }));
+
+const deletePartition = async (access: TableAccess, pk: string) => {
+  await access.writeMany([], keysOf(await access.partition(pk, true)));
+};
+
+/** Deletes every article of an incarnation. */
+export const deleteArticles = (access: TableAccess, incarnation: string) =>
+  deletePartition(access, articlePartition(incarnation));
+
+/**
+ * Deletes a generation a bulk write replaced: its magazines (and the articles of those the
+ * successor did not keep), its lists, counts, tags and guards.
+ */
+class OutOfTime extends Error {}
+
+/** The rest of this garbage must wait (a replaced generation's guards); the sweep goes on to the next. */
+class NotYet extends Error {}
+
+/** A replaced generation's guards outlive the switch by this much: longer than any request that read the head before it runs. */
+const GUARDS_KEPT_SECONDS = 120;
+
+const deleteGeneration = async (
+  access: TableAccess,
+  generation: string,
+  successor: string,
+  switchedAt: number,
+  until: number,
+) => {
+  const inTime = () => {
+    if (Date.now() > until) throw new OutOfTime();
+  };
+  const entries = await access.partition(listPartition(generation, 'ALL'), true);
+  const ids = entries.map((entry) => idOfPosition(String(entry.SK)));
+  const [old, kept] = await Promise.all([
+    access.getMany(ids.map((id) => magazineKey(generation, id))),
+    access.getMany(ids.map((id) => magazineKey(successor, id))),
+  ]);
+  const keptIncarnations = new Set([...kept.values()].map((item) => decodeMagazine(item).incarnation));
+  for (const item of old.values()) {
+    inTime();
+    const { incarnation, articles } = decodeMagazine(item);
+    if (articles > 0 && !keptIncarnations.has(incarnation)) await deleteArticles(access, incarnation);
+  }
+  const tags = await access.partition(tagIndexPartition(generation), true);
+  for (const tag of tags) {
+    inTime();
+    const list = tagList(String(tag.SK));
+    await deletePartition(access, listPartition(generation, list));
+    await deletePartition(access, `G#${generation}#DAYS#${list}`);
+    // Its index entry last: a sweep cut short finds the tags it has not reached yet.
+    await access.writeMany([], [{ PK: String(tag.PK), SK: String(tag.SK) }]);
+  }
+  await deletePartition(access, `G#${generation}#DAYS#ALL`);
+  await access.writeMany(
+    [],
+    ids.map((id) => magazineKey(generation, id)),
+  );
+  for (const pk of [tagsPartition(generation), countsPartition(generation), listPartition(generation, 'ALL')]) {
+    inTime();
+    await deletePartition(access, pk);
+  }
+  // The guards stay sealed until every write that read the head before the switch is long over.
+  if (Date.now() / 1000 - switchedAt < GUARDS_KEPT_SECONDS) throw new NotYet();
+  await access.writeMany(
+    [],
+    [...Array.from({ length: GUARDS }, (_, guard) => guardKey(generation, guard)), bulkKey(generation)],
+  );
+};
+
+/** Takes garbage from the `TRASH` partition and deletes it, oldest first, while `budgetMs` lasts. */
+export const sweep = async (access: TableAccess, budgetMs: number) => {
+  const until = Date.now() + budgetMs;
+  let start: Key | undefined;
+  do {
+    const page = await access.query({
+      KeyConditionExpression: '#pk = :pk',
+      ExpressionAttributeNames: { '#pk': 'PK' },
+      ExpressionAttributeValues: { ':pk': TRASH_PARTITION },
+      Limit: 25,
+      ...(start && { ExclusiveStartKey: start }),
+    });
+    for (const item of page.items) {
+      if (Date.now() > until || access.remaining() < 2_000) return;
+      try {
+        if (item[attr.kind] === 'articles') await deleteArticles(access, String(item.incarnation));
+        else
+          await deleteGeneration(
+            access,
+            String(item.generation),
+            String(item.successor),
+            Number(String(item.SK).slice(0, 12)),
+            until,
+          );
+        await access.writeMany([], [{ PK: String(item.PK), SK: String(item.SK) }]);
+      } catch (error) {
+        if (error instanceof NotYet) continue;
+        if (!(error instanceof OutOfTime))
+          logger.warn('Garbage left for a later sweep', { error, what: String(item.SK) });
+        return;
+      }
+    }
+    start = page.next;
+  } while (start);
+};

@@ -1,0 +1,88 @@
+import { randomInt } from 'node:crypto';
+import { StoreUnavailable } from '../domain/errors';
+import { decodeHead } from './items';
+import { attr, FIRST_GENERATION, GUARDS, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
+import { backoff, type Item, type TableAccess, type TransactItem } from './table-access';
+
+/**
+ * The collection generation: which generation readers and writers use. The head (replicated on
+ * HEAD_REPLICAS items, so that no one item carries every read) names it; a function instance
+ * remembers the last one it saw and checks it with every read, in the same call as the items.
+ */
+let known: string | undefined;
+
+export const knownGeneration = () => known;
+
+/** A head replica chosen at random for this read. */
+const someHead = () => headKey(randomInt(HEAD_REPLICAS));
+
+export const headKeys = (): Key[] => Array.from({ length: HEAD_REPLICAS }, (_, replica) => headKey(replica));
+
+/**
+ * Reads the head: the generation readers see now. Every write starts here (or with
+ * `readInGeneration`), never with a generation remembered from an earlier request: a bulk write
+ * keeps the generation it replaces sealed for longer than any request runs after reading the head.
+ */
+export const readGeneration = async (access: TableAccess): Promise<string> => {
+  known = decodeHead(await access.get(someHead())) ?? FIRST_GENERATION;
+  return known;
+};
+
+/**
+ * Reads `keysOf(generation)` together with a head replica, in one BatchGetItem: when the head
+ * names the generation the keys were made for, the items are the collection as it is; when a bulk
+ * write switched generations meanwhile, they are read again under the new one.
+ */
+export const readInGeneration = async (
+  access: TableAccess,
+  keysOf: (generation: string) => readonly Key[],
+): Promise<{ readonly generation: string; readonly items: Map<string, Item> }> => {
+  for (let attempt = 0; ; attempt++) {
+    const generation = known ?? (await readGeneration(access));
+    const head = someHead();
+    const items = await access.getMany([head, ...keysOf(generation)]);
+    const current = decodeHead(access.itemOf(items, head)) ?? FIRST_GENERATION;
+    if (current === generation) return { generation, items };
+    known = current;
+    if (attempt >= 2) throw new StoreUnavailable('collection-busy');
+  }
+};
+
+/** Whether a generation the caller read with is still the one the head names (for reads made of several calls). */
+export const stillCurrent = async (access: TableAccess, generation: string) => {
+  const current = decodeHead(await access.get(someHead())) ?? FIRST_GENERATION;
+  known = current;
+  return current === generation;
+};
+
+/**
+ * The guard a write checks in its transaction: one of GUARDS items of its generation, at random,
+ * so that concurrent writes rarely meet on one. A bulk write seals every guard before it reads the
+ * collection, so no write can commit into a generation it is replacing; a seal lapses at the
+ * bulk's lease, so one that crashed holds writes back for its lease only.
+ */
+export const guardCheck = (tableName: string, generation: string): TransactItem => ({
+  ConditionCheck: {
+    TableName: tableName,
+    Key: guardKey(generation, randomInt(GUARDS)),
+    ConditionExpression: 'attribute_not_exists(#until) OR #until < :now',
+    ExpressionAttributeNames: { '#until': attr.leaseUntil },
+    ExpressionAttributeValues: { ':now': Date.now() },
+  },
+});
+
+/**
+ * A write found its generation sealed: a bulk write holds the collection. Waits a little and
+ * learns the head again (the bulk may have switched meanwhile); past the deadline, the request
+ * is refused with 503 and `Retry-After`.
+ */
+export const awaitCollection = async (access: TableAccess, attempt: number) => {
+  if (access.remaining() < 1_500) throw new StoreUnavailable('collection-busy', 2);
+  await backoff(attempt, 100, 500);
+  await readGeneration(access);
+};
+
+/** Points the instance at a generation it switched to itself. */
+export const learnGeneration = (generation: string) => {
+  known = generation;
+};

@@ -1,0 +1,88 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { KeyReused, RequestInProgress } from '../domain/errors';
+import type { WriteOptions } from '../domain/store';
+import { decodeIdempotency } from './items';
+import { attr, idempotencyKey } from './keys';
+import type { TableAccess, TransactItem } from './table-access';
+
+/**
+ * `Idempotency-Key` on POST. A request first reserves its key (a lease, so that a duplicate sent
+ * while it runs gets 409); the write then marks the key done, with what it created, in the same
+ * transaction as the items it writes, so a lost reply can never turn into a second write: the
+ * retry finds the key done and gets the first answer. Keys expire through the table's TTL.
+ */
+
+/** How long a reservation holds a key against duplicates: longer than any request runs. */
+const LEASE_MS = 30_000;
+/** Keys are kept at least 24 hours (DynamoDB deletes expired items some time later; expired ones are treated as gone). */
+const RETENTION_SECONDS = 25 * 3600;
+
+type Key = NonNullable<WriteOptions['idempotency']>;
+
+/** A key is the client's, for one operation: hashed, so any key the client chose fits DynamoDB's key. */
+const keyOf = (operation: string, key: Key) =>
+  idempotencyKey(createHash('sha256').update(`${operation}\n${key.key}`).digest('base64url'));
+
+export type Reservation =
+  | { readonly replay: string }
+  | { readonly token: string; readonly commit: (id: string) => TransactItem; readonly release: () => Promise<void> };
+
+export const reserve = async (access: TableAccess, operation: string, key: Key): Promise<Reservation> => {
+  const itemKey = keyOf(operation, key);
+  const token = randomUUID();
+  const now = Date.now();
+  const reserved = await access.update({
+    Key: itemKey,
+    UpdateExpression:
+      'SET #fingerprint = :fingerprint, #state = :running, #lease = :lease, #expires = :expires, #token = :token REMOVE #result',
+    ConditionExpression:
+      'attribute_not_exists(#state) OR #expires < :nowSeconds OR (#state = :running AND #lease < :now)',
+    ExpressionAttributeNames: {
+      '#fingerprint': attr.fingerprint,
+      '#state': attr.state,
+      '#lease': attr.leaseUntil,
+      '#expires': attr.expiresAt,
+      '#token': attr.writeToken,
+      '#result': attr.result,
+    },
+    ExpressionAttributeValues: {
+      ':fingerprint': key.fingerprint,
+      ':running': 'running',
+      ':lease': now + LEASE_MS,
+      ':expires': Math.floor(now / 1000) + RETENTION_SECONDS,
+      ':token': token,
+      ':now': now,
+      ':nowSeconds': Math.floor(now / 1000),
+    },
+  });
+  if (!reserved) {
+    const record = decodeIdempotency(await access.get(itemKey));
+    if (record && record.fingerprint !== key.fingerprint) throw new KeyReused();
+    if (record?.state === 'done' && record.result !== undefined) return { replay: record.result };
+    // Still running elsewhere (or released a moment ago): the client sends it again later.
+    throw new RequestInProgress();
+  }
+  return {
+    token,
+    commit: (id) => ({
+      Update: {
+        TableName: access.tableName,
+        Key: itemKey,
+        UpdateExpression: 'SET #state = :done, #result = :id',
+        ConditionExpression: '#token = :token AND #state = :running',
+        ExpressionAttributeNames: { '#state': attr.state, '#result': attr.result, '#token': attr.writeToken },
+        ExpressionAttributeValues: { ':done': 'done', ':id': id, ':token': token, ':running': 'running' },
+      },
+    }),
+    // A request refused (404, 405) wrote nothing: the key is free for it to be sent again.
+    release: async () => {
+      await access.update({
+        Key: itemKey,
+        UpdateExpression: 'SET #lease = :past',
+        ConditionExpression: '#token = :token AND #state = :running',
+        ExpressionAttributeNames: { '#lease': attr.leaseUntil, '#token': attr.writeToken, '#state': attr.state },
+        ExpressionAttributeValues: { ':past': 0, ':token': token, ':running': 'running' },
+      });
+    },
+  };
+};
