@@ -3,13 +3,19 @@ import { api } from '../shared/http/api';
 import { document } from '../shared/http/replies';
 import { openApiDocument } from '../shared/openapi/document';
 
-/** The page differs only by base URL: rendered once for each. */
+/**
+ * The page differs only by base URL: rendered once for each. A deployment has a handful of base
+ * URLs (its API Gateway domain and custom domains); the cap keeps an instance's memory bounded
+ * whatever domains reach it.
+ */
 const rendered = new Map<string, string>();
+const MAX_RENDERED = 8;
 
 export const handler = api('getDocumentation', {
   run: ({ links }) => {
     const key = links.baseUrl;
     const page = rendered.get(key) ?? renderReference(openApiDocument(), links);
+    if (!rendered.has(key) && rendered.size >= MAX_RENDERED) rendered.delete(rendered.keys().next().value!);
     rendered.set(key, page);
     return document('text/html; charset=utf-8', page);
   },

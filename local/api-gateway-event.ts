@@ -141,6 +141,8 @@ export interface ProxyRequest {
   readonly caller?: Caller | undefined;
   readonly protocol?: string;
   readonly apiId?: string;
+  /** The API's own domain (`requestContext.domainName` and `Host`); the client's `Host` when absent. */
+  readonly domainName?: string;
 }
 
 /**
@@ -156,9 +158,13 @@ const gatewayHeaders = (request: ProxyRequest): Pairs => {
       traceHeader(request.now, createHash('sha256').update(request.requestId).digest('hex').slice(0, 24)),
     ]);
   added.push(['X-Forwarded-For', forwardedFor ? `${forwardedFor}, ${request.sourceIp}` : request.sourceIp]);
-  if (!has(request.headers, 'x-forwarded-port')) added.push(['X-Forwarded-Port', String(request.port)]);
-  if (!has(request.headers, 'x-forwarded-proto')) added.push(['X-Forwarded-Proto', request.scheme]);
-  return [...request.headers.filter(([name]) => name.toLowerCase() !== 'x-forwarded-for'), ...added];
+  // API Gateway answers to its own domain and sets the port and scheme itself: whatever the
+  // client put in these headers is replaced, never passed on.
+  if (request.domainName) added.push(['Host', request.domainName]);
+  added.push(['X-Forwarded-Port', String(request.port)], ['X-Forwarded-Proto', request.scheme]);
+  const replaced = new Set(['x-forwarded-for', 'x-forwarded-port', 'x-forwarded-proto']);
+  if (request.domainName) replaced.add('host');
+  return [...request.headers.filter(([name]) => !replaced.has(name.toLowerCase())), ...added];
 };
 
 /**
@@ -170,7 +176,7 @@ export const buildProxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => 
   const multiValueHeaders = multiValues(gatewayHeaders(request));
   const headers = lastValues(multiValueHeaders);
   const multiValueQueryStringParameters = multiValues(request.query);
-  const host = (headers && lastValueOf(Object.entries(headers), 'host')) ?? 'localhost';
+  const host = request.domainName ?? (headers && lastValueOf(Object.entries(headers), 'host')) ?? 'localhost';
   const caller = request.caller;
   const event = {
     resource: request.resource,
@@ -223,16 +229,35 @@ export const buildProxyEvent = (request: ProxyRequest): APIGatewayProxyEvent => 
 };
 
 /**
- * The SigV4 headers of a signed write the client did not sign (locally nothing is checked):
- * the time and the body's hash, as a signing client sends them.
+ * The SigV4 headers a signing client sends with temporary credentials, which API Gateway checks
+ * and passes on: the time, the body's hash, the session token and `Authorization`. The signature
+ * is made up (nothing checks it here), its shape is not.
  */
+export const sigV4Headers = (caller: Caller, body: string | Buffer, now: Date, region = 'us-east-1'): Pairs => {
+  const date = amzDate(now);
+  const signature = createHash('sha256').update(`${caller.accessKey}\n${date}`).update(body).digest('hex');
+  return [
+    ['X-Amz-Date', date],
+    ['X-Amz-Content-Sha256', createHash('sha256').update(body).digest('hex')],
+    ['X-Amz-Security-Token', `IQoJb3JpZ2luX2VjE${createHash('sha256').update(caller.caller).digest('base64')}`],
+    [
+      'Authorization',
+      `AWS4-HMAC-SHA256 Credential=${caller.accessKey}/${date.slice(0, 8)}/${region}/execute-api/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date;x-amz-security-token, Signature=${signature}`,
+    ],
+  ];
+};
+
+/** A signed write the client did not sign (locally nothing is checked) gets the headers a signing client sends; its own are kept. */
 const localSignature = (headers: Pairs, body: Buffer, now: Date): Pairs => [
   ...headers,
-  ...(has(headers, 'x-amz-date') ? [] : [['X-Amz-Date', amzDate(now)] as const]),
-  ...(has(headers, 'x-amz-content-sha256')
-    ? []
-    : [['X-Amz-Content-Sha256', createHash('sha256').update(body).digest('hex')] as const]),
+  ...sigV4Headers(localPublisher, body, now).filter(([name]) => !has(headers, name)),
 ];
+
+/** The address and port the local server answered on, as a URL's host. */
+const ownAddress = (req: IncomingMessage): string => {
+  const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  return `${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}`;
+};
 
 /** The event API Gateway would deliver for this HTTP request to the local server. */
 export const toApiGatewayEvent = (
@@ -260,6 +285,8 @@ export const toApiGatewayEvent = (
     sourceIp: (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, ''),
     port: req.socket.localPort ?? 80,
     scheme: 'http',
+    // The local gateway's own name: a client's Host header must not choose where links point.
+    domainName: ownAddress(req),
     caller: signed ? localPublisher : undefined,
     protocol: `HTTP/${req.httpVersion}`,
   });

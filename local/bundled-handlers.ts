@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { memorySize, runtimeName } from '../infra/bundling';
+import { readConfig } from '../shared/config';
 import { functionEnvironment, operationOfHandler } from '../shared/routes';
 import type { Bundles } from './bundle-functions';
 import { localRegion } from './dynamodb-local';
@@ -60,9 +61,9 @@ const lambdaVariables = (name: string, environment: LocalEnvironment): Record<st
     AWS_ACCESS_KEY_ID,
     AWS_SECRET_ACCESS_KEY,
     AWS_REGION = localRegion,
-    MOCK_ENABLED,
-    BASE_URL,
+    LOG_LEVEL,
   } = environment.variables;
+  const settings = readConfig(environment.variables);
   return {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     TZ: ':UTC',
@@ -78,9 +79,11 @@ const lambdaVariables = (name: string, environment: LocalEnvironment): Record<st
     ...(AWS_SECRET_ACCESS_KEY && { AWS_SECRET_ACCESS_KEY }),
     ...functionEnvironment(operationOfHandler(name), {
       tableName: environment.tableName,
-      mockEnabled: MOCK_ENABLED === undefined || !['false', '0'].includes(MOCK_ENABLED.toLowerCase()),
-      baseUrl: BASE_URL,
+      mockEnabled: settings.mockEnabled,
+      baseUrl: settings.baseUrl,
+      cursorKey: environment.variables.CURSOR_KEY,
     }),
+    ...(LOG_LEVEL && { LOG_LEVEL }),
     // Only here: a deployed function finds DynamoDB itself.
     ...(DYNAMODB_ENDPOINT && { DYNAMODB_ENDPOINT }),
   };

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn as spawnProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
@@ -277,7 +277,11 @@ const notListeningYet = (error: unknown): boolean => {
 export const startDynamoDbLocal = async (options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> => {
   const dataDir = options.dataDir ? resolve(options.dataDir) : null;
   // The package runs Java from its own directory, so a relative path would land there.
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  if (dataDir) {
+    if (existsSync(dataDir) && !statSync(dataDir).isDirectory())
+      throw new Error(`The data folder ${dataDir} is a file; name a folder (it is created when missing).`);
+    mkdirSync(dataDir, { recursive: true });
+  }
   const timeoutMs = options.startTimeoutMs ?? 30_000;
   const attempts = options.port ? 1 : 3;
   for (let attempt = 1; ; attempt++) {

@@ -67,6 +67,11 @@ const AWS_SHELL_SETTINGS = [
   'AWS_ROLE_ARN',
 ];
 
+/** The handlers' own settings as the shell gives them, so that source and bundled handlers both see them. */
+const HANDLER_SETTINGS = ['MOCK_ENABLED', 'BASE_URL', 'LOG_LEVEL', 'CURSOR_KEY'] as const;
+const handlerSettingsOf = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(HANDLER_SETTINGS.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
+
 /**
  * Names the DynamoDB the handlers use (the one given, else `DYNAMODB_ENDPOINT`, else a DynamoDB
  * Local started here), refuses an AWS endpoint, sets the handlers' settings in this process's
@@ -88,6 +93,7 @@ export const prepareLocalEnvironment = async (options: LocalEnvironmentOptions =
   const endpoint = given || dynamoDbLocal!.endpoint;
 
   const variables: Record<string, string> = {
+    ...handlerSettingsOf(process.env),
     ...settings,
     DYNAMODB_ENDPOINT: endpoint,
     AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,

@@ -5,7 +5,7 @@
  * missing (Debian or Ubuntu) and fails; prints nothing when all is there.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 
 const javaMajor = (): number | undefined => {
   const run = spawnSync('java', ['-version'], { encoding: 'utf8' });
@@ -29,9 +29,17 @@ if (java === undefined || java < 17) {
     debianPackage: 'openjdk-17-jre-headless',
   });
 }
-if (!existsSync(chromium))
+const executable = (file: string) => {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+};
+if (!executable(chromium))
   missing.push({
-    what: `Chromium (for the reference page's browser test): nothing at ${chromium} (CHROMIUM_PATH)`,
+    what: `Chromium (for the reference page's browser test): no program at ${chromium} (CHROMIUM_PATH)`,
     debianPackage: 'chromium',
   });
 

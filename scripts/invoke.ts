@@ -23,6 +23,29 @@ export const resolveHandler = (name: string): string | undefined => {
   return operations.find((operation) => operation.id === name)?.handler;
 };
 
+/** The event file, refused with the reason when it is not an API Gateway REST proxy event. */
+export const readEvent = (file: string): APIGatewayProxyEvent => {
+  let event: unknown;
+  try {
+    event = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file} is not JSON: ${(error as Error).message}`);
+  }
+  const fields = event as Partial<Record<keyof APIGatewayProxyEvent, unknown>> | null;
+  const problems = [
+    (typeof fields !== 'object' || fields === null || Array.isArray(fields)) && 'it is not a JSON object',
+    typeof fields?.httpMethod !== 'string' && '`httpMethod` is not a string',
+    typeof fields?.path !== 'string' && '`path` is not a string',
+    (typeof fields?.requestContext !== 'object' || fields.requestContext === null) && '`requestContext` is missing',
+    fields?.headers !== null && typeof fields?.headers !== 'object' && '`headers` is neither an object nor null',
+  ].filter(Boolean);
+  if (problems.length > 0)
+    throw new Error(
+      `${file} is not an API Gateway REST (v1) proxy event: ${problems.join('; ')}. The files in events/ are examples.`,
+    );
+  return event as APIGatewayProxyEvent;
+};
+
 const main = async () => {
   const [name, eventArgument] = process.argv.slice(2);
   const handler = name ? resolveHandler(name) : undefined;
@@ -32,9 +55,12 @@ const main = async () => {
     );
     process.exit(2);
   }
-  const eventFile = path.resolve(eventArgument ?? path.join(root, 'events', `${handler}.json`));
+  // npm runs scripts from the project root; a path the user typed is relative to where they typed it.
+  const eventFile = eventArgument
+    ? path.resolve(process.env.INIT_CWD ?? process.cwd(), eventArgument)
+    : path.join(root, 'events', `${handler}.json`);
   if (!existsSync(eventFile)) throw new Error(`No event file at ${eventFile}; run \`npm run events\`.`);
-  const event = JSON.parse(readFileSync(eventFile, 'utf8')) as APIGatewayProxyEvent;
+  const event = readEvent(eventFile);
 
   const environment = await prepareLocalEnvironment();
   try {

@@ -4,12 +4,11 @@
  * `--check` only compares, and fails when the files are out of date.
  */
 
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { amzDate, buildProxyEvent, type Caller, signedMethods } from '../local/api-gateway-event';
+import { buildProxyEvent, type Caller, signedMethods, sigV4Headers } from '../local/api-gateway-event';
 import { methodNotAllowedHandler, notFoundHandler, type OperationId, operations } from '../shared/routes';
 
 interface Sample {
@@ -86,21 +85,17 @@ export const makeEvent = (
     resource,
     path: fill(resource, sample.params),
     pathParameters: sample.params ? { ...sample.params } : null,
-    headers: pairs({
-      Accept: 'application/json, text/javascript',
-      'Accept-Encoding': 'gzip, deflate, br',
-      Host: domainName,
-      'User-Agent': 'sam-local-invoke-sample',
-      ...(body !== null && { 'Content-Type': 'application/json' }),
-      // SigV4, as a signing client sends it: API Gateway checked the signature and passes these on.
-      ...(signed && {
-        'X-Amz-Content-Sha256': createHash('sha256')
-          .update(body ?? '')
-          .digest('hex'),
-        'X-Amz-Date': amzDate(now),
-        'X-Amz-Security-Token': 'IQoJb3JpZ2luX2VjEXAMPLESESSIONTOKEN==',
+    headers: [
+      ...pairs({
+        Accept: 'application/json, text/javascript',
+        'Accept-Encoding': 'gzip, deflate, br',
+        Host: domainName,
+        'User-Agent': 'sam-local-invoke-sample',
+        ...(body !== null && { 'Content-Type': 'application/json' }),
       }),
-    }),
+      // SigV4, as a signing client sends it: API Gateway checked the signature and passes these on.
+      ...(signed ? sigV4Headers(sampleCaller, body ?? '', now) : []),
+    ],
     query: pairs(sample.query),
     body,
     stage,

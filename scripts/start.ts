@@ -3,6 +3,7 @@
  * `--data DIR` says where to keep it), with mock mode on. `DYNAMODB_ENDPOINT` names a DynamoDB
  * that is already running instead. `--bundled` serves the functions bundled as they deploy.
  */
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleFunctions, projectRoot } from '../local/bundle-functions';
@@ -32,12 +33,33 @@ const parse = () => {
 };
 
 const values = parse();
-const port = Number(values.port ?? process.env.PORT ?? 3000);
-if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-  console.error(`PORT must be a port number; got ${values.port ?? process.env.PORT}.`);
+// An empty variable is an unset one (`PORT= npm start`), not port 0.
+const portSetting = values.port ?? (process.env.PORT || '3000');
+const port = /^\d+$/.test(portSetting) ? Number(portSetting) : Number.NaN;
+if (!Number.isInteger(port) || port > 65_535) {
+  console.error(`PORT must be a port number (0 to 65535); got ${portSetting}.`);
   process.exit(2);
 }
-const dataDir = values.data ?? process.env.DATA_DIR ?? null;
+// npm runs scripts from the project root; a relative folder is relative to where the user typed it.
+const dataSetting = values.data ?? (process.env.DATA_DIR || null);
+const dataDir = dataSetting === null ? null : path.resolve(process.env.INIT_CWD ?? process.cwd(), dataSetting);
+
+/** Fails at once when the port is taken, before DynamoDB Local takes seconds to start. */
+const ensurePortFree = (wanted: number) =>
+  new Promise<void>((resolve, reject) => {
+    if (wanted === 0) return resolve();
+    const probe = createServer();
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new Error(
+          error.code === 'EADDRINUSE'
+            ? `port ${wanted} is in use by another program; choose another with PORT=3001 npm start or npm start -- --port 3001.`
+            : `cannot listen on 127.0.0.1:${wanted}: ${error.message}`,
+        ),
+      ),
+    );
+    probe.listen(wanted, '127.0.0.1', () => probe.close(() => resolve()));
+  });
 
 let environment: LocalEnvironment | undefined;
 let server: LocalServer | undefined;
@@ -59,6 +81,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 
 try {
+  await ensurePortFree(port);
   environment = await prepareLocalEnvironment({
     dataDir,
     verbose: values.verbose,

@@ -23,7 +23,8 @@ export const baseUrlOf = (event: APIGatewayProxyEvent, configured: string | unde
   if (configured) return configured;
   const { domainName, stage } = event.requestContext;
   const host = domainName ?? 'localhost';
-  const scheme = header(event, 'x-forwarded-proto')?.split(',')[0]?.trim() || 'https';
+  const forwarded = header(event, 'x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  const scheme = forwarded === 'http' ? 'http' : 'https';
   const stagePath = host.endsWith('.amazonaws.com') && stage ? `/${stage}` : '';
   return `${scheme}://${host}${stagePath}`;
 };

@@ -17,6 +17,14 @@ describe('the machine check that npm test starts with', () => {
     expect(run.stderr).toContain('apt-get install -y openjdk-17-jre-headless chromium');
   });
 
+  it('does not take a folder or a file that cannot run for Chromium', () => {
+    for (const notAProgram of ['/usr/bin', `${projectRoot}/package.json`]) {
+      const run = check({ PATH: process.env.PATH ?? '', CHROMIUM_PATH: notAProgram });
+      expect(run.status, notAProgram).toBe(1);
+      expect(run.stderr).toContain(`no program at ${notAProgram}`);
+    }
+  });
+
   it('passes silently where both are installed', () => {
     const run = check({ PATH: process.env.PATH ?? '' });
     expect([run.status, run.stderr]).toEqual([0, '']);

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { dynamoDbLocalProcesses, runNpm, type UserCommand, userEnvironment } from '../support/as-a-user';
+import { dynamoDbLocalProcesses, projectRoot, runNpm, type UserCommand, userEnvironment } from '../support/as-a-user';
 import { type Client, clientFor } from '../support/http';
 
 /**
@@ -119,6 +120,23 @@ describe('npm start, as a new user runs it', () => {
     }
   });
 
+  it('says at once, before starting Java, that the port is taken; a --data that is a file is named', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = String((taken.address() as AddressInfo).port);
+      const busy = runNpm(['start'], userEnvironment({ PORT: port }));
+      expect(await busy.exited).toBe(1);
+      expect(busy.output()).toContain(`port ${port} is in use by another program`);
+      expect(busy.output()).not.toMatch(/Starting DynamoDB Local/);
+    } finally {
+      taken.close();
+    }
+    const file = runNpm(['start', '--', '--data', 'package.json', '--port', '0'], userEnvironment());
+    expect(await file.exited).toBe(1);
+    expect(file.output()).toContain(`The data folder ${projectRoot}/package.json is a file`);
+  });
+
   it('refuses to start, saying why, when DYNAMODB_ENDPOINT names AWS', async () => {
     const command = runNpm(
       ['start'],
@@ -126,7 +144,7 @@ describe('npm start, as a new user runs it', () => {
     );
     expect(await command.exited).not.toBe(0);
     expect(command.output()).toMatch(
-      /DYNAMODB_ENDPOINT \(https:\/\/dynamodb\.eu-west-1\.amazonaws\.com\) is an AWS endpoint/,
+      /DYNAMODB_ENDPOINT \(https:\/\/dynamodb\.eu-west-1\.amazonaws\.com\) is not a local DynamoDB/,
     );
     expect(command.output()).not.toMatch(/listening on/);
   });
@@ -139,13 +157,21 @@ describe('npm start -- --bundled', () => {
       PORT: '0',
       DYNAMODB_ENDPOINT: inject('dynamoDbEndpoint'),
       TABLE_NAME: `bundled-${Date.now()}`,
+      // The shell's settings reach the bundled functions as they reach the source ones.
+      MOCK_ENABLED: 'false',
+      BASE_URL: 'https://magazines.example.com',
     });
     const command = runNpm(['start', '--', '--bundled'], env);
     try {
       const [, url] = await command.waitFor(/Magazine API listening on (http:\/\/\S+)/);
       expect(command.output()).toMatch(/Serving 19 functions bundled as they deploy/);
       const client = clientFor(url!);
-      expect((await client.post('/magazines', { id: 'b1', title: 'Bundled' })).status).toBe(201);
+      const created = await client.post('/magazines', { id: 'b1', title: 'Bundled' });
+      expect(created.status).toBe(201);
+      expect(created.headers.location).toBe('https://magazines.example.com/v1/magazines/b1');
+      const mockAsked = await client.get('/magazines?mock=true');
+      expect(mockAsked.status, mockAsked.text).toBe(400);
+      expect(mockAsked.json()).toMatchObject({ developerMessage: expect.stringMatching(/testing server/) });
       expect((await client.get('/magazines/b1.xml')).text).toContain('<title>Bundled</title>');
       expect((await client.get('/v1/documentation/errors/40401.html')).status).toBe(200);
     } finally {
@@ -166,5 +192,18 @@ describe('npm run invoke, as a new user runs it', () => {
     expect(response.headers.Location).toBe(
       'https://abcdef1234.execute-api.us-east-1.amazonaws.com/dev/v1/magazines/sample-magazine',
     );
+  });
+
+  it('reads an event path relative to the folder it was typed in, and says why a file is not an event', async () => {
+    const command = runNpm(
+      ['run', 'invoke', '--', 'get-magazine', '../package.json'],
+      userEnvironment(),
+      `${projectRoot}/events`,
+    );
+    expect(await command.exited).toBe(1);
+    expect(command.output()).toContain(
+      `${projectRoot}/package.json is not an API Gateway REST (v1) proxy event: \`httpMethod\` is not a string`,
+    );
+    expect(command.output()).not.toMatch(/Starting DynamoDB Local|at .*\.ts:\d+/);
   });
 });

@@ -82,8 +82,19 @@ const expectRestEvent = (event: APIGatewayProxyEvent, signed: boolean, label: st
     else expect(event.requestContext.identity[field], `${label}: identity.${field}`).toBeNull();
   }
   if (signed) {
-    expect(headerNames(event), label).toEqual(expect.arrayContaining(['x-amz-date', 'x-amz-content-sha256']));
+    expect(headerNames(event), label).toEqual(
+      expect.arrayContaining(['x-amz-date', 'x-amz-content-sha256', 'x-amz-security-token', 'authorization']),
+    );
     expect(event.requestContext.identity.userArn, label).toMatch(/^arn:aws:sts::\d{12}:assumed-role\//);
+    // The credential in Authorization is the access key API Gateway names as the caller's.
+    const authorization = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'authorization');
+    expect(authorization?.[1], label).toMatch(
+      new RegExp(
+        `^AWS4-HMAC-SHA256 Credential=${event.requestContext.identity.accessKey}/\\d{8}/[a-z0-9-]+/execute-api/aws4_request, SignedHeaders=[a-z0-9;-]+, Signature=[0-9a-f]{64}$`,
+      ),
+    );
+  } else {
+    expect(headerNames(event), label).not.toContain('authorization');
   }
 };
 

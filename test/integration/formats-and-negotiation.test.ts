@@ -137,7 +137,7 @@ describe('406 for a format the API does not have', () => {
     expect(response.headers['content-type']).toMatch(/^(text\/javascript|application\/json); charset=utf-8$/);
   });
 
-  it("an error from before or outside negotiation is JSON of the default JSON type: text/javascript with no Accept or the spec's Accept", async () => {
+  it('an error from before or outside negotiation is JSON of the default JSON type: text/javascript with no Accept or the documented default Accept', async () => {
     for (const accept of [null, 'application/json, text/javascript']) {
       for (const [path, status] of [
         ['/magazines/f2.yaml', 406],

@@ -42,6 +42,7 @@ describe('API Gateway REST (v1) proxy event', () => {
     expect(Object.keys(event.headers)).toEqual([
       'X-Amzn-Trace-Id',
       'X-Forwarded-For',
+      'Host',
       'X-Forwarded-Port',
       'X-Forwarded-Proto',
     ]);
@@ -49,7 +50,7 @@ describe('API Gateway REST (v1) proxy event', () => {
     expect(event.headers['X-Forwarded-Proto']).toBe('http');
     expect(event.headers['X-Forwarded-For']).toMatch(/\S/);
     expect(event.multiValueHeaders['X-Forwarded-Proto']).toEqual(['http']);
-    expect(event.requestContext.domainName).toBe('localhost');
+    expect(event.requestContext.domainName).toBe('127.0.0.1:80');
   });
 
   it('appends the client to an X-Forwarded-For it sent, and keeps its trace id', () => {
@@ -94,7 +95,6 @@ describe('API Gateway REST (v1) proxy event', () => {
       listMatch,
     );
     expect(event.headers).toMatchObject({
-      Host: 'example.test:3000',
       Accept: 'application/json, text/javascript',
       'X-Trace': 'two',
       'user-agent': 'curl/8',
@@ -102,17 +102,29 @@ describe('API Gateway REST (v1) proxy event', () => {
     });
     expect(event.multiValueHeaders['X-Trace']).toEqual(['one', 'two']);
     expect(event.requestContext.identity.userAgent).toBe('curl/8');
-    expect(event.requestContext.domainName).toBe('example.test:3000');
   });
 
-  it('does not override an X-Forwarded-Proto the client sent', () => {
+  it('answers to its own name and sets the port and scheme itself, whatever the client sent', () => {
     const event = toApiGatewayEvent(
-      incoming('GET', '/magazines', ['Host', 'h', 'x-forwarded-proto', 'https']),
+      incoming('GET', '/magazines', [
+        'Host',
+        'evil.example',
+        'x-forwarded-proto',
+        'javascript',
+        'X-Forwarded-Port',
+        '1',
+      ]),
       none,
       listMatch,
     );
-    expect(event.headers).toMatchObject({ Host: 'h', 'x-forwarded-proto': 'https' });
-    expect(event.headers['X-Forwarded-Proto']).toBeUndefined();
+    expect(event.requestContext.domainName).toBe('127.0.0.1:80');
+    expect(event.headers).toMatchObject({
+      Host: '127.0.0.1:80',
+      'X-Forwarded-Proto': 'http',
+      'X-Forwarded-Port': '80',
+    });
+    expect(event.headers['x-forwarded-proto']).toBeUndefined();
+    expect(JSON.stringify(event)).not.toMatch(/evil|javascript/);
   });
 
   it('carries the matched resource, the path as sent and the decoded parameters', () => {

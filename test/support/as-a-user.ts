@@ -30,9 +30,13 @@ export interface UserCommand {
   interrupt(): void;
 }
 
-/** Runs `npm <args>` in the project as a user types it in a terminal: its own process group, the user's environment. */
-export const runNpm = (args: readonly string[], env: Record<string, string> = userEnvironment()): UserCommand => {
-  const child = spawn('npm', [...args], { cwd: projectRoot, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Runs `npm <args>` in the project (or a folder of it) as a user types it in a terminal: its own process group, the user's environment. */
+export const runNpm = (
+  args: readonly string[],
+  env: Record<string, string> = userEnvironment(),
+  cwd: string = projectRoot,
+): UserCommand => {
+  const child = spawn('npm', [...args], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const listeners = new Set<() => void>();
   const append = (chunk: Buffer) => {
