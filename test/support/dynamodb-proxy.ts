@@ -26,7 +26,7 @@ const isFault = (value: unknown): value is InjectedFault =>
 export const startDynamoDbProxy = async (
   targetEndpoint: string,
   /** What it returns is the fault to answer with, if it is one (a recorder returns nothing). */
-  record: (target: string, body: string) => unknown,
+  record: (target: string, body: string, headers: NodeJS.Dict<string | string[]>) => unknown,
 ): Promise<DynamoDbProxy> => {
   const upstream = new URL(targetEndpoint);
   const server = createServer((req, res) => {
@@ -34,7 +34,7 @@ export const startDynamoDbProxy = async (
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.once('end', () => {
       const body = Buffer.concat(chunks);
-      const answer = record(String(req.headers['x-amz-target'] ?? 'unknown'), body.toString('utf8'));
+      const answer = record(String(req.headers['x-amz-target'] ?? 'unknown'), body.toString('utf8'), req.headers);
       const fault = isFault(answer) ? answer : undefined;
       if (fault) {
         res.writeHead(fault.status, { 'Content-Type': 'application/x-amz-json-1.0' });
@@ -60,6 +60,10 @@ export const startDynamoDbProxy = async (
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((closed) => server.close(() => closed())),
+    close: () =>
+      new Promise<void>((closed) => {
+        server.close(() => closed());
+        server.closeAllConnections();
+      }),
   };
 };
