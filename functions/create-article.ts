@@ -4,6 +4,6 @@ import { created } from '../shared/http/replies';
 export const handler = await api('createArticle', {
   run: async ({ params, body, links, store, idempotency }) => {
     const article = await store.createArticle(params.id, body, { idempotency });
-    return created(article.id, links.to(`/articles/${article.id}`));
+    return created(article.id, links.to(`/articles/${article.id}`), article);
   },
 });

@@ -5,6 +5,6 @@ import { created } from '../shared/http/replies';
 export const handler = await api('createMagazine', {
   run: async ({ body, links, store, idempotency }) => {
     const magazine = await store.createMagazine(toDraft(body), { idempotency });
-    return created(magazine.id, links.to(`/magazines/${magazine.id}`));
+    return created(magazine.id, links.to(`/magazines/${magazine.id}`), magazine);
   },
 });

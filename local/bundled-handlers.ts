@@ -62,6 +62,7 @@ const lambdaVariables = (name: string, environment: LocalEnvironment): Record<st
     AWS_SECRET_ACCESS_KEY,
     AWS_REGION = localRegion,
     LOG_LEVEL,
+    METRICS = 'off',
   } = environment.variables;
   const settings = readConfig(environment.variables);
   return {
@@ -84,6 +85,8 @@ const lambdaVariables = (name: string, environment: LocalEnvironment): Record<st
       cursorKey: environment.variables.CURSOR_KEY,
     }),
     ...(LOG_LEVEL && { LOG_LEVEL }),
+    // Nothing reads metrics lines on this machine: like the source handlers, only when asked for.
+    METRICS,
     // Only here: a deployed function finds DynamoDB itself.
     ...(DYNAMODB_ENDPOINT && { DYNAMODB_ENDPOINT }),
   };

@@ -68,7 +68,7 @@ const AWS_SHELL_SETTINGS = [
 ];
 
 /** The handlers' own settings as the shell gives them, so that source and bundled handlers both see them. */
-const HANDLER_SETTINGS = ['MOCK_ENABLED', 'BASE_URL', 'LOG_LEVEL', 'CURSOR_KEY'] as const;
+const HANDLER_SETTINGS = ['MOCK_ENABLED', 'BASE_URL', 'LOG_LEVEL', 'CURSOR_KEY', 'METRICS'] as const;
 const handlerSettingsOf = (env: NodeJS.ProcessEnv): Record<string, string> =>
   Object.fromEntries(HANDLER_SETTINGS.flatMap((name) => (env[name] === undefined ? [] : [[name, env[name]]])));
 

@@ -23,6 +23,13 @@ export interface Config {
    * secret (a position in a list), so a key per deployment is enough; the CDK stack sets one.
    */
   readonly cursorKey: string;
+  /** The deployment's stage (`dev`, `prod`), the `Stage` of every metric; `local` on this machine. */
+  readonly stage: string;
+  /**
+   * Whether each request writes its metrics line (`METRICS`): on in Lambda, where CloudWatch reads
+   * it; off elsewhere, where nothing does and a line per request would bury the local server's log.
+   */
+  readonly metricsEnabled: boolean;
 }
 
 /** What the functions that use the table read. */
@@ -44,6 +51,8 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     baseUrl: env.BASE_URL?.replace(/\/+$/, '') || undefined,
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'INFO',
     cursorKey: env.CURSOR_KEY || 'magazine-api',
+    stage: env.STAGE || 'local',
+    metricsEnabled: flag(env.METRICS, Boolean(env.AWS_LAMBDA_FUNCTION_NAME)),
   };
 };
 

@@ -3,9 +3,32 @@
  * Insights reads field by field. Powertools' Logger did the same for 20 KiB of every bundle
  * (6 % of the size budget) while the functions log only failures; see README, "Bundle budget".
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { config, type LogLevel } from './config';
 
 const LEVELS: Record<LogLevel, number> = { DEBUG: 10, INFO: 20, WARN: 30, ERROR: 40 };
+
+/** What ties a line to its request: API Gateway's request id, Lambda's, the X-Ray trace, the operation. */
+export interface LogContext {
+  readonly requestId?: string | undefined;
+  readonly awsRequestId?: string | undefined;
+  readonly traceId?: string | undefined;
+  readonly operation?: string | undefined;
+}
+
+/**
+ * Per request rather than per module: the local server runs many requests of one handler module
+ * at once in one process, and a line must never carry another request's ids.
+ */
+const requestContext = new AsyncLocalStorage<LogContext>();
+
+/**
+ * From here on (this call and everything it awaits) every line carries `context`. Called by the
+ * first middleware of the stack, synchronously, so that the whole invocation runs inside it.
+ */
+export const enterLogContext = (context: LogContext) => requestContext.enterWith(context);
+
+export const logContext = (): LogContext => requestContext.getStore() ?? {};
 
 const serializable = (value: unknown): unknown =>
   value instanceof Error
@@ -17,16 +40,21 @@ const serializable = (value: unknown): unknown =>
       }
     : value;
 
-const write = (level: LogLevel, message: string, fields: Record<string, unknown> = {}) => {
-  if (LEVELS[level] < LEVELS[config().logLevel]) return;
+const line = (level: LogLevel | 'METRICS', message: string, fields: Record<string, unknown>) => {
   const entry = {
     level,
     message,
     timestamp: new Date().toISOString(),
     service: 'magazine-api',
+    ...requestContext.getStore(),
     ...Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, serializable(v)])),
   };
   process.stdout.write(`${JSON.stringify(entry)}\n`);
+};
+
+const write = (level: LogLevel, message: string, fields: Record<string, unknown> = {}) => {
+  if (LEVELS[level] < LEVELS[config().logLevel]) return;
+  line(level, message, fields);
 };
 
 export const logger = {
@@ -34,4 +62,10 @@ export const logger = {
   info: (message: string, fields?: Record<string, unknown>) => write('INFO', message, fields),
   warn: (message: string, fields?: Record<string, unknown>) => write('WARN', message, fields),
   error: (message: string, fields?: Record<string, unknown>) => write('ERROR', message, fields),
+  /**
+   * A line in CloudWatch's embedded metric format (`_aws` and the values at the top level), which
+   * CloudWatch turns into metrics; written whatever the log level, since a level that hid it
+   * would silently stop the metrics and the alarms built on them.
+   */
+  metrics: (fields: Record<string, unknown>) => line('METRICS', 'metrics', fields),
 };

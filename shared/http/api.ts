@@ -9,10 +9,12 @@ import type { ListContext } from './lists';
 import { errorRenderer } from './middleware/errors';
 import { headerNormalizer } from './middleware/header-normalizer';
 import { input } from './middleware/input';
+import { metrics } from './middleware/metrics';
 import { mockSwitch, type Stores } from './middleware/mock';
 import { negotiation } from './middleware/negotiation';
 import { response } from './middleware/response';
 import type { ApiContext, ApiResult } from './middleware/state';
+import { traceContext } from './middleware/trace-context';
 import type { Reply } from './replies';
 import type { PathParameters } from './request-path';
 
@@ -57,7 +59,8 @@ const noStore = new Proxy({} as Store, {
 });
 
 /**
- * The one middleware stack of every function, in middy's documented order for REST APIs: header
+ * The one middleware stack of every function, in middy's documented order for REST APIs: the
+ * trace context of the log lines and the request's metrics around everything, header
  * normalisation, negotiation, the mock switch (which store), input parsing and validation, the
  * operation, then the response (serialisation and conditional requests) in `after`, and one
  * error renderer in `onError`. The operation is the row of the route table named by `id`; `stores`
@@ -70,6 +73,8 @@ export const api = <Id extends OperationId | FallbackId>(
   const operation = id === 'notFound' || id === 'methodNotAllowed' ? undefined : operationById(id as OperationId);
   const negotiates = !operation?.success.some((success) => 'document' in success);
   return middy<APIGatewayProxyEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
+    .use(traceContext(id))
+    .use(metrics(id, operation))
     .use(headerNormalizer())
     .use(negotiation(negotiates))
     .use(mockSwitch(definition.stores))

@@ -16,6 +16,8 @@ export interface RepresentationReply {
   /** The stored revision of a single resource: its `ETag` is derived from it (see conditional.ts). */
   readonly revision?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The first outcome of an idempotent request, given again: nothing was written this time. */
+  readonly replayed?: boolean;
 }
 
 /** A fixed document (HTML page, OpenAPI JSON) that is not subject to format negotiation. */
@@ -45,13 +47,14 @@ export const ok = (
 /** 200 `{id}`: the answer to a replace or delete. */
 export const done = (id: string): RepresentationReply => ok({ id }, idRoot);
 
-/** 201 `{id}` with the `Location` of the new resource. */
-export const created = (id: string, location: string): RepresentationReply => ({
+/** 201 `{id}` with the `Location` of the new resource (or of the one the first request with the same idempotency key made). */
+export const created = (id: string, location: string, { replayed = false } = {}): RepresentationReply => ({
   kind: 'representation',
   status: 201,
   body: { id },
   xml: idRoot,
   location,
+  ...(replayed && { replayed }),
 });
 
 export const document = (contentType: string, body: string): DocumentReply => ({ kind: 'document', contentType, body });

@@ -8,7 +8,11 @@ describe('deployment settings', () => {
       baseUrl: undefined,
       logLevel: 'INFO',
       cursorKey: 'magazine-api',
+      stage: 'local',
+      metricsEnabled: false,
     });
+    expect(readConfig({ AWS_LAMBDA_FUNCTION_NAME: 'get-magazine' }).metricsEnabled).toBe(true);
+    expect(readConfig({ AWS_LAMBDA_FUNCTION_NAME: 'get-magazine', METRICS: 'off' }).metricsEnabled).toBe(false);
   });
 
   it('read every variable the functions use', () => {
@@ -20,11 +24,13 @@ describe('deployment settings', () => {
       AWS_REGION: 'eu-west-1',
       LOG_LEVEL: 'debug',
     };
-    expect(readConfig({ ...env, CURSOR_KEY: 'k' })).toEqual({
+    expect(readConfig({ ...env, CURSOR_KEY: 'k', STAGE: 'prod', METRICS: 'on' })).toEqual({
       mockEnabled: false,
       baseUrl: 'https://api.example.com',
       logLevel: 'DEBUG',
       cursorKey: 'k',
+      stage: 'prod',
+      metricsEnabled: true,
     });
     expect(readStoreConfig(env)).toEqual({
       tableName: 't',

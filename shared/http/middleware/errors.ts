@@ -2,6 +2,7 @@ import { DomainError } from '../../domain/errors';
 import { logger } from '../../logger';
 import { corsResponseHeaders } from '../cors';
 import { toApiError } from '../domain-errors';
+import type { ErrorCode } from '../error-catalogue';
 import { ApiError, errorObject } from '../errors';
 import { defaultJson } from '../negotiation';
 import { toXml } from '../xml';
@@ -38,12 +39,27 @@ const fallback = (request: ApiRequest) => {
   }
 };
 
-const apiErrorOf = (request: ApiRequest): ApiError => {
-  const error = request.error;
+/** The catalogue's error for a thrown one; undefined for a failure nobody foresaw (a defect). */
+const knownError = (error: unknown): ApiError | undefined => {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainError) return toApiError(error);
+  return undefined;
+};
+
+/** The code a failed request is answered with: its catalogue code, or `50001` for a defect. */
+export const errorCodeOf = (error: unknown): ErrorCode => {
+  try {
+    return knownError(error)?.code ?? '50001';
+  } catch {
+    return '50001';
+  }
+};
+
+const apiErrorOf = (request: ApiRequest): ApiError => {
+  const known = knownError(request.error);
+  if (known) return known;
   logger.error('Unhandled error', {
-    error,
+    error: request.error,
     requestId: clientRequestId(request),
     awsRequestId: request.context.awsRequestId,
   });

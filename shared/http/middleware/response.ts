@@ -64,6 +64,8 @@ export const response = (): ApiMiddleware => ({
   after: (request) => {
     const reply = request.response;
     if (!isReply(reply)) throw new Error('The operation returned no reply.');
-    request.response = toResponse(request.event, stateOf(request).negotiated, reply);
+    const state = stateOf(request);
+    state.reply = reply;
+    request.response = toResponse(request.event, state.negotiated, reply);
   },
 });

@@ -40,6 +40,8 @@ export interface RequestState {
   mock: boolean;
   store?: Store;
   input?: Input;
+  /** What the operation returned, before it was serialised. */
+  reply?: Reply;
 }
 
 export type ApiContext = Context & { api?: RequestState };

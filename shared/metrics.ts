@@ -1,0 +1,134 @@
+/**
+ * The functions' metrics, in CloudWatch's embedded metric format (EMF): one log line per request,
+ * written through the logger, which CloudWatch turns into metrics of one namespace. Powertools
+ * Metrics does the same for about 16 KiB of every bundle (measured: see README, "Bundle budget"),
+ * more than the budget has left, while one request's figures fit in one small object.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { config } from './config';
+import { logger } from './logger';
+
+export const metricsNamespace = 'MagazineApi';
+
+/** Counted once per request, per operation and for the whole stage. */
+export const requestMetrics = {
+  requests: 'Requests',
+  latency: 'Latency',
+  /** 4xx answers; also by `ErrorCode`. */
+  clientErrors: 'ClientErrors',
+  /** 5xx answers; also by `ErrorCode` (`50001` is a defect, `50301` the store). */
+  serverErrors: 'ServerErrors',
+} as const;
+
+/** What happened to the catalogue, counted where a write succeeded (mock requests and replays excluded). */
+export type BusinessMetric = 'MagazinesCreated' | 'MagazinesDeleted' | 'ArticlesAdded';
+
+/** What the store went through; `StoreUnavailable` (the 503s) is also by `Reason`. */
+export type StoreMetric = 'StoreThrottled' | 'StoreConflictsRetried' | 'StoreUnavailable';
+
+/** Counted for the whole stage (dimension `Stage` only). */
+export type StageMetric = BusinessMetric | StoreMetric | 'MockRequests';
+
+export const stageMetrics: readonly StageMetric[] = [
+  'MagazinesCreated',
+  'MagazinesDeleted',
+  'ArticlesAdded',
+  'MockRequests',
+  'StoreThrottled',
+  'StoreConflictsRetried',
+  'StoreUnavailable',
+];
+
+export const dimensions = {
+  stage: 'Stage',
+  operation: 'Operation',
+  errorCode: 'ErrorCode',
+  reason: 'Reason',
+} as const;
+
+/** How one request ended, as the metrics middleware saw it. */
+export interface RequestOutcome {
+  readonly stage: string;
+  readonly operation: string;
+  readonly status: number;
+  /** The catalogue code of an error answer. */
+  readonly errorCode?: string | undefined;
+  readonly latencyMs: number;
+  /** Why the store was unavailable, when the answer was its 503. */
+  readonly storeReason?: string | undefined;
+  readonly counts: ReadonlyMap<StageMetric, number>;
+}
+
+const count = (Name: string) => ({ Name, Unit: 'Count' });
+
+/** The EMF object of one request: the directives under `_aws`, the dimension and metric values beside them. */
+export const emfEntry = (outcome: RequestOutcome, timestamp = Date.now()): Record<string, unknown> => {
+  const { stage, operation, status, errorCode, storeReason } = outcome;
+  const clientError = status >= 400 && status < 500 ? 1 : 0;
+  const serverError = status >= 500 ? 1 : 0;
+  const counted = stageMetrics.filter((name) => (outcome.counts.get(name) ?? 0) > 0);
+  const directive = (dimensionSets: string[][], metrics: object[]) => ({
+    Namespace: metricsNamespace,
+    Dimensions: dimensionSets,
+    Metrics: metrics,
+  });
+  const { stage: S, operation: O, errorCode: E, reason: R } = dimensions;
+  return {
+    _aws: {
+      Timestamp: timestamp,
+      CloudWatchMetrics: [
+        directive(
+          [[S, O], [S]],
+          [
+            count(requestMetrics.requests),
+            { Name: requestMetrics.latency, Unit: 'Milliseconds' },
+            count(requestMetrics.clientErrors),
+            count(requestMetrics.serverErrors),
+          ],
+        ),
+        ...(errorCode
+          ? [directive([[S, O, E]], [count(serverError ? requestMetrics.serverErrors : requestMetrics.clientErrors)])]
+          : []),
+        ...(counted.length > 0 ? [directive([[S]], counted.map(count))] : []),
+        ...(storeReason ? [directive([[S, R]], [count('StoreUnavailable')])] : []),
+      ],
+    },
+    [S]: stage,
+    [O]: operation,
+    ...(errorCode && { [E]: errorCode }),
+    ...(storeReason && { [R]: storeReason }),
+    statusCode: status,
+    [requestMetrics.requests]: 1,
+    [requestMetrics.latency]: Math.round(outcome.latencyMs * 10) / 10,
+    [requestMetrics.clientErrors]: clientError,
+    [requestMetrics.serverErrors]: serverError,
+    ...Object.fromEntries(counted.map((name) => [name, outcome.counts.get(name)])),
+  };
+};
+
+export const publishMetrics = (outcome: RequestOutcome) => {
+  if (config().metricsEnabled) logger.metrics(emfEntry(outcome));
+};
+
+/** The counts of the request being served, which code below the HTTP edge can add to. */
+const requestCounts = new AsyncLocalStorage<Map<StageMetric, number>>();
+
+/**
+ * Starts counting for one request (the metrics middleware, synchronously, at the start of the
+ * invocation, so that everything the request awaits counts into it) and returns its counts.
+ */
+export const startRequestCounts = (): Map<StageMetric, number> => {
+  const counts = new Map<StageMetric, number>();
+  requestCounts.enterWith(counts);
+  return counts;
+};
+
+/**
+ * The hook for the data layer: adds to the current request's counts, such as
+ * `countForRequest('StoreConflictsRetried')` when a transaction that lost a race is sent again,
+ * or the magazines a bulk write created and deleted. Outside a request it does nothing.
+ */
+export const countForRequest = (metric: StageMetric, n = 1) => {
+  const counts = requestCounts.getStore();
+  if (counts) counts.set(metric, (counts.get(metric) ?? 0) + n);
+};
