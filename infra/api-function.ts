@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration } from 'aws-cdk-lib';
+import { Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, type CfnFunction, type Code, Runtime } from 'aws-cdk-lib/aws-lambda';
+import { Alias, Architecture, type CfnFunction, type Code, type IFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
@@ -37,16 +37,24 @@ export interface ApiFunctionProps {
   readonly timeout?: Duration;
   /** Ready-made code instead of bundling `functions/<handler>.ts` (template-only tests). */
   readonly code?: Code | undefined;
+  /** Publish each deployment's code as a version behind the alias `live`, which is what API Gateway calls. */
+  readonly liveAlias?: boolean;
 }
+
+/** The alias API Gateway calls where versions are published (prod): CodeDeploy moves it from version to version. */
+export const liveAliasName = 'live';
 
 /**
  * One operation's function, with everything that must be the same for all of them fixed here:
- * runtime, architecture, bundling, log group, and an IAM role that holds only its own grants.
+ * runtime, architecture, bundling, log group, active X-Ray tracing, and an IAM role that holds
+ * only its own grants.
  */
 export class ApiFunction extends Construct {
   readonly function: NodejsFunction;
   readonly role: Role;
   readonly logGroup: LogGroup;
+  /** The alias `live`, where versions are published. */
+  readonly live: Alias | undefined;
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
@@ -74,6 +82,7 @@ export class ApiFunction extends Construct {
       architecture: Architecture.ARM_64,
       memorySize,
       timeout: props.timeout ?? defaultTimeout,
+      tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,
       environment: { ...props.environment },
@@ -90,6 +99,31 @@ export class ApiFunction extends Construct {
     });
     (this.function.node.defaultChild as CfnFunction).overrideLogicalId(functionLogicalId(props.handler));
     this.grantTable(props.table, props.actions);
+    this.live = props.liveAlias
+      ? new Alias(this, 'Live', { aliasName: liveAliasName, version: this.function.currentVersion })
+      : undefined;
+    Validations.of(this).acknowledge(
+      {
+        id: 'AwsSolutions-IAM5[Resource::*]',
+        reason:
+          'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords apply to no resource, so IAM takes them only on `*`.',
+      },
+      {
+        id: 'Serverless-LambdaDLQ',
+        reason:
+          'API Gateway calls the function synchronously and the client gets every failure as an answer; a dead-letter queue only catches asynchronous invocations, which this function never has.',
+      },
+      {
+        id: 'Serverless-LambdaAsyncFailureDestination',
+        reason:
+          'No asynchronous invocations: API Gateway waits for the answer, so a failure destination would never receive anything.',
+      },
+    );
+  }
+
+  /** What API Gateway invokes: the alias `live` where there is one, else the function itself. */
+  get target(): IFunction {
+    return this.live ?? this.function;
   }
 
   /** Only the actions the operation sends, on this table (it has no index). */

@@ -1,4 +1,3 @@
-import { ResponseType, type RestApi } from 'aws-cdk-lib/aws-apigateway';
 import { errorCatalogue } from '../shared/http/error-catalogue';
 import {
   type GatewayError,
@@ -8,7 +7,7 @@ import {
 } from '../shared/http/gateway-errors';
 
 /** Header values in gateway responses are static strings, written in single quotes. */
-const quoted = (value: string) => `'${value}'`;
+export const quoted = (value: string) => `'${value}'`;
 
 /**
  * `{base_url}` is the fixed base URL when one is configured, else the domain and stage the request
@@ -20,15 +19,23 @@ const requestBaseUrl = 'https://$context.domainName/$context.stage';
 export const errorTemplate = (error: GatewayError, baseUrl: string | undefined) =>
   JSON.stringify(gatewayErrorObject(error, baseUrl ?? requestBaseUrl));
 
-export const addGatewayResponses = (api: RestApi, baseUrl: string | undefined) => {
-  for (const error of gatewayErrors) {
-    api.addGatewayResponse(`GatewayResponse${error.responseType}`, {
-      type: ResponseType.of(error.responseType),
-      statusCode: String(errorCatalogue[error.code].status),
-      responseHeaders: Object.fromEntries(
-        Object.entries(gatewayErrorHeaders(error)).map(([name, value]) => [name, quoted(value)]),
-      ),
-      templates: { 'application/json': errorTemplate(error, baseUrl) },
-    });
-  }
-};
+/**
+ * API Gateway's own answers (`x-amazon-apigateway-gateway-responses` of the REST API's document),
+ * each with the status of its catalogue code, the API's error object, `Vary` and CORS headers.
+ */
+export const gatewayResponses = (baseUrl: string | undefined) =>
+  Object.fromEntries(
+    gatewayErrors.map((error) => [
+      error.responseType,
+      {
+        statusCode: String(errorCatalogue[error.code].status),
+        responseParameters: Object.fromEntries(
+          Object.entries(gatewayErrorHeaders(error)).map(([name, value]) => [
+            `gatewayresponse.header.${name}`,
+            quoted(value),
+          ]),
+        ),
+        responseTemplates: { 'application/json': errorTemplate(error, baseUrl) },
+      },
+    ]),
+  );

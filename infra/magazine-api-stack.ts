@@ -1,61 +1,79 @@
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import { Aws, CfnOutput, Duration, RemovalPolicy, Size, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import {
+  AccessLogField,
   AccessLogFormat,
-  AuthorizationType,
-  type CorsOptions,
+  ApiDefinition,
   EndpointType,
-  type IResource,
-  LambdaIntegration,
   LogGroupLogDestination,
-  type Method,
   MethodLoggingLevel,
-  Resource,
-  RestApi,
+  RestApiMode,
+  SpecRestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { ManagedPolicy, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { ManagedPolicy, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Code } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
-import { corsPreflight } from '../shared/http/cors';
-import { expandRoutes, functionEnvironment, notFoundHandler, type Operation, type Route } from '../shared/routes';
+import { expandRoutes, fallbacks, functionEnvironment, type Operation, type Route } from '../shared/routes';
 import { ApiFunction, pascalCase } from './api-function';
-import { addGatewayResponses } from './gateway-responses';
+import { CanaryDeployments } from './canary-deployments';
+import { minimumCompressionBytes } from './compression';
+import { CustomDomainName } from './custom-domain';
+import { Monitoring } from './monitoring';
+import { restApiDefinition, writeMethods } from './rest-api-definition';
 import type { StageSettings } from './stage-settings';
+
+export { writeMethods } from './rest-api-definition';
 
 export interface MagazineApiStackProps extends StackProps {
   readonly settings: StageSettings;
   /** Ready-made code for a function instead of bundling it (tests about the template only); `undefined` bundles. */
   readonly functionCode?: (handler: string) => Code | undefined;
+  /** The routes API Gateway serves: the route table's (`expandRoutes()`), unless a test adds a row to see what it costs. */
+  readonly routes?: readonly Route[];
 }
 
-/** Methods that change data: signed with SigV4 (IAM authorization); everything else is public. */
-export const writeMethods: ReadonlySet<Route['method']> = new Set(['POST', 'PUT', 'DELETE']);
-
-/** Preflight (OPTIONS) for browsers, on every path the API serves; API Gateway answers it itself. */
-const preflight: CorsOptions = {
-  allowOrigins: [corsPreflight.allowOrigin],
-  allowMethods: [...corsPreflight.allowMethods],
-  allowHeaders: [...corsPreflight.allowHeaders],
-  maxAge: Duration.seconds(corsPreflight.maxAgeSeconds),
-};
+/** The access log: API Gateway's standard fields, and the stage and trace that tie a line to metrics and traces. */
+const accessLogFormat = AccessLogFormat.custom(
+  JSON.stringify({
+    requestId: AccessLogField.contextRequestId(),
+    ip: AccessLogField.contextIdentitySourceIp(),
+    user: AccessLogField.contextIdentityUser(),
+    caller: AccessLogField.contextIdentityCaller(),
+    requestTime: AccessLogField.contextRequestTime(),
+    httpMethod: AccessLogField.contextHttpMethod(),
+    resourcePath: AccessLogField.contextResourcePath(),
+    status: AccessLogField.contextStatus(),
+    protocol: AccessLogField.contextProtocol(),
+    responseLength: AccessLogField.contextResponseLength(),
+    responseLatency: AccessLogField.contextResponseLatency(),
+    integrationLatency: AccessLogField.contextIntegrationLatency(),
+    stage: AccessLogField.contextStage(),
+    xrayTraceId: AccessLogField.contextXrayTraceId(),
+  }),
+);
 
 /**
- * The Magazine API in one stack: the table, one function per handler module, and a REST API whose
- * resources and methods are generated from the route table (`expandRoutes()`).
+ * The Magazine API in one stack: the table, one function per handler module, a REST API defined by
+ * an OpenAPI document rendered from the route table (`expandRoutes()`), alarms and a dashboard,
+ * and in prod each function behind an alias `live` that CodeDeploy moves by canary.
  */
 export class MagazineApiStack extends Stack {
   readonly table: Table;
-  readonly api: RestApi;
+  readonly api: SpecRestApi;
   /** By handler module name (`get-magazine`). */
   readonly functions = new Map<string, ApiFunction>();
   readonly publisherPolicy: ManagedPolicy;
+  readonly monitoring: Monitoring;
+  readonly canaries: CanaryDeployments | undefined;
+  readonly domain: CustomDomainName | undefined;
 
   constructor(scope: Construct, id: string, props: MagazineApiStackProps) {
     super(scope, id, props);
     const { settings } = props;
+    const routes = props.routes ?? expandRoutes();
 
     this.table = new Table(this, 'Table', {
       partitionKey: { name: tableDefinition.partitionKey, type: AttributeType.STRING },
@@ -71,14 +89,48 @@ export class MagazineApiStack extends Stack {
       reason: 'Point-in-time recovery (35 days) is the backup; an AWS Backup plan is left to the account owner.',
     });
 
+    const operationOf = new Map<string, Operation | undefined>(routes.map((route) => [route.handler, route.operation]));
+    for (const [handler, operation] of operationOf) {
+      const fn = new ApiFunction(this, pascalCase(handler), {
+        handler,
+        actions: operation?.actions ?? [],
+        table: this.table,
+        environment: functionEnvironment(operation, {
+          tableName: this.table.tableName,
+          mockEnabled: settings.mockEnabled,
+          baseUrl: settings.baseUrl,
+          stage: settings.stage,
+        }),
+        logRetention: settings.logRetention,
+        ...(operation?.timeoutSeconds && { timeout: Duration.seconds(operation.timeoutSeconds) }),
+        code: props.functionCode?.(handler),
+        liveAlias: settings.canaryDeployments,
+      });
+      this.functions.set(handler, fn);
+    }
+
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: settings.logRetention,
       removalPolicy: RemovalPolicy.DESTROY,
     });
-    this.api = new RestApi(this, 'Api', {
+    this.api = new SpecRestApi(this, 'Api', {
       restApiName: `magazine-api-${settings.stage}`,
       description: `The Magazine API (${settings.stage})`,
-      endpointConfiguration: { types: [EndpointType.REGIONAL] },
+      apiDefinition: ApiDefinition.fromInline(
+        restApiDefinition({
+          title: `magazine-api-${settings.stage}`,
+          description: `The Magazine API (${settings.stage})`,
+          routes,
+          invokeArn: (handler) => this.functions.get(handler)!.target.functionArn,
+          partition: Aws.PARTITION,
+          region: Aws.REGION,
+          baseUrl: settings.baseUrl,
+        }),
+      ),
+      // The document is the whole API: a path or method it no longer has is removed, not kept.
+      mode: RestApiMode.OVERWRITE,
+      endpointTypes: [EndpointType.REGIONAL],
+      minCompressionSize: Size.bytes(minimumCompressionBytes),
       // Access logging needs the account's CloudWatch role; kept when the stack goes, as other APIs share it.
       cloudWatchRole: true,
       cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
@@ -87,94 +139,98 @@ export class MagazineApiStack extends Stack {
         throttlingRateLimit: settings.throttlingRateLimit,
         throttlingBurstLimit: settings.throttlingBurstLimit,
         accessLogDestination: new LogGroupLogDestination(accessLogs),
-        accessLogFormat: AccessLogFormat.jsonWithStandardFields({
-          caller: true,
-          httpMethod: true,
-          ip: true,
-          protocol: true,
-          requestTime: true,
-          resourcePath: true,
-          responseLength: true,
-          status: true,
-          user: true,
-        }),
+        accessLogFormat,
         loggingLevel: MethodLoggingLevel.ERROR,
         dataTraceEnabled: false,
         metricsEnabled: true,
+        tracingEnabled: true,
       },
     });
-    addGatewayResponses(this.api, settings.baseUrl);
-
-    const environment = (operation: Operation | undefined) =>
-      functionEnvironment(operation, {
-        tableName: this.table.tableName,
-        mockEnabled: settings.mockEnabled,
-        baseUrl: settings.baseUrl,
+    // One permission per function for the whole API, not one per method: the function's resource
+    // policy stays far below Lambda's 20 KB limit however many routes share it.
+    for (const fn of this.functions.values()) {
+      fn.target.addPermission('ApiGatewayInvoke', {
+        principal: new ServicePrincipal('apigateway.amazonaws.com'),
+        sourceArn: this.api.arnForExecuteApi(),
       });
-    const integrations = new Map<string, LambdaIntegration>();
-    const integrationFor = (handler: string, operation: Operation | undefined) => {
-      const existing = integrations.get(handler);
-      if (existing) return existing;
-      const fn = new ApiFunction(this, pascalCase(handler), {
-        handler,
-        actions: operation?.actions ?? [],
-        table: this.table,
-        environment: environment(operation),
-        logRetention: settings.logRetention,
-        ...(operation?.timeoutSeconds && { timeout: Duration.seconds(operation.timeoutSeconds) }),
-        code: props.functionCode?.(handler),
-      });
-      this.functions.set(handler, fn);
-      // One permission per function for the whole API, not one per method: the function's resource
-      // policy stays far below Lambda's 20 KB limit however many routes share it.
-      const integration = new LambdaIntegration(fn.function, { scopePermissionToMethod: false });
-      integrations.set(handler, integration);
-      return integration;
-    };
-
-    const writes: Method[] = [];
-    const routedResources = new Set<string>();
-    for (const route of expandRoutes()) {
-      const resource = this.api.root.resourceForPath(route.resource);
-      routedResources.add(resource.path);
-      const write = writeMethods.has(route.method);
-      const method = resource.addMethod(route.method, integrationFor(route.handler, route.operation), {
-        authorizationType: write ? AuthorizationType.IAM : AuthorizationType.NONE,
-        ...(route.operation && { operationName: route.operation.id }),
-      });
-      if (write) writes.push(method);
     }
-    // Resources made only as parents (`/v1`, `/api`, `/articles`) are not paths of the API either:
-    // without a method API Gateway would answer them with its "missing authentication token".
-    // The root too (`/{proxy+}` does not match `/`).
-    const resources: IResource[] = [
-      this.api.root,
-      ...this.node.findAll().filter((c): c is Resource => c instanceof Resource),
-    ];
-    for (const resource of resources) {
-      if (routedResources.has(resource.path)) resource.addCorsPreflight(preflight);
-      else resource.addMethod('ANY', integrationFor(notFoundHandler, undefined));
-    }
-    this.acknowledgePublicMethods();
+    this.acknowledgeApi();
 
     this.publisherPolicy = new ManagedPolicy(this, 'PublisherPolicy', {
       description: `Allows signed writes (POST, PUT, DELETE) to the Magazine API (${settings.stage}).`,
       statements: [
-        new PolicyStatement({ actions: ['execute-api:Invoke'], resources: writes.map((method) => method.methodArn) }),
+        new PolicyStatement({
+          actions: ['execute-api:Invoke'],
+          resources: routes
+            .filter((route) => writeMethods.has(route.method))
+            .map((route) =>
+              this.api.arnForExecuteApi(
+                route.method,
+                route.resource.replace(/\{[^}]+\}/g, '*'),
+                this.api.deploymentStage.stageName,
+              ),
+            ),
+        }),
       ],
     });
     this.acknowledgePathWildcards();
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.url, description: 'Base URL of the API (stage path included)' });
+    const operationIdOf = (handler: string) =>
+      operationOf.get(handler)?.id ?? fallbacks.find((fallback) => fallback.handler === handler)?.id ?? handler;
+    this.monitoring = new Monitoring(this, 'Monitoring', {
+      stage: settings.stage,
+      thresholds: settings.alarms,
+      alarmEmail: settings.alarmEmail,
+      api: this.api,
+      accessLogs,
+      table: this.table,
+      functions: [...this.functions].map(([handler, fn]) => ({
+        handler,
+        operationId: operationIdOf(handler),
+        actions: operationOf.get(handler)?.actions ?? [],
+        fn,
+      })),
+    });
+    this.acknowledgeTopic();
+
+    this.canaries = settings.canaryDeployments
+      ? new CanaryDeployments(this, 'Deployments', {
+          stage: settings.stage,
+          functions: [...this.functions].map(([handler, fn]) => ({
+            fn,
+            alarms: [this.monitoring.functionErrorAlarms.get(handler)!],
+          })),
+        })
+      : undefined;
+
+    this.domain = settings.domain
+      ? new CustomDomainName(this, 'Domain', {
+          domain: settings.domain,
+          api: this.api,
+          stage: this.api.deploymentStage,
+        })
+      : undefined;
+
+    new CfnOutput(this, 'ApiUrl', {
+      value: settings.domain ? `https://${settings.domain.domainName}/` : this.api.url,
+      description: settings.domain ? 'Base URL of the API (its custom domain)' : 'Base URL of the API (stage path included)',
+    });
+    if (this.domain)
+      new CfnOutput(this, 'DomainTarget', {
+        value: this.domain.domainName.domainNameAliasDomainName,
+        description: 'Where the custom domain must point (CNAME or alias), when no hosted zone was given',
+      });
     new CfnOutput(this, 'PublisherPolicyArn', {
       value: this.publisherPolicy.managedPolicyArn,
       description: 'Attach to the users or roles that may create, replace and delete',
     });
     new CfnOutput(this, 'TableName', { value: this.table.tableName });
     new CfnOutput(this, 'Stage', { value: settings.stage });
+    new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
+    new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
   }
 
-  private acknowledgePublicMethods() {
+  private acknowledgeApi() {
     Validations.of(this.api).acknowledge(
       {
         id: 'AwsSolutions-APIG2',
@@ -186,21 +242,7 @@ export class MagazineApiStack extends Stack {
         reason:
           'No WAF: stage throttling bounds the load, and a web ACL costs more than this API; attach one to the stage where needed.',
       },
-      {
-        id: 'AwsSolutions-COG4',
-        reason: 'Writes are authorised with IAM (SigV4) rather than a Cognito user pool; reads are public by design.',
-      },
     );
-    for (const method of this.api.methods) {
-      const authorizationType =
-        method.node.defaultChild &&
-        this.resolve((method.node.defaultChild as { authorizationType?: string }).authorizationType);
-      if (authorizationType === AuthorizationType.IAM) continue;
-      Validations.of(method).acknowledge({
-        id: 'AwsSolutions-APIG4',
-        reason: `${method.httpMethod} is public by design: reads, CORS preflight, and the 404/405 answers need no credentials (writes are signed with IAM).`,
-      });
-    }
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole) {
       Validations.of(cloudWatchRole).acknowledge({
@@ -209,6 +251,21 @@ export class MagazineApiStack extends Stack {
           'The AWS-managed policy is the documented way to let API Gateway write access and execution logs for the account.',
       });
     }
+  }
+
+  private acknowledgeTopic() {
+    Validations.of(this.monitoring.topic).acknowledge(
+      {
+        id: 'AwsSolutions-SNS2',
+        reason:
+          'Alarm notifications carry no data of the API; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer key costs more than the notes it would guard.',
+      },
+      {
+        id: 'Serverless-SNSRedrivePolicy',
+        reason:
+          'The only subscription is an email address: SNS retries email delivery itself, and an alarm left undelivered still shows on the dashboard and in the alarm history.',
+      },
+    );
   }
 
   /** A path parameter (`/magazines/{id}`) can only be matched by `*` in an execute-api ARN. */

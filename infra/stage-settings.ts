@@ -4,6 +4,40 @@ import type { Node } from 'constructs';
 
 export type StageName = 'dev' | 'prod';
 
+/** When an alarm fires; each is a context setting of the same name (`-c alarmApi5xxRate=0.02`). */
+export interface AlarmThresholds {
+  /** Share of the API's requests answered 5xx (API Gateway `5XXError`, average over 5 minutes). */
+  readonly alarmApi5xxRate: number;
+  /** The API's p99 latency in milliseconds (API Gateway `Latency`, over 5 minutes). */
+  readonly alarmApiP99LatencyMs: number;
+  /** Requests API Gateway refused with 429 (stage throttling) in 5 minutes. */
+  readonly alarmApi429Count: number;
+  /** One function's failures in a minute: Lambda errors (crashes, timeouts) plus its 500 answers (defects). */
+  readonly alarmFunctionErrors: number;
+  /** One function's throttled invocations in 5 minutes. */
+  readonly alarmFunctionThrottles: number;
+  /** DynamoDB requests the table throttled in 5 minutes (before the SDK's retries). */
+  readonly alarmTableThrottles: number;
+}
+
+export const alarmSettingNames = [
+  'alarmApi5xxRate',
+  'alarmApiP99LatencyMs',
+  'alarmApi429Count',
+  'alarmFunctionErrors',
+  'alarmFunctionThrottles',
+  'alarmTableThrottles',
+] as const satisfies readonly (keyof AlarmThresholds)[];
+
+/** A custom domain in front of the stage (`-c domainName=… -c certificateArn=…`). */
+export interface CustomDomain {
+  readonly domainName: string;
+  /** An ACM certificate for the name, in the stack's region (a regional endpoint). */
+  readonly certificateArn: string;
+  /** A Route 53 hosted zone in which to create the domain's alias record; without it, the DNS is yours to point. */
+  readonly hostedZone?: { readonly id: string; readonly name: string } | undefined;
+}
+
 /** What differs between a testing and a production deployment. All of it comes from CDK context. */
 export interface StageSettings {
   readonly stage: StageName;
@@ -17,11 +51,22 @@ export interface StageSettings {
   /** Whether the table (and its data) outlives the stack. */
   readonly tableRemovalPolicy: RemovalPolicy;
   readonly deletionProtection: boolean;
-  /** A fixed `{base_url}` (custom domain); otherwise taken from each request. */
+  /** A fixed `{base_url}`: `-c baseUrl`, else the custom domain's; otherwise taken from each request. */
   readonly baseUrl: string | undefined;
+  /**
+   * Each function published as a version behind the alias `live`, which API Gateway calls, and a
+   * new version reaches it by a CodeDeploy canary that its alarms roll back; otherwise all at once.
+   */
+  readonly canaryDeployments: boolean;
+  readonly alarms: AlarmThresholds;
+  /** Subscribed to the alarms' topic (`-c alarmEmail=…`). */
+  readonly alarmEmail: string | undefined;
+  readonly domain: CustomDomain | undefined;
 }
 
-const defaults: Record<StageName, Omit<StageSettings, 'stage' | 'baseUrl'>> = {
+type StageDefaults = Omit<StageSettings, 'stage' | 'baseUrl' | 'alarmEmail' | 'domain'>;
+
+const defaults: Record<StageName, StageDefaults> = {
   dev: {
     mockEnabled: true,
     throttlingRateLimit: 10,
@@ -29,6 +74,16 @@ const defaults: Record<StageName, Omit<StageSettings, 'stage' | 'baseUrl'>> = {
     logRetention: RetentionDays.TWO_WEEKS,
     tableRemovalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
+    canaryDeployments: false,
+    // The testing server: tell of what breaks it, not of every experiment.
+    alarms: {
+      alarmApi5xxRate: 0.05,
+      alarmApiP99LatencyMs: 5000,
+      alarmApi429Count: 100,
+      alarmFunctionErrors: 5,
+      alarmFunctionThrottles: 10,
+      alarmTableThrottles: 50,
+    },
   },
   prod: {
     mockEnabled: false,
@@ -37,6 +92,16 @@ const defaults: Record<StageName, Omit<StageSettings, 'stage' | 'baseUrl'>> = {
     logRetention: RetentionDays.THREE_MONTHS,
     tableRemovalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
+    canaryDeployments: true,
+    // A defect or a crash is worth a page, and rolls a canary back, from the first one.
+    alarms: {
+      alarmApi5xxRate: 0.01,
+      alarmApiP99LatencyMs: 3000,
+      alarmApi429Count: 20,
+      alarmFunctionErrors: 1,
+      alarmFunctionThrottles: 1,
+      alarmTableThrottles: 10,
+    },
   },
 };
 
@@ -48,9 +113,45 @@ const positiveNumber = (name: string, value: unknown, fallback: number): number 
   return number;
 };
 
+const optionalString = (node: Node, name: string): string | undefined => {
+  const value = node.tryGetContext(name) as unknown;
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string') throw new Error(`Context \`${name}\` must be a string; got \`${String(value)}\`.`);
+  return value;
+};
+
+const domainFrom = (node: Node): CustomDomain | undefined => {
+  const domainName = optionalString(node, 'domainName');
+  const certificateArn = optionalString(node, 'certificateArn');
+  const hostedZoneId = optionalString(node, 'hostedZoneId');
+  const hostedZoneName = optionalString(node, 'hostedZoneName');
+  if (!domainName) {
+    if (certificateArn || hostedZoneId || hostedZoneName)
+      throw new Error('Context `certificateArn`, `hostedZoneId` and `hostedZoneName` need `domainName`.');
+    return undefined;
+  }
+  if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(domainName))
+    throw new Error(`Context \`domainName\` must be a lower-case host name such as api.example.com; got \`${domainName}\`.`);
+  if (!certificateArn || !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/.test(certificateArn))
+    throw new Error(
+      `Context \`domainName\` needs \`certificateArn\`, the ARN of an ACM certificate for it in the stack's region; got \`${certificateArn ?? ''}\`.`,
+    );
+  if (Boolean(hostedZoneId) !== Boolean(hostedZoneName))
+    throw new Error('Context `hostedZoneId` and `hostedZoneName` go together (the zone in which to create the record).');
+  if (hostedZoneName && !`.${domainName}`.endsWith(`.${hostedZoneName.replace(/\.$/, '')}`))
+    throw new Error(`Context \`domainName\` (${domainName}) is not in the hosted zone \`${hostedZoneName}\`.`);
+  return {
+    domainName,
+    certificateArn,
+    hostedZone: hostedZoneId && hostedZoneName ? { id: hostedZoneId, name: hostedZoneName } : undefined,
+  };
+};
+
 /**
- * Reads `-c stage=dev|prod` (default `dev`), `-c throttlingRateLimit=…`, `-c throttlingBurstLimit=…`
- * and `-c baseUrl=https://…` (all optional).
+ * Reads `-c stage=dev|prod` (default `dev`) and, all optional: `-c throttlingRateLimit=…`,
+ * `-c throttlingBurstLimit=…`, `-c baseUrl=https://…`, the alarm thresholds (`-c alarmApi5xxRate=…`
+ * and the others of `AlarmThresholds`), `-c alarmEmail=…`, and a custom domain
+ * (`-c domainName=… -c certificateArn=…`, with `-c hostedZoneId=… -c hostedZoneName=…`).
  */
 export const stageSettingsFrom = (node: Node): StageSettings => {
   const stage = (node.tryGetContext('stage') as unknown) ?? 'dev';
@@ -61,6 +162,14 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
   if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https:\/\/[^/]+/.test(baseUrl))) {
     throw new Error(`Context \`baseUrl\` must be an https URL; got \`${String(baseUrl)}\`.`);
   }
+  const alarmEmail = optionalString(node, 'alarmEmail');
+  if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail))
+    throw new Error(`Context \`alarmEmail\` must be an email address; got \`${alarmEmail}\`.`);
+  const domain = domainFrom(node);
+  const alarms = Object.fromEntries(
+    alarmSettingNames.map((name) => [name, positiveNumber(name, node.tryGetContext(name), base.alarms[name])]),
+  ) as unknown as AlarmThresholds;
+  if (alarms.alarmApi5xxRate >= 1) throw new Error('Context `alarmApi5xxRate` is a share of requests, below 1.');
   return {
     ...base,
     stage,
@@ -74,6 +183,10 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
       node.tryGetContext('throttlingBurstLimit'),
       base.throttlingBurstLimit,
     ),
-    baseUrl: typeof baseUrl === 'string' ? baseUrl.replace(/\/+$/, '') : undefined,
+    baseUrl:
+      typeof baseUrl === 'string' ? baseUrl.replace(/\/+$/, '') : domain ? `https://${domain.domainName}` : undefined,
+    alarms,
+    alarmEmail,
+    domain,
   };
 };

@@ -1,0 +1,311 @@
+import { Duration } from 'aws-cdk-lib';
+import type { SpecRestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  Alarm,
+  AlarmStatusWidget,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { Operation as TableOperation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterPattern, type LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import { Construct } from 'constructs';
+import { dimensions, metricsNamespace, requestMetrics, type StageMetric } from '../shared/metrics';
+import type { TableAction } from '../shared/routes';
+import type { ApiFunction } from './api-function';
+import type { AlarmThresholds, StageName } from './stage-settings';
+
+/** The metric the access log's 429 lines become (API Gateway publishes no count of its own throttling). */
+export const throttledRequestsMetric = 'ThrottledRequests';
+
+/** The DynamoDB operations (as CloudWatch names them) a grant lets a function send; writes also go in transactions. */
+const tableOperationsOf = (action: TableAction): TableOperation[] => {
+  switch (action) {
+    case 'GetItem':
+      return [TableOperation.GET_ITEM];
+    case 'BatchGetItem':
+      return [TableOperation.BATCH_GET_ITEM];
+    case 'Query':
+      return [TableOperation.QUERY];
+    case 'BatchWriteItem':
+      return [TableOperation.BATCH_WRITE_ITEM];
+    case 'PutItem':
+      return [TableOperation.PUT_ITEM, TableOperation.TRANSACT_WRITE_ITEMS];
+    case 'UpdateItem':
+      return [TableOperation.UPDATE_ITEM, TableOperation.TRANSACT_WRITE_ITEMS];
+    case 'DeleteItem':
+      return [TableOperation.DELETE_ITEM, TableOperation.TRANSACT_WRITE_ITEMS];
+    case 'ConditionCheckItem':
+      return [TableOperation.TRANSACT_WRITE_ITEMS];
+  }
+};
+
+/** A function of the API and the operation it serves (the `Operation` of its metrics). */
+export interface MonitoredFunction {
+  readonly handler: string;
+  readonly operationId: string;
+  readonly actions: readonly TableAction[];
+  readonly fn: ApiFunction;
+}
+
+export interface MonitoringProps {
+  readonly stage: StageName;
+  readonly thresholds: AlarmThresholds;
+  readonly alarmEmail: string | undefined;
+  readonly api: SpecRestApi;
+  readonly accessLogs: LogGroup;
+  readonly table: Table;
+  readonly functions: readonly MonitoredFunction[];
+}
+
+const fiveMinutes = Duration.minutes(5);
+const oneMinute = Duration.minutes(1);
+
+/**
+ * The alarms of one stage, the topic they notify, and a dashboard of the same figures: the API's
+ * 5xx rate, p99 latency and 429s (API Gateway), each function's failures and throttles (Lambda,
+ * and the functions' own metrics), the table's throttled requests (DynamoDB), beside the
+ * functions' per-operation, business and store metrics.
+ */
+export class Monitoring extends Construct {
+  readonly topic: Topic;
+  readonly dashboard: Dashboard;
+  /** By handler: its errors alarm, which also rolls back a canary of its function. */
+  readonly functionErrorAlarms = new Map<string, Alarm>();
+  readonly alarms: Alarm[] = [];
+
+  constructor(scope: Construct, id: string, props: MonitoringProps) {
+    super(scope, id);
+    const { stage, thresholds, api, table } = props;
+    const name = (suffix: string) => `magazine-api-${stage}-${suffix}`;
+    const emf = (metricName: string, extra: Record<string, string> = {}, statistic = 'Sum', period = fiveMinutes) =>
+      new Metric({
+        namespace: metricsNamespace,
+        metricName,
+        dimensionsMap: { [dimensions.stage]: stage, ...extra },
+        statistic,
+        period,
+      });
+
+    this.topic = new Topic(this, 'Alarms', { displayName: `Magazine API (${stage}) alarms`, enforceSSL: true });
+    if (props.alarmEmail) this.topic.addSubscription(new EmailSubscription(props.alarmEmail));
+    const action = new SnsAction(this.topic);
+    const alarm = (
+      alarmId: string,
+      alarmName: string,
+      metric: IMetric,
+      threshold: number,
+      description: string,
+      evaluation: { periods: number; datapoints: number } = { periods: 1, datapoints: 1 },
+    ) => {
+      const created = new Alarm(this, alarmId, {
+        alarmName: name(alarmName),
+        alarmDescription: description,
+        metric,
+        threshold,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        evaluationPeriods: evaluation.periods,
+        datapointsToAlarm: evaluation.datapoints,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      created.addAlarmAction(action);
+      created.addOkAction(action);
+      this.alarms.push(created);
+      return created;
+    };
+
+    const api5xxRate = api.metricServerError({ statistic: 'Average', period: fiveMinutes, label: '5xx rate' });
+    const apiP99 = api.metricLatency({ statistic: 'p99', period: fiveMinutes, label: 'p99 latency' });
+    props.accessLogs.addMetricFilter('Throttled', {
+      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      metricNamespace: metricsNamespace,
+      metricName: throttledRequestsMetric,
+      metricValue: '1',
+      dimensions: { [dimensions.stage]: '$.stage' },
+    });
+    const api429 = emf(throttledRequestsMetric);
+    const tableOperations = [
+      ...new Set(props.functions.flatMap((f) => f.actions.flatMap(tableOperationsOf))),
+    ].sort();
+    const tableThrottles = table.metricThrottledRequestsForOperations({
+      operations: tableOperations,
+      period: fiveMinutes,
+      label: 'Throttled requests',
+    });
+
+    // Two bad periods of three: one slow or failing burst on a quiet API is not yet an incident.
+    const twoOfThree = { periods: 3, datapoints: 2 };
+    alarm(
+      'Api5xxRate',
+      'api-5xx-rate',
+      api5xxRate,
+      thresholds.alarmApi5xxRate,
+      `Share of requests answered 5xx, over 5 minutes, at or above ${thresholds.alarmApi5xxRate}.`,
+      twoOfThree,
+    );
+    alarm(
+      'ApiP99Latency',
+      'api-p99-latency',
+      apiP99,
+      thresholds.alarmApiP99LatencyMs,
+      `p99 latency at or above ${thresholds.alarmApiP99LatencyMs} ms, over 5 minutes.`,
+      twoOfThree,
+    );
+    alarm(
+      'Api429',
+      'api-429',
+      api429,
+      thresholds.alarmApi429Count,
+      `At least ${thresholds.alarmApi429Count} requests refused with 429 (stage throttling) in 5 minutes.`,
+    );
+    alarm(
+      'TableThrottles',
+      'table-throttles',
+      tableThrottles,
+      thresholds.alarmTableThrottles,
+      `At least ${thresholds.alarmTableThrottles} DynamoDB requests throttled in 5 minutes.`,
+    );
+
+    for (const { handler, operationId, fn } of props.functions) {
+      const target = fn.live ?? fn.function;
+      // A defect inside a function is answered 500 in form, so Lambda counts no error: add the 500s.
+      const failures = new MathExpression({
+        expression: 'FILL(invocationErrors, 0) + FILL(defects, 0)',
+        usingMetrics: {
+          invocationErrors: target.metricErrors({ period: oneMinute, statistic: 'Sum' }),
+          defects: emf(
+            requestMetrics.serverErrors,
+            { [dimensions.operation]: operationId, [dimensions.errorCode]: '50001' },
+            'Sum',
+            oneMinute,
+          ),
+        },
+        period: oneMinute,
+        label: `${handler} failures`,
+      });
+      this.functionErrorAlarms.set(
+        handler,
+        alarm(
+          `${fn.node.id}Errors`,
+          `${handler}-errors`,
+          failures,
+          thresholds.alarmFunctionErrors,
+          `functions/${handler}.ts failed at least ${thresholds.alarmFunctionErrors} times in a minute (Lambda errors and 500 answers).`,
+        ),
+      );
+      alarm(
+        `${fn.node.id}Throttles`,
+        `${handler}-throttles`,
+        fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
+        thresholds.alarmFunctionThrottles,
+        `functions/${handler}.ts throttled at least ${thresholds.alarmFunctionThrottles} times in 5 minutes.`,
+      );
+    }
+
+    this.dashboard = this.buildDashboard(name('dashboard'), props, {
+      api5xxRate,
+      apiP99,
+      api429,
+      tableThrottles,
+      emf,
+    });
+  }
+
+  private buildDashboard(
+    dashboardName: string,
+    props: MonitoringProps,
+    figures: {
+      api5xxRate: IMetric;
+      apiP99: IMetric;
+      api429: Metric;
+      tableThrottles: IMetric;
+      emf: (metricName: string, extra?: Record<string, string>, statistic?: string) => Metric;
+    },
+  ) {
+    const { api } = props;
+    const { emf } = figures;
+    const width = 8;
+    const perOperation = (metricName: string, statistic = 'Sum') =>
+      props.functions.map(({ operationId }) =>
+        emf(metricName, { [dimensions.operation]: operationId }, statistic).with({ label: operationId }),
+      );
+    const perFunction = (metric: (fn: ApiFunction) => IMetric) => props.functions.map(({ fn }) => metric(fn));
+    const stageCounts = (names: readonly StageMetric[]) => names.map((metricName) => emf(metricName));
+
+    const dashboard = new Dashboard(this, 'Dashboard', { dashboardName });
+    dashboard.addWidgets(
+      new TextWidget({
+        markdown: `# Magazine API (${props.stage})\nAlarms notify the SNS topic \`${this.topic.node.path}\`; the functions' own metrics are in the \`${metricsNamespace}\` namespace.`,
+        width: 24,
+        height: 2,
+      }),
+    );
+    dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 6 }));
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'API requests, 4xx and 5xx (API Gateway)',
+        left: [api.metricCount({ period: fiveMinutes, statistic: 'Sum', label: 'Requests' })],
+        right: [
+          api.metricClientError({ period: fiveMinutes, statistic: 'Sum', label: '4xx' }),
+          api.metricServerError({ period: fiveMinutes, statistic: 'Sum', label: '5xx' }),
+          figures.api429.with({ label: '429 (throttled)' }),
+        ],
+        width,
+      }),
+      new GraphWidget({ title: 'API 5xx rate', left: [figures.api5xxRate], width }),
+      new GraphWidget({
+        title: 'API latency (ms)',
+        left: [
+          api.metricLatency({ statistic: 'p50', period: fiveMinutes, label: 'p50' }),
+          figures.apiP99,
+          api.metricIntegrationLatency({ statistic: 'p99', period: fiveMinutes, label: 'integration p99' }),
+        ],
+        width,
+      }),
+    );
+    dashboard.addWidgets(
+      new GraphWidget({ title: 'Requests by operation', left: perOperation(requestMetrics.requests), width }),
+      new GraphWidget({ title: '4xx by operation', left: perOperation(requestMetrics.clientErrors), width }),
+      new GraphWidget({ title: '5xx by operation', left: perOperation(requestMetrics.serverErrors), width }),
+    );
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'p99 latency by operation (ms)',
+        left: perOperation(requestMetrics.latency, 'p99'),
+        width,
+      }),
+      new GraphWidget({
+        title: 'Lambda errors by function',
+        left: perFunction((fn) => fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum' })),
+        width,
+      }),
+      new GraphWidget({
+        title: 'Lambda throttles by function',
+        left: perFunction((fn) => fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' })),
+        width,
+      }),
+    );
+    dashboard.addWidgets(
+      new GraphWidget({
+        title: 'Catalogue (magazines created and deleted, articles added) and mock requests',
+        left: stageCounts(['MagazinesCreated', 'MagazinesDeleted', 'ArticlesAdded', 'MockRequests']),
+        width,
+      }),
+      new GraphWidget({
+        title: 'Store faults (503s, throttled, conflicts retried)',
+        left: stageCounts(['StoreUnavailable', 'StoreThrottled', 'StoreConflictsRetried']),
+        width,
+      }),
+      new GraphWidget({ title: 'DynamoDB throttled requests', left: [figures.tableThrottles], width }),
+    );
+    return dashboard;
+  }
+}
