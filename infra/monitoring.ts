@@ -135,8 +135,19 @@ export class Monitoring extends Construct {
     const tableOperations = [
       ...new Set(props.functions.flatMap((f) => f.actions.flatMap(tableOperationsOf))),
     ].sort();
-    const tableThrottles = table.metricThrottledRequestsForOperations({
-      operations: tableOperations,
+    // DynamoDB publishes a throttled operation's metric only when it throttles: each term is filled
+    // with 0, or one operation's throttles would be lost whenever another had none.
+    const throttlesOf = Object.fromEntries(
+      tableOperations.map((operation) => [
+        operation.toLowerCase(),
+        table.metricThrottledRequestsForOperation(operation, { period: fiveMinutes, statistic: 'Sum' }),
+      ]),
+    );
+    const tableThrottles = new MathExpression({
+      expression: Object.keys(throttlesOf)
+        .map((id) => `FILL(${id}, 0)`)
+        .join(' + '),
+      usingMetrics: throttlesOf,
       period: fiveMinutes,
       label: 'Throttled requests',
     });

@@ -6,18 +6,11 @@ import { corsResponseHeaders } from '../../shared/http/cors';
 import { errorCatalogue } from '../../shared/http/error-catalogue';
 import { gatewayErrors } from '../../shared/http/gateway-errors';
 import { expandRoutes, type Operation, operations, type TableAction, writeActions } from '../../shared/routes';
+import { apiDocumentOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
-
-type Resource = {
-  Type: string;
-  Properties: Record<string, unknown>;
-  DeletionPolicy?: string;
-  UpdateReplacePolicy?: string;
-};
 
 const dev = synthStack('dev');
 const prod = synthStack('prod');
-const resourcesOf = (template: typeof dev.template) => template.toJSON().Resources as Record<string, Resource>;
 
 /** The DynamoDB actions of each handler module's operation; none for 404/405. */
 const actionsByHandler = new Map<string, readonly TableAction[]>();
@@ -30,7 +23,7 @@ const expectedGrants: Record<string, readonly string[]> = Object.fromEntries(
 );
 
 describe('functions', () => {
-  it("run Node 24 on arm64 with a timeout below API Gateway's 29 s", () => {
+  it("run Node 24 on arm64, traced by X-Ray, with a timeout below API Gateway's 29 s", () => {
     const functions = Object.values(resourcesOf(dev.template)).filter((r) => r.Type === 'AWS::Lambda::Function');
     expect(functions.length).toBe(actionsByHandler.size);
     for (const fn of functions) {
@@ -39,6 +32,7 @@ describe('functions', () => {
       expect(fn.Properties.MemorySize).toBeGreaterThanOrEqual(256);
       expect(fn.Properties.Timeout).toBeLessThan(29);
       expect(fn.Properties.LoggingConfig).toEqual({ LogGroup: { Ref: expect.any(String) } });
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
     }
   });
 
@@ -52,6 +46,8 @@ describe('functions', () => {
         const variables = (fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
         expect(variables.MOCK_ENABLED, handler).toBe(expected);
         expect(variables.NODE_OPTIONS).toBe('--enable-source-maps');
+        // The `Stage` of the function's metrics.
+        expect(variables.STAGE, handler).toBe(stage === dev ? 'dev' : 'prod');
         if (actions.length === 0) expect(variables.TABLE_NAME, handler).toBeUndefined();
         else expect(variables.TABLE_NAME, handler).toEqual({ Ref: expect.stringMatching(/^Table/) });
       }
@@ -147,9 +143,15 @@ describe('least privilege', () => {
     }
   });
 
-  it('uses no wildcard action or resource in any function role', () => {
+  it('uses no wildcard action or resource in any function role, but for the X-Ray actions IAM takes only on `*`', () => {
     for (const handler of actionsByHandler.keys()) {
-      for (const statement of statementsOf(handler)) {
+      const statements = statementsOf(handler);
+      const tracing = statements.filter((s) => s.actions.some((a) => a.startsWith('xray:')));
+      expect(
+        tracing.map((s) => ({ ...s, actions: [...s.actions].sort() })),
+        handler,
+      ).toEqual([{ actions: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], resource: '"*"' }]);
+      for (const statement of statements.filter((s) => !tracing.includes(s))) {
         expect(statement.actions.join(' ')).not.toContain('*');
         expect(statement.resource).not.toContain('*');
       }
@@ -203,6 +205,7 @@ describe('stage', () => {
     });
     dev.template.hasResourceProperties('AWS::ApiGateway::Stage', {
       StageName: 'dev',
+      TracingEnabled: true,
       AccessLogSetting: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
       MethodSettings: Match.arrayWith([
         Match.objectLike({
@@ -215,15 +218,42 @@ describe('stage', () => {
     });
   });
 
+  it('traces every request with X-Ray and logs it in JSON with the ids that tie it to traces and metrics', () => {
+    for (const { template } of [dev, prod]) {
+      template.hasResourceProperties('AWS::ApiGateway::Stage', { TracingEnabled: true });
+      const stage = Object.values(resourcesOf(template)).find((r) => r.Type === 'AWS::ApiGateway::Stage')!;
+      const format = JSON.parse((stage.Properties.AccessLogSetting as { Format: string }).Format) as Record<
+        string,
+        string
+      >;
+      expect(format).toMatchObject({
+        requestId: '$context.requestId',
+        status: '$context.status',
+        stage: '$context.stage',
+        xrayTraceId: '$context.xrayTraceId',
+        responseLatency: '$context.responseLatency',
+      });
+    }
+  });
+
   it('refuses a stage other than dev or prod', () => {
     expect(() => synthStack('staging' as 'dev')).toThrow(/stage/);
   });
 });
 
+/** The gateway responses of the REST API's document, in the shape of the resources CloudFormation would hold. */
+const gatewayResponsesOf = (template: typeof dev.template) =>
+  Object.entries(apiDocumentOf(template)['x-amazon-apigateway-gateway-responses']).map(([type, response]) => ({
+    Properties: {
+      ResponseType: type,
+      StatusCode: response.statusCode,
+      ResponseParameters: response.responseParameters,
+      ResponseTemplates: response.responseTemplates,
+    } as Record<string, unknown>,
+  }));
+
 describe('gateway responses', () => {
-  const responses = Object.values(resourcesOf(dev.template)).filter(
-    (r) => r.Type === 'AWS::ApiGateway::GatewayResponse',
-  );
+  const responses = gatewayResponsesOf(dev.template);
 
   it("cover API Gateway's own errors with the status of their catalogue code", () => {
     const expected: Record<string, string> = {
@@ -282,9 +312,7 @@ describe('gateway responses', () => {
 
   it('use a configured base URL for moreInfo', () => {
     const custom = synthStack('prod', { baseUrl: 'https://api.example.com/' });
-    const response = Object.values(resourcesOf(custom.template)).find(
-      (r) => r.Type === 'AWS::ApiGateway::GatewayResponse' && r.Properties.ResponseType === 'THROTTLED',
-    )!;
+    const response = gatewayResponsesOf(custom.template).find((r) => r.Properties.ResponseType === 'THROTTLED')!;
     const body = JSON.parse(
       (response.Properties.ResponseTemplates as Record<string, string>)['application/json']!,
     ) as Record<string, string>;

@@ -3,21 +3,30 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { MagazineApiStack } from '../../infra/magazine-api-stack';
 import { type StageName, stageSettingsFrom } from '../../infra/stage-settings';
+import type { Route } from '../../shared/routes';
 
 /** Template-only tests need no bundles: every function gets the same small inline code. */
 const stubCode = () => Code.fromInline('export const handler = async () => ({ statusCode: 200, body: "" });');
 
 const cache = new Map<string, { stack: MagazineApiStack; template: Template }>();
 
-/** Synthesizes the stack once per stage (and context) for a test file, with stubbed function code. */
-export const synthStack = (stage: StageName = 'dev', context: Record<string, string> = {}) => {
-  const key = JSON.stringify({ stage, context });
+/**
+ * Synthesizes the stack once per stage (and context) for a test file, with stubbed function code;
+ * `routes` replaces the route table's (to see what one more row costs).
+ */
+export const synthStack = (
+  stage: StageName = 'dev',
+  context: Record<string, string> = {},
+  routes?: readonly Route[],
+) => {
+  const key = JSON.stringify({ stage, context, routes: routes?.map((route) => `${route.method} ${route.resource}`) });
   const cached = cache.get(key);
   if (cached) return cached;
   const app = new App({ context: { stage, ...context } });
   const stack = new MagazineApiStack(app, `MagazineApi-${stage}`, {
     settings: stageSettingsFrom(app.node),
     functionCode: stubCode,
+    ...(routes && { routes }),
   });
   const result = { stack, template: Template.fromStack(stack) };
   cache.set(key, result);
