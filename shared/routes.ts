@@ -343,6 +343,13 @@ export const operationById = (id: OperationId): Operation => byId.get(id) as Ope
 export const operationOfHandler = (handler: string): Operation | undefined =>
   (operations as readonly Operation[]).find((operation) => operation.handler === handler);
 
+/** Seconds a function may run unless its row says otherwise. */
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+
+/** How long the function of a handler module may run, deployed or local. */
+export const timeoutSecondsOf = (handler: string): number =>
+  operationOfHandler(handler)?.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+
 /** What a deployment sets for every function (see infra/): the CDK stack and the local runtime both use it. */
 export interface DeploymentSettings {
   readonly tableName: string;
