@@ -4,8 +4,9 @@ import {
   type DynamoDBClient,
   ResourceInUseException,
   ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
-import { createTableInput } from '../shared/db/table';
+import { createTableInput, tableDefinition } from '../shared/db/table';
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
@@ -41,7 +42,17 @@ export const ensureTable = async (
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const status = await tableStatus(client, tableName);
-    if (status === 'ACTIVE') return outcome;
+    if (status === 'ACTIVE') {
+      // As the CDK table has it: idempotency keys and finished bulk records expire by themselves.
+      if (outcome === 'created')
+        await client.send(
+          new UpdateTimeToLiveCommand({
+            TableName: tableName,
+            TimeToLiveSpecification: { AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true },
+          }),
+        );
+      return outcome;
+    }
     if (Date.now() > deadline)
       throw new Error(
         `Table ${tableName} is not ACTIVE after ${Math.round(timeoutMs / 1000)} s (status ${status ?? 'missing'}).`,

@@ -10,7 +10,7 @@ import {
   gatewayErrorOf,
   requestIdVariable,
 } from '../shared/http/gateway-errors';
-import { expandRoutes } from '../shared/routes';
+import { expandRoutes, timeoutSecondsOf } from '../shared/routes';
 import { splitUrl, toApiGatewayEvent } from './api-gateway-event';
 import { lambdaContext } from './lambda-context';
 import type { HandlerLoader, LambdaHandler } from './load-handler';
@@ -43,8 +43,6 @@ export const MAX_REQUEST_BYTES = 10 * 1024 * 1024;
 const MAX_RESPONSE_BYTES = 6 * 1024 * 1024;
 /** API Gateway's integration timeout. */
 const INTEGRATION_TIMEOUT_MS = 29_000;
-/** The longest a deployed function may run (most have 10 s, see infra/api-function.ts); below the integration timeout. */
-const FUNCTION_TIMEOUT_MS = 28_000;
 
 /** Like Lambda: a module is loaded once (cold start) and reused; a failed load is retried next time. */
 const cachedLoader = (load: HandlerLoader): HandlerLoader => {
@@ -165,10 +163,15 @@ const readBody = (req: IncomingMessage): Promise<Buffer | 'too-large'> =>
     req.once('error', reject);
   });
 
-const withTimeout = <T>(work: Promise<T>, ms: number): Promise<T> =>
+/** A function stopped by Lambda at its timeout is a failed integration (502); one API Gateway stops waiting for, a timeout (504). */
+const withTimeout = <T>(
+  work: Promise<T>,
+  ms: number,
+  outcome: 'INTEGRATION_FAILURE' | 'INTEGRATION_TIMEOUT',
+): Promise<T> =>
   new Promise((resolveWork, reject) => {
     const timer = setTimeout(
-      () => reject(new GatewayFailure('INTEGRATION_TIMEOUT', `The function did not answer within ${ms} ms.`)),
+      () => reject(new GatewayFailure(outcome, `The function did not answer within ${ms} ms.`)),
       ms,
     );
     timer.unref();
@@ -208,10 +211,16 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
     } catch (error) {
       throw new GatewayFailure('INTEGRATION_FAILURE', `functions/${name}.ts could not be loaded.`, error);
     }
-    const context = lambdaContext(`magazine-api-${stage}-${name}`, requestId, { timeoutMs: FUNCTION_TIMEOUT_MS });
+    // The function's own timeout, as deployed: Lambda stops it there, and API Gateway answers 502.
+    const timeoutMs = timeoutSecondsOf(name) * 1000;
+    const context = lambdaContext(`magazine-api-${stage}-${name}`, requestId, { timeoutMs });
     let result: unknown;
     try {
-      result = await withTimeout(handler(event, context), INTEGRATION_TIMEOUT_MS);
+      result = await withTimeout(
+        handler(event, context),
+        Math.min(timeoutMs, INTEGRATION_TIMEOUT_MS),
+        timeoutMs < INTEGRATION_TIMEOUT_MS ? 'INTEGRATION_FAILURE' : 'INTEGRATION_TIMEOUT',
+      );
     } catch (error) {
       if (error instanceof GatewayFailure) throw error;
       throw new GatewayFailure('INTEGRATION_FAILURE', `functions/${name}.ts threw.`, error);

@@ -115,16 +115,7 @@ export const operations = [
     handler: 'create-magazine',
     group: 'Magazines',
     summary: 'Create a magazine',
-    actions: [
-      'GetItem',
-      'BatchGetItem',
-      'Query',
-      'PutItem',
-      'UpdateItem',
-      'DeleteItem',
-      'BatchWriteItem',
-      'ConditionCheckItem',
-    ],
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
     body: magazineInput,
     success: [idReply(201, 'MagazineCreated')],
     errors: ['40009', '40010', '40014', '40502', '40901', '42201'],
@@ -138,16 +129,7 @@ export const operations = [
     handler: 'replace-all-magazines',
     group: 'Magazines',
     summary: 'Replace all magazines',
-    actions: [
-      'GetItem',
-      'BatchGetItem',
-      'Query',
-      'PutItem',
-      'UpdateItem',
-      'DeleteItem',
-      'BatchWriteItem',
-      'ConditionCheckItem',
-    ],
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
     body: magazineListInput,
     success: [idReply(200, 'AllMagazinesReplaced')],
     errors: ['40008', '40009', '40010', '41201'],
@@ -161,16 +143,7 @@ export const operations = [
     handler: 'delete-all-magazines',
     group: 'Magazines',
     summary: 'Delete all magazines',
-    actions: [
-      'GetItem',
-      'BatchGetItem',
-      'Query',
-      'PutItem',
-      'UpdateItem',
-      'DeleteItem',
-      'BatchWriteItem',
-      'ConditionCheckItem',
-    ],
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
     success: [idReply(200, 'AllMagazinesReplaced')],
     errors: ['41201'],
     ifMatch: true,
@@ -195,16 +168,7 @@ export const operations = [
     handler: 'replace-magazine',
     group: 'Magazines',
     summary: 'Create or replace a magazine',
-    actions: [
-      'GetItem',
-      'BatchGetItem',
-      'Query',
-      'PutItem',
-      'UpdateItem',
-      'DeleteItem',
-      'BatchWriteItem',
-      'ConditionCheckItem',
-    ],
+    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
     body: magazineInput,
     success: [idReply(200, 'MagazineReplaced'), idReply(201, 'MagazineCreated')],
     errors: ['40007', '40009', '40010', '40013', '41201'],
@@ -253,7 +217,7 @@ export const operations = [
     handler: 'create-article',
     group: 'Articles',
     summary: 'Add an article to a magazine',
-    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+    actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
     body: articleInput,
     success: [idReply(201, 'ArticleCreated')],
     errors: ['40014', '40402', '40901', '42201'],
@@ -385,6 +349,13 @@ export const operationById = (id: OperationId): Operation => byId.get(id) as Ope
 /** The operation a handler module serves; none for the 404 and 405 handlers. */
 export const operationOfHandler = (handler: string): Operation | undefined =>
   (operations as readonly Operation[]).find((operation) => operation.handler === handler);
+
+/** Seconds a function may run unless its row says otherwise. */
+export const DEFAULT_TIMEOUT_SECONDS = 10;
+
+/** How long the function of a handler module may run, deployed or local. */
+export const timeoutSecondsOf = (handler: string): number =>
+  operationOfHandler(handler)?.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
 
 /** What a deployment sets for every function (see infra/): the CDK stack and the local runtime both use it. */
 export interface DeploymentSettings {

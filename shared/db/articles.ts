@@ -4,7 +4,7 @@ import { NotFound } from '../domain/errors';
 import { isIdentifier, nowInSeconds } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
 import type { Created, WriteOptions } from '../domain/store';
-import { awaitCollection, guardCheck, readInGeneration } from './generation';
+import { guardCheck, guardedWrite, readInGeneration } from './generation';
 import { reserve } from './idempotency';
 import { decodeArticle, decodeMagazine, type MagazineRecord } from './items';
 import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './keys';
@@ -93,19 +93,15 @@ export const createArticle = async (
         },
         ...(reservation ? [reservation.commit(id)] : []),
       ];
+      let outcome: 'applied' | 'sealed';
       try {
-        await access.transact(items);
-        return { id, replayed: false };
+        outcome = await guardedWrite(access, items, attempt, () => written(access, record.incarnation, seq, token));
       } catch (error) {
-        if (error instanceof ConditionsFailed && error.has(0)) {
-          await awaitCollection(access, attempt);
-          continue;
-        }
-        if (await written(access, record.incarnation, seq, token)) return { id, replayed: false };
         // Another article took the number, or the magazine changed: read it again.
         if (error instanceof ConditionsFailed && attempt < 20) continue;
         throw error;
       }
+      if (outcome === 'applied') return { id, replayed: false };
     }
   } catch (error) {
     await reservation?.release().catch(() => undefined);

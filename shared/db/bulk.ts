@@ -322,12 +322,23 @@ export const replaceAllMagazines = async (
     await access.transact(switchItems);
   } catch (error) {
     if (error instanceof ConditionsFailed) throw new StoreUnavailable('collection-busy', 1);
-    throw error;
+    // A switch whose answer was lost may have been made: then the request succeeded, and says so.
+    if (!(await switchedTo(access, target))) throw error;
   }
   learnGeneration(target);
 
   // 5. Clean up what no reader can reach any more, for a moment: later sweeps (and the janitor) finish it.
   await sweep(access, Math.min(SWEEP_MS, access.remaining() - 3_000)).catch(() => undefined);
+};
+
+const switchedTo = async (access: TableAccess, target: string) => {
+  if (access.remaining() < 500) return false;
+  try {
+    const [head] = headKeys();
+    return head !== undefined && (await access.get(head))?.[attr.generation] === target;
+  } catch {
+    return false;
+  }
 };
 
 /** Extends the lease (and the seal with it) when less than `needed` of it is left. */

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
 import { decodeHead } from './items';
 import { attr, FIRST_GENERATION, GUARDS, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
-import { backoff, type Item, type TableAccess, type TransactItem } from './table-access';
+import { backoff, ConditionsFailed, type Item, type TableAccess, type TransactItem } from './table-access';
 
 /**
  * The collection generation: which generation readers and writers use. The head (replicated on
@@ -80,6 +80,32 @@ export const awaitCollection = async (access: TableAccess, attempt: number) => {
   if (access.remaining() < 1_500) throw new StoreUnavailable('collection-busy', 2);
   await backoff(attempt, 100, 500);
   await readGeneration(access);
+};
+
+/**
+ * Sends a single write whose first item is its `guardCheck`. `'sealed'` when a bulk write holds
+ * the generation (after waiting for it: read the head and build the write again); `'applied'`
+ * when it committed, or when its failure (a lost answer, or a condition failed by its own
+ * earlier attempt) turns out, by `applied(error)`, to hide a write that was made. Any other
+ * failure is thrown, for the caller to name.
+ */
+export const guardedWrite = async (
+  access: TableAccess,
+  items: readonly TransactItem[],
+  attempt: number,
+  applied: (error: unknown) => Promise<boolean>,
+): Promise<'applied' | 'sealed'> => {
+  try {
+    await access.transact(items);
+    return 'applied';
+  } catch (error) {
+    if (error instanceof ConditionsFailed && error.has(0)) {
+      await awaitCollection(access, attempt);
+      return 'sealed';
+    }
+    if (await applied(error)) return 'applied';
+    throw error;
+  }
 };
 
 /** Points the instance at a generation it switched to itself. */

@@ -6,7 +6,7 @@ import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../d
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
 import { deleteArticles, trashEntry } from './cleanup';
 import { counted, fold, type ListCounts, listCounts, monthOf, readCounts, readDays, ticketPut } from './counters';
-import { awaitCollection, guardCheck, knownGeneration, readGeneration, readInGeneration } from './generation';
+import { guardCheck, guardedWrite, knownGeneration, readGeneration, readInGeneration } from './generation';
 import { reserve } from './idempotency';
 import { decodeAggregate, decodeMagazine, type MagazineRecord } from './items';
 import {
@@ -316,17 +316,14 @@ export const createMagazine = async (
         ticketPut(access.tableName, generation, [counted(magazine, 1)], now),
         ...(reservation ? [reservation.commit(id)] : []),
       ];
+      let outcome: 'applied' | 'sealed';
       try {
-        await access.transact(items);
+        outcome = await guardedWrite(access, items, attempt, () => written(access, generation, id, token));
       } catch (error) {
-        if (error instanceof ConditionsFailed && error.has(0)) {
-          await awaitCollection(access, attempt);
-          continue;
-        }
-        if (await written(access, generation, id, token)) break;
         if (error instanceof ConditionsFailed && error.has(1)) throw new AlreadyExists('magazine', id);
         throw error;
       }
+      if (outcome === 'sealed') continue;
       await maybeFold(access, generation);
       break;
     }
@@ -418,14 +415,10 @@ export const putMagazine = async (
       ...entryItems(access.tableName, generation, next),
       ticketPut(access.tableName, generation, [counted(previous, -1), counted(next, 1)], now),
     ];
+    let outcome: 'applied' | 'sealed';
     try {
-      await access.transact(items);
+      outcome = await guardedWrite(access, items, attempt, () => written(access, generation, next.id, token));
     } catch (error) {
-      if (error instanceof ConditionsFailed && error.has(0)) {
-        await awaitCollection(access, attempt);
-        continue;
-      }
-      if (await written(access, generation, next.id, token)) return 'replaced';
       if (error instanceof ConditionsFailed && error.has(1)) {
         // Someone else wrote (or deleted) the magazine between our read and write.
         if (precondition) throw new PreconditionFailed();
@@ -433,6 +426,7 @@ export const putMagazine = async (
       }
       throw error;
     }
+    if (outcome === 'sealed') continue;
     await maybeFold(access, generation);
     return 'replaced';
   }
@@ -473,20 +467,23 @@ export const deleteMagazine = async (
       ticketPut(access.tableName, generation, [counted(magazine, -1)], nowInSeconds()),
       ...(trash ? [trash.put] : []),
     ];
+    let outcome: 'applied' | 'sealed';
     try {
-      await access.transact(items);
+      // A refused condition is a change by someone else, not a sign that this delete was made.
+      outcome = await guardedWrite(
+        access,
+        items,
+        attempt,
+        async (error) => !(error instanceof ConditionsFailed) && (await gone(access, generation, id)),
+      );
     } catch (error) {
-      if (error instanceof ConditionsFailed && error.has(0)) {
-        await awaitCollection(access, attempt);
-        continue;
-      }
       if (error instanceof ConditionsFailed && error.has(1)) {
         if (precondition) throw new PreconditionFailed();
         if (attempt < 10) continue;
       }
-      if (!(error instanceof ConditionsFailed) && (await gone(access, generation, id))) break;
       throw error;
     }
+    if (outcome === 'sealed') continue;
     await maybeFold(access, generation);
     if (trash) await finishArticles(access, incarnation, trash.key);
     return;
