@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Duration, Validations } from 'aws-cdk-lib';
+import { type Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Alias, Architecture, type CfnFunction, type Code, type IFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
@@ -16,9 +16,6 @@ export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.u
 export const iamAction = (action: TableAction) => `dynamodb:${action}` as const;
 
 export const runtime = Runtime.NODEJS_24_X;
-/** API Gateway gives up after 29 s; a function must finish (or fail in form) before that. */
-export const defaultTimeout = Duration.seconds(10);
-
 /** `get-magazine` → `GetMagazine`. */
 export const pascalCase = (handler: string) =>
   handler.replace(/(^|-)([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase());
@@ -34,7 +31,8 @@ export interface ApiFunctionProps {
   readonly table: ITable;
   readonly environment: Readonly<Record<string, string>>;
   readonly logRetention: RetentionDays;
-  readonly timeout?: Duration;
+  /** From the route row (`timeoutSecondsOf`), so that the local server stops a function when Lambda would. */
+  readonly timeout: Duration;
   /** Ready-made code instead of bundling `functions/<handler>.ts` (template-only tests). */
   readonly code?: Code | undefined;
   /** Publish each deployment's code as a version behind the alias `live`, which is what API Gateway calls. */
@@ -81,7 +79,7 @@ export class ApiFunction extends Construct {
       runtime,
       architecture: Architecture.ARM_64,
       memorySize,
-      timeout: props.timeout ?? defaultTimeout,
+      timeout: props.timeout,
       tracing: Tracing.ACTIVE,
       role: this.role,
       logGroup: this.logGroup,

@@ -16,7 +16,14 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
-import { expandRoutes, fallbacks, functionEnvironment, type Operation, type Route } from '../shared/routes';
+import {
+  expandRoutes,
+  fallbacks,
+  functionEnvironment,
+  type Operation,
+  type Route,
+  timeoutSecondsOf,
+} from '../shared/routes';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
 import { minimumCompressionBytes } from './compression';
@@ -102,7 +109,7 @@ export class MagazineApiStack extends Stack {
           stage: settings.stage,
         }),
         logRetention: settings.logRetention,
-        ...(operation?.timeoutSeconds && { timeout: Duration.seconds(operation.timeoutSeconds) }),
+        timeout: Duration.seconds(timeoutSecondsOf(handler)),
         code: props.functionCode?.(handler),
         liveAlias: settings.canaryDeployments,
       });

@@ -12,6 +12,7 @@ import {
 } from '../shared/http/gateway-errors';
 import { expandRoutes, timeoutSecondsOf } from '../shared/routes';
 import { splitUrl, toApiGatewayEvent } from './api-gateway-event';
+import { compressForClient } from './compression';
 import { lambdaContext } from './lambda-context';
 import type { HandlerLoader, LambdaHandler } from './load-handler';
 import { createRouter, type RouteMatch, type Router } from './router';
@@ -189,7 +190,8 @@ const withTimeout = <T>(
 
 /**
  * The API on a local port, as API Gateway would serve it: each request is routed with the route
- * table, turned into a REST (v1) proxy event and handed to the function's `handler`.
+ * table, turned into a REST (v1) proxy event and handed to the function's `handler`; the answer is
+ * compressed as the deployed API compresses it (infra/compression.ts).
  */
 export const startLocalServer = async (options: LocalServerOptions): Promise<LocalServer> => {
   const host = options.host ?? '127.0.0.1';
@@ -253,13 +255,18 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
       }
       const event = toApiGatewayEvent(req, body, match, { stage, requestId });
       const result = await invoke(match, event, requestId);
-      const payload = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
+      let payload = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
       const headers = responseHeaders(result);
       // Like API Gateway, state the length of what is sent rather than stream it chunked.
       if (method !== 'HEAD') {
         for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-length') delete headers[name];
-        if (result.statusCode !== 204 && result.statusCode !== 304)
+        if (result.statusCode !== 204 && result.statusCode !== 304) {
+          const encoded = Object.keys(headers).some((name) => name.toLowerCase() === 'content-encoding');
+          const compressed = compressForClient(payload, req.headers['accept-encoding'], encoded);
+          payload = compressed.body;
+          if (compressed.coding) headers['Content-Encoding'] = [compressed.coding];
           headers['Content-Length'] = [String(payload.length)];
+        }
       }
       res.writeHead(result.statusCode, { ...headers, 'x-amzn-RequestId': requestId });
       res.end(method === 'HEAD' || payload.length === 0 ? undefined : payload);

@@ -5,7 +5,15 @@ import { tableDefinition } from '../../shared/db/table';
 import { corsResponseHeaders } from '../../shared/http/cors';
 import { errorCatalogue } from '../../shared/http/error-catalogue';
 import { gatewayErrors } from '../../shared/http/gateway-errors';
-import { expandRoutes, type Operation, operations, type TableAction, writeActions } from '../../shared/routes';
+import {
+  DEFAULT_TIMEOUT_SECONDS,
+  expandRoutes,
+  type Operation,
+  operations,
+  type TableAction,
+  timeoutSecondsOf,
+  writeActions,
+} from '../../shared/routes';
 import { apiDocumentOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 
@@ -34,6 +42,18 @@ describe('functions', () => {
       expect(fn.Properties.LoggingConfig).toEqual({ LogGroup: { Ref: expect.any(String) } });
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
     }
+  });
+
+  it('run for as long as their route row allows, the limit the local server enforces too', () => {
+    const timeouts = new Set<number>();
+    for (const handler of actionsByHandler.keys()) {
+      const fn = resourcesOf(dev.template)[functionLogicalId(handler)]!;
+      expect(fn.Properties.Timeout, handler).toBe(timeoutSecondsOf(handler));
+      timeouts.add(fn.Properties.Timeout as number);
+    }
+    // Both a row's own limit (bulk writes) and the default are in use, so both paths are exercised.
+    expect(timeouts).toContain(DEFAULT_TIMEOUT_SECONDS);
+    expect(timeouts.size).toBeGreaterThan(1);
   });
 
   it('have mock on in dev and off in prod, source maps on, and the table only where they use it', () => {

@@ -1,0 +1,39 @@
+import { deflateSync, gzipSync } from 'node:zlib';
+import { gatewayCodings, minimumCompressionBytes } from '../infra/compression';
+
+export type GatewayCoding = (typeof gatewayCodings)[number];
+
+/**
+ * The coding API Gateway would compress a response with for this `Accept-Encoding`, if any.
+ * API Gateway compresses only when the client's most preferred coding is one it supports: a
+ * client that prefers `br` gets the body whole, not gzip, so the local server does the same.
+ * Among codings preferred equally (`gzip, br`, as browsers send it) a supported one is chosen.
+ */
+export const negotiateCoding = (acceptEncoding: string | undefined): GatewayCoding | undefined => {
+  if (!acceptEncoding) return undefined;
+  const offers = acceptEncoding.split(',').flatMap((part) => {
+    const [name = '', ...parameters] = part.split(';').map((piece) => piece.trim());
+    if (!name) return [];
+    const q = parameters.find((parameter) => /^q=/i.test(parameter));
+    const weight = q === undefined ? 1 : Number(q.slice(2));
+    return Number.isFinite(weight) && weight > 0 ? [{ name: name.toLowerCase(), weight }] : [];
+  });
+  const best = Math.max(0, ...offers.map((offer) => offer.weight));
+  const preferred = offers.filter((offer) => offer.weight === best).map((offer) => offer.name);
+  return gatewayCodings.find((coding) => preferred.includes(coding) || preferred.includes('*'));
+};
+
+/**
+ * The body as API Gateway would send it: compressed when it is at least `minimumCompressionBytes`
+ * long, the client accepts a coding API Gateway supports, and the function did not encode it itself.
+ */
+export const compressForClient = (
+  body: Buffer,
+  acceptEncoding: string | undefined,
+  alreadyEncoded: boolean,
+): { body: Buffer; coding: GatewayCoding | undefined } => {
+  const coding = alreadyEncoded || body.length < minimumCompressionBytes ? undefined : negotiateCoding(acceptEncoding);
+  if (coding === 'gzip') return { body: gzipSync(body), coding };
+  if (coding === 'deflate') return { body: deflateSync(body), coding };
+  return { body, coding: undefined };
+};
