@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { memorySize } from '../infra/bundling';
+import { DEFAULT_TIMEOUT_SECONDS } from '../shared/routes';
 import { localAccountId } from './api-gateway-event';
 import { localRegion } from './dynamodb-local';
 
@@ -9,8 +10,8 @@ export interface LambdaContextOptions {
   readonly timeoutMs?: number;
 }
 
-/** A deployed function's default timeout (see infra/api-function.ts). */
-const defaultTimeoutMs = 10_000;
+/** A deployed function's timeout unless its route row says otherwise. */
+const defaultTimeoutMs = DEFAULT_TIMEOUT_SECONDS * 1000;
 const memoryLimitInMB = String(memorySize);
 
 /**

@@ -1,6 +1,8 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type StoreConfig, storeConfig } from '../config';
+import { countForRequest } from '../metrics';
+import { isThrottling } from './table-access';
 
 /** How long one attempt of one call may take before the SDK gives it up (it then retries, within the request's deadline). */
 const REQUEST_TIMEOUT_MS = 2_500;
@@ -39,6 +41,19 @@ export const createDocumentClient = ({ operation, settings = storeConfig() }: Cl
   });
   // With no logger set, the SDK's logger middleware still filters every input and output: 14 % of a list call.
   client.middlewareStack.remove('loggerMiddleware');
+  // Inside the SDK's retries, so that a throttle it retried away still counts: the table alarm
+  // sees DynamoDB's figure, and this one says which operation and request met it.
+  client.middlewareStack.add(
+    (next) => async (args) => {
+      try {
+        return await next(args);
+      } catch (error) {
+        if (error instanceof Error && isThrottling(error)) countForRequest('StoreThrottled');
+        throw error;
+      }
+    },
+    { step: 'deserialize', priority: 'high', name: 'countThrottles' },
+  );
   return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 };
 

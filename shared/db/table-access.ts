@@ -11,6 +11,7 @@ import {
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { StoreUnavailable } from '../domain/errors';
+import { countForRequest } from '../metrics';
 import type { DocumentClient } from './client';
 import type { Key } from './keys';
 
@@ -57,6 +58,10 @@ export const cancellationReasons = (error: unknown): string[] | undefined => {
   return ((error as AwsErrorShape).CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
 };
 
+/** DynamoDB (or the SDK for it) refused a call for its rate: a whole call, or an item of a transaction. */
+export const isThrottling = (error: Error): boolean =>
+  THROTTLING.has(error.name) || (cancellationReasons(error)?.includes('ThrottlingError') ?? false);
+
 /** A transaction DynamoDB refused because a condition did not hold: which items' conditions failed. */
 export class ConditionsFailed extends Error {
   override readonly name = 'ConditionsFailed';
@@ -77,7 +82,7 @@ export const storeFailure = (error: unknown): unknown => {
   if (!(error instanceof Error)) return error;
   const aws = error as AwsErrorShape & Error;
   const reasons = cancellationReasons(error);
-  if (reasons?.includes('ThrottlingError') || THROTTLING.has(aws.name))
+  if (isThrottling(aws))
     return new StoreUnavailable('throttled', 1, { cause: error });
   if (
     reasons?.includes('TransactionConflict') ||
@@ -247,6 +252,7 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
         if (failed.length > 0) throw new ConditionsFailed(failed);
         const conflict = error instanceof StoreUnavailable && error.reason === 'conflict';
         if (!conflict || !retryConflicts || remaining() < 100) throw error;
+        countForRequest('StoreConflictsRetried');
         await backoff(attempt);
       }
     }
@@ -262,6 +268,7 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
         if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
         const conflict = error instanceof StoreUnavailable && error.reason === 'conflict';
         if (!conflict || remaining() < 100) throw error;
+        countForRequest('StoreConflictsRetried');
         await backoff(attempt);
       }
     }

@@ -36,10 +36,8 @@ export const metrics = (operationId: string, operation: Operation | undefined): 
     )
       counts.set(operation.counts.metric, (counts.get(operation.counts.metric) ?? 0) + 1);
     const storeFault = request.error instanceof StoreUnavailable ? request.error : undefined;
-    if (failed && storeFault) {
-      counts.set('StoreUnavailable', 1);
-      if (storeFault.reason === 'throttled') counts.set('StoreThrottled', 1);
-    }
+    // Throttles and retried conflicts were counted as they happened (shared/db), answered 503 or not.
+    if (failed && storeFault) counts.set('StoreUnavailable', 1);
     publishMetrics({
       stage: config().stage,
       operation: operationId,
