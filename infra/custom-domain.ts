@@ -1,10 +1,4 @@
-import {
-  DomainName,
-  EndpointType,
-  type IRestApi,
-  SecurityPolicy,
-  type Stage,
-} from 'aws-cdk-lib/aws-apigateway';
+import { DomainName, EndpointType, type IRestApi, SecurityPolicy, type Stage } from 'aws-cdk-lib/aws-apigateway';
 import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
 import { ARecord, HostedZone, RecordTarget } from 'aws-cdk-lib/aws-route53';
 import { ApiGatewayDomain } from 'aws-cdk-lib/aws-route53-targets';

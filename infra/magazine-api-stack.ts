@@ -220,7 +220,9 @@ export class MagazineApiStack extends Stack {
 
     new CfnOutput(this, 'ApiUrl', {
       value: settings.domain ? `https://${settings.domain.domainName}/` : this.api.url,
-      description: settings.domain ? 'Base URL of the API (its custom domain)' : 'Base URL of the API (stage path included)',
+      description: settings.domain
+        ? 'Base URL of the API (its custom domain)'
+        : 'Base URL of the API (stage path included)',
     });
     if (this.domain)
       new CfnOutput(this, 'DomainTarget', {

@@ -13,7 +13,7 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { Operation as TableOperation, type Table } from 'aws-cdk-lib/aws-dynamodb';
+import { type Table, Operation as TableOperation } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterPattern, type LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
@@ -132,9 +132,7 @@ export class Monitoring extends Construct {
       dimensions: { [dimensions.stage]: '$.stage' },
     });
     const api429 = emf(throttledRequestsMetric);
-    const tableOperations = [
-      ...new Set(props.functions.flatMap((f) => f.actions.flatMap(tableOperationsOf))),
-    ].sort();
+    const tableOperations = [...new Set(props.functions.flatMap((f) => f.actions.flatMap(tableOperationsOf)))].sort();
     // DynamoDB publishes a throttled operation's metric only when it throttles: each term is filled
     // with 0, or one operation's throttles would be lost whenever another had none.
     const throttlesOf = Object.fromEntries(

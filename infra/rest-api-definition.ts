@@ -107,7 +107,10 @@ export const restApiDefinition = (props: RestApiDefinitionProps): Record<string,
   }
   for (const path of routed) pathItem(path).options = preflight;
   for (const path of parentOnlyPaths(routed)) {
-    pathItem(path)[methodKey('ANY')] = { responses: {}, 'x-amazon-apigateway-integration': integration(notFoundHandler) };
+    pathItem(path)[methodKey('ANY')] = {
+      responses: {},
+      'x-amazon-apigateway-integration': integration(notFoundHandler),
+    };
   }
   return {
     openapi: '3.0.1',

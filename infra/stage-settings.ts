@@ -131,13 +131,17 @@ const domainFrom = (node: Node): CustomDomain | undefined => {
     return undefined;
   }
   if (!/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(domainName))
-    throw new Error(`Context \`domainName\` must be a lower-case host name such as api.example.com; got \`${domainName}\`.`);
+    throw new Error(
+      `Context \`domainName\` must be a lower-case host name such as api.example.com; got \`${domainName}\`.`,
+    );
   if (!certificateArn || !/^arn:aws[a-z-]*:acm:[a-z0-9-]+:\d{12}:certificate\/[\w-]+$/.test(certificateArn))
     throw new Error(
       `Context \`domainName\` needs \`certificateArn\`, the ARN of an ACM certificate for it in the stack's region; got \`${certificateArn ?? ''}\`.`,
     );
   if (Boolean(hostedZoneId) !== Boolean(hostedZoneName))
-    throw new Error('Context `hostedZoneId` and `hostedZoneName` go together (the zone in which to create the record).');
+    throw new Error(
+      'Context `hostedZoneId` and `hostedZoneName` go together (the zone in which to create the record).',
+    );
   if (hostedZoneName && !`.${domainName}`.endsWith(`.${hostedZoneName.replace(/\.$/, '')}`))
     throw new Error(`Context \`domainName\` (${domainName}) is not in the hosted zone \`${hostedZoneName}\`.`);
   return {

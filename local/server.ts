@@ -255,7 +255,7 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
       }
       const event = toApiGatewayEvent(req, body, match, { stage, requestId });
       const result = await invoke(match, event, requestId);
-      let payload = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
+      let payload: Buffer = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
       const headers = responseHeaders(result);
       // Like API Gateway, state the length of what is sent rather than stream it chunked.
       if (method !== 'HEAD') {

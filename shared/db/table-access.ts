@@ -82,8 +82,7 @@ export const storeFailure = (error: unknown): unknown => {
   if (!(error instanceof Error)) return error;
   const aws = error as AwsErrorShape & Error;
   const reasons = cancellationReasons(error);
-  if (isThrottling(aws))
-    return new StoreUnavailable('throttled', 1, { cause: error });
+  if (isThrottling(aws)) return new StoreUnavailable('throttled', 1, { cause: error });
   if (
     reasons?.includes('TransactionConflict') ||
     aws.name === 'TransactionConflictException' ||

@@ -88,7 +88,11 @@ describe('alarms', () => {
       });
       expect(fiveXx.Properties.Threshold).toBe(rate);
       const latency = alarms.get(`magazine-api-${stage}-api-p99-latency`)!;
-      expect(singleMetricOf(latency)).toMatchObject({ Namespace: 'AWS/ApiGateway', MetricName: 'Latency', Stat: 'p99' });
+      expect(singleMetricOf(latency)).toMatchObject({
+        Namespace: 'AWS/ApiGateway',
+        MetricName: 'Latency',
+        Stat: 'p99',
+      });
       expect(latency.Properties.Threshold).toBe(p99);
       // Two bad periods of three: one slow burst on a quiet API is not yet an incident.
       for (const alarm of [fiveXx, latency])
@@ -400,9 +404,10 @@ describe('room to grow', () => {
       const after = resourcesOf(synthStack(stage, {}, grown).template);
       const added = Object.keys(after).filter((id) => !(id in before));
       const removed = Object.keys(before).filter((id) => !(id in after));
-      expect(Object.keys(after).length - Object.keys(before).length, `${stage}: ${added.join(', ')}`).toBeLessThanOrEqual(
-        10,
-      );
+      expect(
+        Object.keys(after).length - Object.keys(before).length,
+        `${stage}: ${added.join(', ')}`,
+      ).toBeLessThanOrEqual(10);
       // The deployment's logical id carries a hash of the document, so a new path replaces it rather than adding one.
       expect(removed.map((id) => before[id]!.Type)).toEqual(['AWS::ApiGateway::Deployment']);
       expect(added.length - removed.length).toBe(Object.keys(after).length - Object.keys(before).length);
