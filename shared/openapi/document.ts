@@ -353,10 +353,16 @@ export const openApiDocument = (): OpenApiDocument => (cached ??= buildOpenApi()
 const served = new Map<string, string>();
 const MAX_SERVED = 8;
 
+/** The document as served at a base URL. */
+export const openApiDocumentAt = (baseUrl: string): OpenApiDocument => ({
+  ...openApiDocument(),
+  servers: serversFor(baseUrl),
+});
+
 export const openApiJson = (baseUrl: string): string => {
   const known = served.get(baseUrl);
   if (known !== undefined) return known;
-  const json = JSON.stringify({ ...openApiDocument(), servers: serversFor(baseUrl) });
+  const json = JSON.stringify(openApiDocumentAt(baseUrl));
   if (served.size >= MAX_SERVED) served.delete(served.keys().next().value!);
   served.set(baseUrl, json);
   return json;
