@@ -91,7 +91,7 @@ describe('the OpenAPI document', () => {
     });
     expect(response.status).toBe(200);
     const base = 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/test';
-    expect((response.json?.servers as JsonObject[]).map((server) => server.url)).toEqual([
+    expect(((response.json?.servers ?? []) as JsonObject[]).map((server) => server.url)).toEqual([
       `${base}/v1`,
       base,
       `${base}/api/v1`,
