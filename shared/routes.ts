@@ -426,7 +426,8 @@ export const versionPrefixOf = (path: string): (typeof versionPrefixes)[number] 
 export const resourceTakesLabels = (resource: string): boolean =>
   hasLabels(resource.slice(versionPrefixOf(resource).length));
 
-const takesLabels = (operation: Operation) =>
+/** Whether a `.json`/`.xml` label may end the operation's path (or its last parameter). */
+export const takesLabels = (operation: Operation) =>
   hasLabels(operation.path) && (operation.labels ?? operation.method === 'GET');
 
 export interface Route {
