@@ -1,7 +1,7 @@
 import { renderReference } from '../shared/docs/reference';
 import { api } from '../shared/http/api';
 import { document } from '../shared/http/replies';
-import { openApiDocument } from '../shared/openapi/document';
+import { openApiDocumentAt } from '../shared/openapi/document';
 
 /**
  * The page differs only by base URL: rendered once for each. A deployment has a handful of base
@@ -14,7 +14,7 @@ const MAX_RENDERED = 8;
 export const handler = api('getDocumentation', {
   run: ({ links }) => {
     const key = links.baseUrl;
-    const page = rendered.get(key) ?? renderReference(openApiDocument(), links);
+    const page = rendered.get(key) ?? renderReference(openApiDocumentAt(key), links);
     if (!rendered.has(key) && rendered.size >= MAX_RENDERED) rendered.delete(rendered.keys().next().value!);
     rendered.set(key, page);
     return document('text/html; charset=utf-8', page);

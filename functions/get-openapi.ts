@@ -3,5 +3,5 @@ import { document } from '../shared/http/replies';
 import { openApiJson } from '../shared/openapi/document';
 
 export const handler = api('getOpenApi', {
-  run: () => document('application/json; charset=utf-8', openApiJson()),
+  run: ({ links }) => document('application/json; charset=utf-8', openApiJson(links.baseUrl)),
 });

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { bundleSettings } from '../infra/bundling';
-import { handlerNames } from '../shared/routes';
+import { functionNames } from '../shared/routes';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..');
 
@@ -15,7 +15,7 @@ export interface Bundles {
 }
 
 /**
- * Bundles `functions/<name>.ts` (every handler the routes name, unless told which) into
+ * Bundles `functions/<name>.ts` (every function, routes' and scheduled, unless told which) into
  * `dir/<name>/index.mjs` exactly as the CDK stack bundles a function (infra/bundling.ts): the
  * bundles that `npm start -- --bundled`, the events test and the benchmarks run are what deploys.
  * `extra` adds entries by name (the benchmark's reference handler).
@@ -24,7 +24,7 @@ export const bundleFunctions = async (
   dir: string,
   options: { names?: readonly string[]; extra?: Readonly<Record<string, string>> } = {},
 ): Promise<Bundles> => {
-  const names = options.names ?? handlerNames();
+  const names = options.names ?? functionNames();
   const missing = names.filter((name) => !existsSync(path.join(projectRoot, 'functions', `${name}.ts`)));
   if (missing.length > 0)
     throw new Error(`No handler module for ${missing.map((name) => `functions/${name}.ts`).join(', ')}.`);

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { memorySize, runtimeName } from '../infra/bundling';
 import { readConfig } from '../shared/config';
-import { functionEnvironment, operationOfHandler } from '../shared/routes';
+import { functionEnvironment, functionRowOf } from '../shared/routes';
 import type { Bundles } from './bundle-functions';
 import { localRegion } from './dynamodb-local';
 import type { LocalEnvironment } from './environment';
@@ -78,7 +78,7 @@ const lambdaVariables = (name: string, environment: LocalEnvironment): Record<st
     AWS_DEFAULT_REGION: AWS_REGION,
     ...(AWS_ACCESS_KEY_ID && { AWS_ACCESS_KEY_ID }),
     ...(AWS_SECRET_ACCESS_KEY && { AWS_SECRET_ACCESS_KEY }),
-    ...functionEnvironment(operationOfHandler(name), {
+    ...functionEnvironment(functionRowOf(name), {
       tableName: environment.tableName,
       mockEnabled: settings.mockEnabled,
       baseUrl: settings.baseUrl,

@@ -3,7 +3,8 @@
  * one function's handler in this process on an API Gateway event and prints its response.
  *
  * `<operation>` is a handler module (`get-magazine`) or an operation id (`getMagazine`); the event
- * defaults to `events/<handler>.json`. The table is DynamoDB at `DYNAMODB_ENDPOINT` when set, else
+ * defaults to `events/<handler>.json` (`events/scheduled/<handler>.json` for a scheduled task such
+ * as the janitor, `sweep-garbage`). The table is DynamoDB at `DYNAMODB_ENDPOINT` when set, else
  * a DynamoDB Local started (and stopped) for this call; the table is `TABLE_NAME` (default `magazines`),
  * created when missing. It never reaches AWS: see local/environment.ts.
  */
@@ -14,12 +15,12 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { prepareLocalEnvironment } from '../local/environment';
 import { lambdaContext } from '../local/lambda-context';
 import { sourceHandlers } from '../local/load-handler';
-import { handlerNames, operations } from '../shared/routes';
+import { functionNames, operations, scheduledTaskOfHandler, timeoutSecondsOf } from '../shared/routes';
 
 const root = path.resolve(import.meta.dirname, '..');
 
 export const resolveHandler = (name: string): string | undefined => {
-  if (handlerNames().includes(name)) return name;
+  if (functionNames().includes(name)) return name;
   return operations.find((operation) => operation.id === name)?.handler;
 };
 
@@ -51,21 +52,27 @@ const main = async () => {
   const handler = name ? resolveHandler(name) : undefined;
   if (!name || !handler) {
     process.stderr.write(
-      `Usage: npm run invoke -- <operation> [event-file]\nOperations: ${handlerNames().join(', ')}\n`,
+      `Usage: npm run invoke -- <operation> [event-file]\nOperations: ${functionNames().join(', ')}\n`,
     );
     process.exit(2);
   }
+  const task = scheduledTaskOfHandler(handler);
   // npm runs scripts from the project root; a path the user typed is relative to where they typed it.
   const eventFile = eventArgument
     ? path.resolve(process.env.INIT_CWD ?? process.cwd(), eventArgument)
-    : path.join(root, 'events', `${handler}.json`);
+    : path.join(root, 'events', ...(task ? ['scheduled'] : []), `${handler}.json`);
   if (!existsSync(eventFile)) throw new Error(`No event file at ${eventFile}; run \`npm run events\`.`);
-  const event = readEvent(eventFile);
+  // A scheduled task takes EventBridge's event as it is; an operation, an API Gateway proxy event.
+  const event = task ? (JSON.parse(readFileSync(eventFile, 'utf8')) as APIGatewayProxyEvent) : readEvent(eventFile);
+  const requestId = task ? String((event as { id?: unknown }).id) : event.requestContext.requestId;
 
   const environment = await prepareLocalEnvironment();
   try {
     const run = await sourceHandlers(environment)(handler);
-    const response = await run(event, lambdaContext(handler, event.requestContext.requestId));
+    const response = await run(
+      event,
+      lambdaContext(handler, requestId, { timeoutMs: timeoutSecondsOf(handler) * 1000 }),
+    );
     process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
   } finally {
     await environment.stop();

@@ -340,6 +340,41 @@ export type FallbackId = (typeof fallbacks)[number]['id'];
 export const methodNotAllowedHandler = fallbacks[0].handler;
 export const notFoundHandler = fallbacks[1].handler;
 
+/** A function no route serves: run on a schedule, with its own grants. */
+export interface ScheduledTask {
+  readonly id: string;
+  /** Module under `functions/`. */
+  readonly handler: string;
+  readonly summary: string;
+  readonly everyMinutes: number;
+  readonly timeoutSeconds: number;
+  /** The DynamoDB actions it sends, as for an operation. */
+  readonly actions: readonly TableAction[];
+}
+
+/**
+ * The janitor: clears the garbage that deletions and bulk writes could not clear within their
+ * request (the articles of deleted magazines, replaced generations), whether or not anyone writes.
+ * Requests never wait for it: nothing it deletes is readable.
+ */
+export const scheduledTasks = [
+  {
+    id: 'sweepGarbage',
+    handler: 'sweep-garbage',
+    summary: 'Clears the garbage of deletions and bulk writes',
+    everyMinutes: 15,
+    timeoutSeconds: 300,
+    actions: ['Query', 'BatchGetItem', 'BatchWriteItem'],
+  },
+] as const satisfies readonly ScheduledTask[];
+
+export const scheduledTaskOfHandler = (handler: string): ScheduledTask | undefined =>
+  (scheduledTasks as readonly ScheduledTask[]).find((task) => task.handler === handler);
+
+/** The row a function module is built from: its operation's, or its scheduled task's. */
+export const functionRowOf = (handler: string): Operation | ScheduledTask | undefined =>
+  operationOfHandler(handler) ?? scheduledTaskOfHandler(handler);
+
 const byId = new Map<string, Operation>(
   (operations as readonly Operation[]).map((operation) => [operation.id, operation]),
 );
@@ -355,7 +390,9 @@ export const DEFAULT_TIMEOUT_SECONDS = 10;
 
 /** How long the function of a handler module may run, deployed or local. */
 export const timeoutSecondsOf = (handler: string): number =>
-  operationOfHandler(handler)?.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  operationOfHandler(handler)?.timeoutSeconds ??
+  scheduledTaskOfHandler(handler)?.timeoutSeconds ??
+  DEFAULT_TIMEOUT_SECONDS;
 
 /** What a deployment sets for every function (see infra/): the CDK stack and the local runtime both use it. */
 export interface DeploymentSettings {
@@ -372,13 +409,13 @@ export interface DeploymentSettings {
  * name. Source maps make a deployed function's stack traces point into the TypeScript.
  */
 export const functionEnvironment = (
-  operation: Operation | undefined,
+  row: Operation | ScheduledTask | undefined,
   settings: DeploymentSettings,
 ): Record<string, string> => ({
   MOCK_ENABLED: String(settings.mockEnabled),
-  ...(operation && operation.actions.length > 0 && { TABLE_NAME: settings.tableName }),
+  ...(row && row.actions.length > 0 && { TABLE_NAME: settings.tableName }),
   ...(settings.baseUrl && { BASE_URL: settings.baseUrl }),
-  ...(operation?.list && settings.cursorKey && { CURSOR_KEY: settings.cursorKey }),
+  ...(row && 'list' in row && row.list && settings.cursorKey && { CURSOR_KEY: settings.cursorKey }),
   ...(settings.stage && { STAGE: settings.stage }),
   NODE_OPTIONS: '--enable-source-maps',
 });
@@ -399,7 +436,8 @@ export const versionPrefixOf = (path: string): (typeof versionPrefixes)[number] 
 export const resourceTakesLabels = (resource: string): boolean =>
   hasLabels(resource.slice(versionPrefixOf(resource).length));
 
-const takesLabels = (operation: Operation) =>
+/** Whether a `.json`/`.xml` label may end the operation's path (or its last parameter). */
+export const takesLabels = (operation: Operation) =>
   hasLabels(operation.path) && (operation.labels ?? operation.method === 'GET');
 
 export interface Route {
@@ -446,6 +484,9 @@ export const expandRoutes = (table: readonly Operation[] = operations): Route[] 
 
 /** Every handler module the routes name. */
 export const handlerNames = (): string[] => [...new Set(expandRoutes().map((route) => route.handler))].sort();
+
+/** Every function module: the routes' handlers and the scheduled tasks. */
+export const functionNames = (): string[] => [...handlerNames(), ...scheduledTasks.map((task) => task.handler)].sort();
 
 let methodsByResource: Map<string, HttpMethod[]> | undefined;
 

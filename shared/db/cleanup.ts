@@ -23,7 +23,8 @@ import type { Item, TableAccess, TransactItem } from './table-access';
  * Garbage and its removal. What no reader can reach any more, the articles of a deleted magazine
  * and the generation a bulk write replaced, is noted in the `TRASH` partition in the same
  * transaction that makes it unreachable, then deleted as time allows: by the request that made it
- * (within its deadline), and by later deletions and bulk writes, which each take some of it.
+ * (within its deadline), by later bulk writes, which each take some of it, and by the janitor
+ * (functions/sweep-garbage.ts), which a schedule runs whether or not anyone writes.
  */
 
 export type Trash =
@@ -108,9 +109,17 @@ const deleteGeneration = async (
   );
 };
 
+/** What a sweep did: the notes of garbage it cleared, and whether it stopped with some left. */
+export interface Swept {
+  readonly cleared: number;
+  readonly left: boolean;
+}
+
 /** Takes garbage from the `TRASH` partition and deletes it, oldest first, while `budgetMs` lasts. */
-export const sweep = async (access: TableAccess, budgetMs: number) => {
+export const sweep = async (access: TableAccess, budgetMs: number): Promise<Swept> => {
   const until = Date.now() + budgetMs;
+  let cleared = 0;
+  let waiting = false;
   let start: Key | undefined;
   do {
     const page = await access.query({
@@ -121,7 +130,7 @@ export const sweep = async (access: TableAccess, budgetMs: number) => {
       ...(start && { ExclusiveStartKey: start }),
     });
     for (const item of page.items) {
-      if (Date.now() > until || access.remaining() < 2_000) return;
+      if (Date.now() > until || access.remaining() < 2_000) return { cleared, left: true };
       try {
         if (item[attr.kind] === 'articles') await deleteArticles(access, String(item.incarnation));
         else
@@ -133,13 +142,18 @@ export const sweep = async (access: TableAccess, budgetMs: number) => {
             until,
           );
         await access.writeMany([], [{ PK: String(item.PK), SK: String(item.SK) }]);
+        cleared++;
       } catch (error) {
-        if (error instanceof NotYet) continue;
+        if (error instanceof NotYet) {
+          waiting = true;
+          continue;
+        }
         if (!(error instanceof OutOfTime))
           logger.warn('Garbage left for a later sweep', { error, what: String(item.SK) });
-        return;
+        return { cleared, left: true };
       }
     }
     start = page.next;
   } while (start);
+  return { cleared, left: waiting };
 };

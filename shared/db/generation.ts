@@ -94,9 +94,10 @@ export const guardedWrite = async (
   items: readonly TransactItem[],
   attempt: number,
   applied: (error: unknown) => Promise<boolean>,
+  options?: { readonly retryConflicts?: boolean },
 ): Promise<'applied' | 'sealed'> => {
   try {
-    await access.transact(items);
+    await access.transact(items, options);
     return 'applied';
   } catch (error) {
     if (error instanceof ConditionsFailed && error.has(0)) {

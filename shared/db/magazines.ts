@@ -21,7 +21,7 @@ import {
   tagKey,
   tagList,
 } from './keys';
-import { ConditionsFailed, type Item, type TableAccess, type TransactItem } from './table-access';
+import { backoff, ConditionsFailed, type Item, isConflict, type TableAccess, type TransactItem } from './table-access';
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
 
@@ -318,9 +318,25 @@ export const createMagazine = async (
       ];
       let outcome: 'applied' | 'sealed';
       try {
-        outcome = await guardedWrite(access, items, attempt, () => written(access, generation, id, token));
+        // Conflicts are not retried blindly: most are another create of the same id, which a
+        // look at the magazine settles at once (405) instead of after a round of backoffs.
+        outcome = await guardedWrite(
+          access,
+          items,
+          attempt,
+          async () => {
+            const owner = await ownerOf(access, generation, id, token);
+            if (owner === 'another') throw new AlreadyExists('magazine', id);
+            return owner === 'this';
+          },
+          { retryConflicts: false },
+        );
       } catch (error) {
         if (error instanceof ConditionsFailed && error.has(1)) throw new AlreadyExists('magazine', id);
+        if (isConflict(error) && access.remaining() > 100) {
+          await backoff(attempt);
+          continue;
+        }
         throw error;
       }
       if (outcome === 'sealed') continue;
@@ -332,6 +348,26 @@ export const createMagazine = async (
     throw error;
   }
   return { id, replayed: false };
+};
+
+/**
+ * Whose write stands under `id` after one whose answer did not come, or that lost a race: this
+ * one's (its token is on the magazine), another's, or none yet (`unknown` when the look failed).
+ */
+const ownerOf = async (
+  access: TableAccess,
+  generation: string,
+  id: string,
+  token: string,
+): Promise<'this' | 'another' | 'none' | 'unknown'> => {
+  if (access.remaining() < 500) return 'unknown';
+  try {
+    const item = await access.get(magazineKey(generation, id));
+    if (!item) return 'none';
+    return item[attr.writeToken] === token ? 'this' : 'another';
+  } catch {
+    return 'unknown';
+  }
 };
 
 /** Whether a write whose answer did not come (or came as a refusal of its own retry) was applied: its token is on the magazine. */

@@ -1,4 +1,5 @@
 import { storeConfig } from '../config';
+import { type Swept, sweep } from './cleanup';
 import { createDocumentClient } from './client';
 import { readGeneration } from './generation';
 import { createRepository, type RepositoryFactory } from './repository';
@@ -16,4 +17,15 @@ export const tableStore = async (operation: string): Promise<RepositoryFactory> 
   // Best effort: a cold start that cannot reach the table yet still serves, and fails in form on the request.
   await readGeneration(tableAccess(client, tableName, Date.now() + 2_000)).catch(() => undefined);
   return createRepository(client, tableName);
+};
+
+/**
+ * The janitor's work on the table, on a client made once per function instance: clears the
+ * garbage requests left (the articles of deleted magazines, replaced generations) until
+ * `deadline` (Unix ms).
+ */
+export const tableJanitor = (): ((deadline: number) => Promise<Swept>) => {
+  const { tableName } = storeConfig();
+  const client = createDocumentClient({ operation: 'sweepGarbage' });
+  return (deadline) => sweep(tableAccess(client, tableName, deadline), deadline - Date.now());
 };

@@ -25,6 +25,9 @@ const BATCH_GET_LIMIT = 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Full jitter: concurrent writers that met once spread out instead of meeting again. */
+/** A transaction cancelled because another touched one of its items at the same moment. */
+export const isConflict = (error: unknown) => error instanceof StoreUnavailable && error.reason === 'conflict';
+
 export const backoff = (attempt: number, base = 15, cap = 400) =>
   sleep(Math.random() * Math.min(cap, base * 2 ** attempt));
 
@@ -249,8 +252,7 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
         const reasons = cancellationReasons((error as { cause?: unknown }).cause ?? error);
         const failed = reasons?.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [index] : [])) ?? [];
         if (failed.length > 0) throw new ConditionsFailed(failed);
-        const conflict = error instanceof StoreUnavailable && error.reason === 'conflict';
-        if (!conflict || !retryConflicts || remaining() < 100) throw error;
+        if (!isConflict(error) || !retryConflicts || remaining() < 100) throw error;
         countForRequest('StoreConflictsRetried');
         await backoff(attempt);
       }
@@ -265,8 +267,7 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
         return true;
       } catch (error) {
         if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
-        const conflict = error instanceof StoreUnavailable && error.reason === 'conflict';
-        if (!conflict || remaining() < 100) throw error;
+        if (!isConflict(error) || remaining() < 100) throw error;
         countForRequest('StoreConflictsRetried');
         await backoff(attempt);
       }

@@ -1,6 +1,6 @@
 /**
- * The frame of every HTML page the API serves: self-contained (inline CSS, no fonts, scripts or
- * images from elsewhere), because the API may run where nothing outside is reachable.
+ * The frame of every HTML page the API serves: self-contained (inline CSS and script, no fonts,
+ * scripts or images from elsewhere), because the API may run where nothing outside is reachable.
  */
 
 export const escapeHtml = (text: string) =>
@@ -29,31 +29,22 @@ const styles = `
 body { margin: 0; font: 15px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #fff; }
 a { color: var(--accent); }
 code, pre { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace; font-size: 13px; }
-code { background: var(--soft); padding: 1px 4px; border-radius: 4px; }
+code { background: var(--soft); padding: 1px 4px; border-radius: 4px; overflow-wrap: anywhere; }
 pre { background: #0f1722; color: #e6edf3; padding: 12px 14px; border-radius: 6px; overflow-x: auto; line-height: 1.45; }
-pre code { background: none; padding: 0; color: inherit; }
+pre code { background: none; padding: 0; color: inherit; overflow-wrap: normal; }
 header.top { background: #0f1722; color: #fff; padding: 18px 28px; }
 header.top h1 { margin: 0; font-size: 22px; }
 header.top p { margin: 4px 0 0; color: #b6c2d1; }
 header.top a { color: #9ecbff; }
-.layout { display: grid; grid-template-columns: 270px minmax(0, 1fr); }
-nav.toc { position: sticky; top: 0; align-self: start; max-height: 100vh; overflow-y: auto; padding: 18px 14px 40px 24px; border-right: 1px solid var(--line); font-size: 14px; }
-nav.toc h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 18px 0 6px; }
-nav.toc ul { list-style: none; margin: 0; padding: 0; }
-nav.toc li { margin: 3px 0; }
-nav.toc a { text-decoration: none; color: var(--ink); }
-nav.toc a:hover { color: var(--accent); }
 main { padding: 8px 36px 60px; max-width: 1100px; }
 main.narrow { max-width: 860px; margin: 0 auto; }
 h2 { margin-top: 36px; padding-bottom: 6px; border-bottom: 1px solid var(--line); }
 h3 { margin: 0; font-size: 18px; }
-section.operation { border: 1px solid var(--line); border-radius: 8px; padding: 18px 20px; margin: 22px 0; }
-section.operation > header { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
 .method { display: inline-block; min-width: 62px; text-align: center; font: 600 12px/1 ui-monospace, Menlo, Consolas, monospace; color: #fff; padding: 5px 7px; border-radius: 4px; }
 .method.get { background: var(--get); } .method.post { background: var(--post); } .method.put { background: var(--put); } .method.delete { background: var(--delete); } .method.head { background: var(--head); }
 .path { font: 600 14px ui-monospace, Menlo, Consolas, monospace; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 14px; }
-th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-bottom: 1px solid var(--line); }
+th, td { text-align: left; vertical-align: top; padding: 6px 8px; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
 th { background: var(--soft); font-weight: 600; }
 td p { margin: 0 0 6px; }
 td ul { margin: 4px 0; padding-left: 18px; }
@@ -62,12 +53,11 @@ td ul { margin: 4px 0; padding-left: 18px; }
 .status.s2 { color: var(--get); } .status.s3 { color: var(--head); } .status.s4 { color: var(--post); } .status.s5 { color: var(--delete); }
 details { margin: 6px 0; }
 details > summary { cursor: pointer; color: var(--accent); }
-details.paths table { font-size: 13px; }
 .badge { display: inline-block; font-size: 12px; padding: 1px 7px; border-radius: 10px; background: var(--soft); border: 1px solid var(--line); color: var(--muted); }
 dl.facts { display: grid; grid-template-columns: 160px 1fr; gap: 6px 16px; }
 dl.facts dt { font-weight: 600; }
 dl.facts dd { margin: 0; }
-@media (max-width: 800px) { .layout { grid-template-columns: 1fr; } nav.toc { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); } main { padding: 8px 16px 40px; } }
+@media (max-width: 800px) { main { padding: 8px 16px 40px; } }
 `;
 
 export interface PageOptions {
@@ -76,15 +66,26 @@ export interface PageOptions {
   /** Links in the page header. */
   readonly links?: readonly { readonly href: string; readonly text: string }[];
   readonly body: string;
+  /** Styles of this page only, after the shared ones. */
+  readonly styles?: string;
+  /** An inline script of this page, run at the end of the body. */
+  readonly script?: string;
 }
 
-export const page = ({ title, subtitle, links = [], body }: PageOptions): string => `<!doctype html>
+export const page = ({
+  title,
+  subtitle,
+  links = [],
+  body,
+  styles: own = '',
+  script,
+}: PageOptions): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<style>${styles}</style>
+<style>${styles}${own}</style>
 </head>
 <body>
 <header class="top">
@@ -93,6 +94,7 @@ ${subtitle ? `<p>${inline(subtitle)}</p>` : ''}
 ${links.length ? `<p>${links.map((l) => `<a href="${escapeHtml(l.href)}">${escapeHtml(l.text)}</a>`).join(' · ')}</p>` : ''}
 </header>
 ${body}
+${script ? `<script>${script}</script>` : ''}
 </body>
 </html>
 `;

@@ -1,12 +1,15 @@
+import { STATUS_CODES } from 'node:http';
 import type { Links } from '../http/links';
-import type { JsonObject, OpenApiDocument, OpenApiOperation } from '../openapi/document';
+import { documentOperations, type JsonObject, type OpenApiDocument, type OpenApiOperation } from '../openapi/document';
 import { resolveRef } from '../openapi/resolve-ref';
 import { escapeHtml, markdown, page } from './html';
 
 /**
  * The HTML API reference, rendered from the OpenAPI document alone: what the page shows is what
- * the document says. Operations that differ only by version prefix or format label are shown
- * once, with every concrete method, path and operationId listed in their section.
+ * the document says. An operation is shown once, with its HEAD and its labelled form beside it;
+ * each has a curl line at the first server, and the operation's example request and response sit
+ * beside its description (a third column on wide screens, below it on narrow ones). A search box
+ * filters the operations.
  */
 
 const isObject = (value: unknown): value is JsonObject =>
@@ -25,10 +28,16 @@ const typeOf = (schema: unknown): string => {
   if (Array.isArray(schema.anyOf)) return schema.anyOf.map(typeOf).join(' or ');
   if (schema.type === 'array')
     return `array of ${typeOf(schema.items)}${typeof schema.maxItems === 'number' ? ` (at most ${schema.maxItems})` : ''}`;
+  if (schema.type === 'string' && schema.contentSchema !== undefined)
+    return `<code>string</code>: ${escapeHtml(String(schema.contentMediaType ?? ''))} text holding ${typeOf(schema.contentSchema)}`;
   const rules: string[] = [];
   if (schema.const !== undefined) rules.push(`always <code>${escapeHtml(JSON.stringify(schema.const))}</code>`);
   if (Array.isArray(schema.enum))
-    rules.push(`one of ${schema.enum.map((v) => `<code>${escapeHtml(String(v))}</code>`).join(', ')}`);
+    rules.push(
+      schema.enum.length > 8
+        ? `one of ${schema.enum.length} values such as <code>${escapeHtml(String(schema.enum[0]))}</code>`
+        : `one of ${schema.enum.map((v) => `<code>${escapeHtml(String(v))}</code>`).join(', ')}`,
+    );
   if (typeof schema.minLength === 'number' || typeof schema.maxLength === 'number')
     rules.push(`${schema.minLength ?? 0} to ${schema.maxLength ?? '∞'} characters`);
   if (typeof schema.minimum === 'number' || typeof schema.maximum === 'number')
@@ -36,13 +45,13 @@ const typeOf = (schema: unknown): string => {
   if (typeof schema.pattern === 'string') rules.push(`matches <code>${escapeHtml(schema.pattern)}</code>`);
   if (typeof schema.format === 'string') rules.push(`format <code>${escapeHtml(schema.format)}</code>`);
   if (schema.default !== undefined) rules.push(`default <code>${escapeHtml(String(schema.default))}</code>`);
-  const type = typeof schema.type === 'string' ? schema.type : Array.isArray(schema.anyOf) ? '' : 'any';
+  const type = typeof schema.type === 'string' ? schema.type : 'any';
   return `<code>${escapeHtml(type)}</code>${rules.length ? `: ${rules.join('; ')}` : ''}`;
 };
 
 const methodBadge = (method: string) => `<span class="method ${method}">${method.toUpperCase()}</span>`;
 
-interface Concrete {
+interface Entry {
   readonly method: string;
   readonly path: string;
   readonly operation: OpenApiOperation;
@@ -50,84 +59,260 @@ interface Concrete {
 
 const pretty = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 
+/** A word for the shell: single-quoted unless it needs no quotes. */
+const shellWord = (word: string) => (/^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, "'\\''")}'`);
+
+const copyable = (text: string) =>
+  `<div class="copyable"><pre><code>${escapeHtml(text)}</code></pre><button type="button" class="copy" aria-label="Copy to the clipboard">Copy</button></div>`;
+
+const plainText = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&[a-z#0-9]+;/g, ' ')
+    .replace(/\s+/g, ' ');
+
+const styles = `
+[hidden] { display: none !important; }
+.layout { display: grid; grid-template-columns: 250px minmax(0, 1fr); }
+.layout > main { max-width: none; padding: 8px 28px 60px; min-width: 0; }
+nav.toc { position: sticky; top: 0; align-self: start; max-height: 100vh; overflow-y: auto; padding: 14px 12px 40px 20px; border-right: 1px solid var(--line); font-size: 14px; min-width: 0; }
+nav.toc h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 18px 0 6px; border: 0; padding: 0; }
+nav.toc ul { list-style: none; margin: 0; padding: 0; }
+nav.toc li { margin: 3px 0; }
+nav.toc a { text-decoration: none; color: var(--ink); }
+nav.toc a:hover { color: var(--accent); }
+nav.toc .method { min-width: 52px; font-size: 11px; padding: 3px 5px; }
+.search { position: sticky; top: 0; background: #fff; padding: 4px 0 8px; }
+.search input { width: 100%; font: inherit; padding: 7px 10px; border: 1px solid var(--line); border-radius: 6px; }
+.search input:focus { outline: 2px solid var(--accent); outline-offset: 0; }
+#no-match { color: var(--muted); }
+section.operation { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 0.9fr); border: 1px solid var(--line); border-radius: 8px; margin: 22px 0; overflow: hidden; }
+section.operation > .doc { padding: 16px 20px; min-width: 0; }
+section.operation > .samples { background: #1b2433; color: #e6edf3; min-width: 0; }
+section.operation > .doc > header { display: flex; align-items: center; gap: 10px; flex-wrap: wrap; }
+.samples .pinned { position: sticky; top: 0; max-height: 100vh; overflow-y: auto; padding: 16px 18px; }
+.samples h4 { color: #b6c2d1; font-size: 12px; text-transform: uppercase; letter-spacing: .06em; margin: 14px 0 6px; }
+.samples h4:first-child { margin-top: 0; }
+.samples pre { background: #0f1722; margin: 4px 0 10px; max-height: 420px; }
+.samples a { color: #9ecbff; }
+.samples details > summary { color: #9ecbff; }
+.samples code { background: none; color: inherit; }
+ul.forms { list-style: none; margin: 0; padding: 0; }
+ul.forms li { margin: 0 0 8px; }
+.form-head { display: flex; flex-wrap: wrap; gap: 6px; align-items: center; font-size: 13px; }
+.form-head .path { font-size: 13px; overflow-wrap: anywhere; }
+.form-head code { color: #b6c2d1; }
+.copyable { position: relative; }
+.copyable pre { padding-right: 64px; white-space: pre-wrap; overflow-wrap: anywhere; }
+button.copy { position: absolute; top: 6px; right: 6px; font: 12px system-ui, sans-serif; color: #e6edf3; background: #2d3a4f; border: 1px solid #42526b; border-radius: 4px; padding: 3px 8px; cursor: pointer; }
+button.copy:hover { background: #3a4a63; }
+ul.fields { list-style: none; margin: 4px 0 14px; padding: 0; border-top: 1px solid var(--line); }
+ul.fields > li { padding: 7px 0; border-bottom: 1px solid var(--line); }
+ul.fields .name { font-weight: 600; margin-right: 6px; }
+ul.fields .rule { color: var(--muted); font-size: 14px; margin: 2px 0; }
+ul.fields p { margin: 2px 0; }
+.codes { font-size: 14px; margin: 2px 0 0; }
+.codes a { margin-right: 4px; }
+h4 { margin: 16px 0 4px; }
+table.fixed { table-layout: fixed; }
+@media (max-width: 1180px) { section.operation { grid-template-columns: minmax(0, 1fr); } .samples .pinned { position: static; max-height: none; } }
+@media (max-width: 800px) { .layout { grid-template-columns: minmax(0, 1fr); } nav.toc { position: static; max-height: none; border-right: 0; border-bottom: 1px solid var(--line); padding: 10px 16px; } .layout > main { padding: 8px 12px 40px; } section.operation > .doc, .samples .pinned { padding: 12px; } header.top { padding: 14px 16px; } }
+`;
+
+/** Filters the operations as the reader types; copies a curl line. */
+const script = `
+(() => {
+  const input = document.getElementById('search');
+  const sections = [...document.querySelectorAll('section.operation')];
+  const empty = document.getElementById('no-match');
+  const filter = () => {
+    const terms = input.value.toLowerCase().split(/\\s+/).filter(Boolean);
+    let shown = 0;
+    for (const section of sections) {
+      const hit = terms.every((term) => section.dataset.search.includes(term));
+      section.hidden = !hit;
+      const item = document.querySelector('nav.toc li[data-op="' + section.id + '"]');
+      if (item) item.hidden = !hit;
+      if (hit) shown++;
+    }
+    for (const group of document.querySelectorAll('[data-group]'))
+      group.hidden = !group.querySelector('section.operation:not([hidden]), li[data-op]:not([hidden])');
+    empty.hidden = shown > 0;
+  };
+  input.addEventListener('input', filter);
+  document.addEventListener('keydown', (event) => {
+    if (event.key === '/' && document.activeElement !== input) { event.preventDefault(); input.focus(); }
+  });
+  document.addEventListener('click', async (event) => {
+    const button = event.target.closest('button.copy');
+    if (!button) return;
+    const code = button.parentElement.querySelector('code');
+    try {
+      await navigator.clipboard.writeText(code.textContent);
+    } catch {
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      getSelection().removeAllRanges();
+      getSelection().addRange(range);
+      document.execCommand('copy');
+    }
+    button.textContent = 'Copied';
+    setTimeout(() => { button.textContent = 'Copy'; }, 1500);
+  });
+})();
+`;
+
 export const renderReference = (document: OpenApiDocument, links: Links): string => {
   const resolve = (value: unknown): JsonObject => resolveRef(document, value);
-  const concrete: Concrete[] = Object.entries(document.paths).flatMap(([path, item]) =>
-    Object.entries(item).map(([method, operation]) => ({ method, path, operation: operation as OpenApiOperation })),
-  );
-  const groups = new Map<string, Concrete[]>();
-  for (const entry of concrete) {
+  const entries: Entry[] = documentOperations(document);
+  const groups = new Map<string, Entry[]>();
+  for (const entry of entries) {
     const key = entry.operation['x-operation'];
     groups.set(key, [...(groups.get(key) ?? []), entry]);
   }
-  const canonical = (entries: Concrete[]) =>
-    entries.find((e) => e.method !== 'head' && e.operation.operationId === e.operation['x-operation']) ?? entries[0]!;
+  const main = (group: Entry[]) => group.find((e) => e.operation.operationId === e.operation['x-operation'])!;
 
-  const parametersTable = (operation: OpenApiOperation) => {
-    const rows = operation.parameters.map((p) => {
-      const parameter = resolve(p);
-      return `<tr><td><code>${escapeHtml(String(parameter.name))}</code></td><td>${escapeHtml(String(parameter.in))}${parameter.required ? ' <span class="badge">required</span>' : ''}</td><td>${typeOf(parameter.schema)}</td><td>${markdown(String(parameter.description ?? ''))}</td></tr>`;
+  const server = String(document.servers[0]?.url ?? '').replace('{base_url}', links.baseUrl);
+  const errorPage = (code: string) => links.to(`/documentation/errors/${code}.html`);
+
+  // The titles of the error codes, as the shared error responses list them (`- \`40001\` Title: cause`).
+  const errorTitles = new Map<string, string>();
+  for (const response of Object.values(document.components.responses))
+    for (const match of String(response.description ?? '').matchAll(/^- `(\d+)` ([^:\n]+):/gm))
+      errorTitles.set(match[1] ?? '', match[2] ?? '');
+
+  const parametersOf = (entry: Entry) =>
+    [...(document.paths[entry.path]?.parameters ?? []), ...entry.operation.parameters].map(resolve);
+
+  const exampleOf = (reference: unknown) => resolve(reference).value;
+
+  /** The curl line of one documented form, with the parameters' examples filled in. */
+  const curl = (entry: Entry) => {
+    const parameters = parametersOf(entry);
+    const path = entry.path.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const parameter = parameters.find((p) => p.name === name && p.in === 'path');
+      return parameter?.example === undefined ? whole : String(parameter.example);
     });
-    return `<h4>Parameters</h4><table><thead><tr><th>Name</th><th>In</th><th>Schema</th><th>Description</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+    const url = shellWord(`${server}${path}`);
+    if (entry.method === 'head') return `curl -I ${url}`;
+    if (entry.method === 'get') return `curl -i ${url}`;
+    const body = entry.operation.requestBody ? resolve(entry.operation.requestBody) : undefined;
+    const media = body && isObject(body.content) ? resolve(body.content['application/json']) : undefined;
+    const example = media && isObject(media.examples) ? Object.values(media.examples)[0] : undefined;
+    return [
+      `curl -i -X ${entry.method.toUpperCase()} ${url}`,
+      ...(example
+        ? [`-H 'Content-Type: application/json'`, `-d ${shellWord(JSON.stringify(exampleOf(example)))}`]
+        : []),
+    ].join(' \\\n  ');
   };
 
-  const examplesOf = (media: JsonObject, shown = new Set<string>()) =>
-    Object.entries(isObject(media.examples) ? media.examples : {})
-      .filter(([name]) => !shown.has(name) && Boolean(shown.add(name)))
-      .map(([name, example]) => {
-        const resolved = resolve(example);
-        return `<details><summary>Example ${escapeHtml(name)}${resolved.summary ? `: ${escapeHtml(String(resolved.summary))}` : ''}</summary><pre><code>${escapeHtml(pretty(resolved.value))}</code></pre></details>`;
-      })
-      .join('');
+  const parameterList = (entry: Entry) => {
+    const items = parametersOf(entry).map(
+      (parameter) =>
+        `<li><code class="name">${escapeHtml(String(parameter.name))}</code><span class="muted">${escapeHtml(String(parameter.in))}</span>${parameter.required ? ' <span class="badge">required</span>' : ''}<div class="rule">${typeOf(parameter.schema)}</div>${markdown(String(parameter.description ?? ''))}</li>`,
+    );
+    return items.length ? `<h4>Parameters</h4><ul class="fields">${items.join('')}</ul>` : '';
+  };
 
   const requestBody = (operation: OpenApiOperation) => {
     if (!operation.requestBody) return '';
     const body = resolve(operation.requestBody);
     const content = isObject(body.content) ? body.content : {};
-    const [firstType, firstMedia] = Object.entries(content)[0] ?? [];
-    const media = resolve(firstMedia);
+    const media = resolve(Object.values(content)[0]);
     return `<h4>Request body</h4>${markdown(String(body.description ?? ''))}<p>Media types: ${Object.keys(content)
       .map((t) => `<code>${escapeHtml(t)}</code>`)
-      .join(', ')}. Schema: ${typeOf(media.schema)}.</p>${firstType ? examplesOf(media) : ''}`;
+      .join(', ')}. Schema: ${typeOf(media.schema)}.</p>`;
   };
 
-  const responsesTable = (operation: OpenApiOperation) => {
-    const rows = Object.entries(operation.responses).map(([status, reference]) => {
+  const responseList = (operation: OpenApiOperation) => {
+    const items = Object.entries(operation.responses).map(([status, reference]) => {
       const response = resolve(reference);
       const content = isObject(response.content) ? response.content : {};
       const mediaTypes = Object.keys(content);
       const schema = mediaTypes[0] ? resolve(content[mediaTypes[0]]).schema : undefined;
       const headers = Object.keys(isObject(response.headers) ? response.headers : {});
-      const shown = new Set<string>();
-      const examples = Object.values(content)
-        .map((media) => examplesOf(resolve(media), shown))
-        .join('');
-      return `<tr><td><span class="status s${status.charAt(0)}">${escapeHtml(status)}</span></td><td>${markdown(String(response.description ?? ''))}${examples}</td><td>${headers.map((h) => `<code>${escapeHtml(h)}</code>`).join(' ')}</td><td>${mediaTypes.map((t) => `<code>${escapeHtml(t)}</code>`).join('<br>') || '<span class="muted">no body</span>'}${schema ? `<br>${typeOf(schema)}` : ''}</td></tr>`;
+      const codes = operation['x-error-codes']?.[status] ?? response['x-error-codes'];
+      // Errors differ by their codes; their headers and media types are those of every error (see the overview).
+      if (Array.isArray(codes))
+        return `<li><span class="status s${status.charAt(0)} name">${escapeHtml(status)}</span>${escapeHtml(STATUS_CODES[Number(status)] ?? 'Error')} <span class="muted">(${typeOf(schema)})</span><div class="codes">${codes
+          .map(
+            (code) =>
+              `<a href="${escapeHtml(errorPage(String(code)))}"><code>${escapeHtml(String(code))}</code></a> ${escapeHtml(errorTitles.get(String(code)) ?? '')}`,
+          )
+          .join('<br>')}</div></li>`;
+      const headerList = headers.map((h) => `<code>${escapeHtml(h)}</code>`).join(' ');
+      return `<li><span class="status s${status.charAt(0)} name">${escapeHtml(status)}</span>${markdown(String(reference.description ?? response.description ?? ''))}${
+        headers.length ? `<div class="rule">Headers: ${headerList}</div>` : ''
+      }<div class="rule">${mediaTypes.map((t) => `<code>${escapeHtml(t)}</code>`).join(' ') || 'No body.'}${schema ? ` ${typeOf(schema)}` : ''}</div></li>`;
     });
-    return `<h4>Responses</h4><table><thead><tr><th>Status</th><th>Description</th><th>Headers</th><th>Body</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+    return `<h4>Responses</h4><ul class="fields">${items.join('')}</ul>`;
   };
 
-  const pathsTable = (entries: Concrete[]) =>
-    `<details class="paths" open><summary>${entries.length} method and path combinations (every version prefix and format label)</summary><table><thead><tr><th>Method</th><th>Path</th><th>operationId</th></tr></thead><tbody>${entries
+  /** The example request (curl lines of every form, and the body) and the first success's example response. */
+  const samples = (group: Entry[]) => {
+    const { operation } = main(group);
+    const forms = group
       .map(
         (e) =>
-          `<tr id="${escapeHtml(e.operation.operationId)}" data-operation-id="${escapeHtml(e.operation.operationId)}" data-method="${e.method.toUpperCase()}" data-path="${escapeHtml(e.path)}"><td>${methodBadge(e.method)}</td><td class="path">${escapeHtml(e.path)}</td><td><code>${escapeHtml(e.operation.operationId)}</code></td></tr>`,
+          `<li id="${escapeHtml(e.operation.operationId)}" data-operation-id="${escapeHtml(e.operation.operationId)}" data-method="${e.method.toUpperCase()}" data-path="${escapeHtml(e.path)}"><div class="form-head">${methodBadge(e.method)}<span class="path">${escapeHtml(e.path)}</span><code>${escapeHtml(e.operation.operationId)}</code></div>${copyable(curl(e))}</li>`,
       )
-      .join('')}</tbody></table></details>`;
+      .join('');
+    const body = operation.requestBody ? resolve(operation.requestBody) : undefined;
+    const bodyMedia = body && isObject(body.content) ? resolve(Object.values(body.content)[0]) : undefined;
+    const bodyExample = bodyMedia && isObject(bodyMedia.examples) ? Object.values(bodyMedia.examples)[0] : undefined;
+    const [status, success] = Object.entries(operation.responses).find(([code]) => code.startsWith('2')) ?? [];
+    const response = resolve(success);
+    const content = isObject(response.content) ? response.content : {};
+    const shown = Object.entries(content)
+      .flatMap(([type, media]) => {
+        const examples = isObject(resolve(media).examples) ? Object.values(resolve(media).examples as JsonObject) : [];
+        return examples.length ? [{ type, value: exampleOf(examples[0]) }] : [];
+      })
+      .filter((example, i, all) => all.findIndex((other) => other.value === example.value) === i);
+    const [first, ...others] = shown;
+    return `<aside class="samples" aria-label="Examples"><div class="pinned">
+<h4>Request</h4><ul class="forms">${forms}</ul>
+${bodyExample ? `<h4>Request body</h4><pre><code>${escapeHtml(pretty(exampleOf(bodyExample)))}</code></pre>` : ''}
+<h4>Response ${escapeHtml(status ?? '')}</h4>
+${
+  first
+    ? `<pre><code>${escapeHtml(pretty(first.value))}</code></pre>${others
+        .map(
+          (other) =>
+            `<details><summary>As <code>${escapeHtml(other.type)}</code></summary><pre><code>${escapeHtml(pretty(other.value))}</code></pre></details>`,
+        )
+        .join('')}`
+    : `<p>${Object.keys(content)
+        .map((type) => `<code>${escapeHtml(type)}</code>`)
+        .join(', ')}</p>`
+}
+</div></aside>`;
+  };
 
-  const operationSection = (key: string, entries: Concrete[]) => {
-    const main = canonical(entries);
-    const { operation } = main;
-    const head = entries.find((e) => e.method === 'head');
+  const operationSection = (key: string, group: Entry[]) => {
+    const entry = main(group);
+    const { operation } = entry;
     const secured = Array.isArray(operation.security) && operation.security.length > 0;
-    return `<section class="operation" id="op-${escapeHtml(key)}">
-<header>${methodBadge(main.method)}${head ? methodBadge('head') : ''}<span class="path">${escapeHtml(main.path)}</span><h3>${escapeHtml(operation.summary)}</h3>${secured ? '<span class="badge">SigV4 signed</span>' : '<span class="badge">public</span>'}</header>
-${markdown(operation.description.split('\n\nThis path:')[0] ?? '')}
-${pathsTable(entries)}
-${parametersTable(operation)}
+    const doc = `<div class="doc">
+<header>${methodBadge(entry.method)}<span class="path">${escapeHtml(entry.path)}</span><h3>${escapeHtml(operation.summary)}</h3>${secured ? '<span class="badge">SigV4 signed</span>' : '<span class="badge">public</span>'}</header>
+${markdown(operation.description)}
+${parameterList(entry)}
 ${requestBody(operation)}
-${responsesTable(operation)}
-${head ? `<p class="muted">HEAD answers with the same status and headers as GET, without a body.</p>` : ''}
+${responseList(operation)}
+</div>`;
+    const search = [
+      ...group.flatMap((e) => [e.method, e.path, e.operation.operationId]),
+      operation.summary,
+      ...operation.tags,
+      ...parametersOf(entry).map((parameter) => String(parameter.name)),
+      plainText(markdown(operation.description)),
+    ]
+      .join(' ')
+      .toLowerCase();
+    return `<section class="operation" id="op-${escapeHtml(key)}" data-search="${escapeHtml(search)}">
+${doc}
+${samples(group)}
 </section>`;
   };
 
@@ -141,30 +326,32 @@ ${head ? `<p class="muted">HEAD answers with the same status and headers as GET,
     const rows = Object.entries(properties)
       .map(([property, value]) => {
         const resolved = isObject(value) ? value : {};
-        return `<tr><td><code>${escapeHtml(property)}</code>${required.has(property) ? ' <span class="badge">required</span>' : ''}</td><td>${typeOf(value)}</td><td>${markdown(String(resolved.description ?? ''))}</td></tr>`;
+        return `<li><code class="name">${escapeHtml(property)}</code>${required.has(property) ? '<span class="badge">required</span>' : ''}<div class="rule">${typeOf(value)}</div>${markdown(String(resolved.description ?? ''))}</li>`;
       })
       .join('');
     const shape = rows
-      ? `<table><thead><tr><th>Field</th><th>Schema</th><th>Description</th></tr></thead><tbody>${rows}</tbody></table>${schema.additionalProperties === false ? '<p class="muted">No other fields.</p>' : ''}`
+      ? `<ul class="fields">${rows}</ul>${schema.additionalProperties === false ? '<p class="muted">No other fields.</p>' : ''}`
       : `<p>${typeOf(schema)}</p>`;
     return `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${markdown(String(schema.description ?? ''))}<p class="muted">${xml}</p>${shape}</section>`;
   };
 
   const tags = document.tags.map((tag) => ({
     ...tag,
-    keys: [...groups.keys()].filter((key) => groups.get(key)![0]!.operation.tags[0] === tag.name),
+    keys: [...groups.keys()].filter((key) => main(groups.get(key)!).operation.tags[0] === tag.name),
   }));
   const toc = `<nav class="toc" aria-label="Contents">
+<div class="search"><input type="search" id="search" placeholder="Search operations (press /)" aria-label="Search operations" autocomplete="off"></div>
+<p id="no-match" hidden>No operation matches.</p>
 <h2>Overview</h2><ul><li><a href="#overview">About this API</a></li><li><a href="#unrouted">Unknown paths and methods</a></li></ul>
 ${tags
   .map(
     (tag) =>
-      `<h2>${escapeHtml(tag.name)}</h2><ul>${tag.keys
+      `<div data-group><h2>${escapeHtml(tag.name)}</h2><ul>${tag.keys
         .map((key) => {
-          const main = canonical(groups.get(key)!);
-          return `<li><a href="#op-${escapeHtml(key)}">${methodBadge(main.method)} ${escapeHtml(main.operation.summary)}</a></li>`;
+          const entry = main(groups.get(key)!);
+          return `<li data-op="op-${escapeHtml(key)}"><a href="#op-${escapeHtml(key)}">${methodBadge(entry.method)} ${escapeHtml(entry.operation.summary)}</a></li>`;
         })
-        .join('')}</ul>`,
+        .join('')}</ul></div>`,
   )
   .join('\n')}
 <h2>Schemas</h2><ul>${Object.keys(document.components.schemas)
@@ -172,11 +359,16 @@ ${tags
     .join('')}</ul>
 </nav>`;
 
-  const server = document.servers[0] ?? {};
+  const servers = document.servers
+    .map(
+      (s) =>
+        `<li><code>${escapeHtml(String(s.url).replace('{base_url}', links.baseUrl))}</code> ${markdown(String(s.description ?? ''))}</li>`,
+    )
+    .join('');
   const unrouted = Object.entries(document['x-unrouted-responses'])
     .map(([status, response]) => {
       const codes = Array.isArray(response['x-error-codes']) ? response['x-error-codes'].map(String) : [];
-      return `<tr><td><span class="status s${status.charAt(0)}">${escapeHtml(status)}</span></td><td>${markdown(String(response.description ?? ''))}</td><td>${codes.map((c) => `<a href="${escapeHtml(links.to(`/documentation/errors/${c}.html`))}"><code>${c}</code></a>`).join(' ')}</td><td>${Object.keys(
+      return `<tr><td><span class="status s${status.charAt(0)}">${escapeHtml(status)}</span></td><td>${markdown(String(response.description ?? ''))}</td><td>${codes.map((c) => `<a href="${escapeHtml(errorPage(c))}"><code>${c}</code></a>`).join(' ')}</td><td>${Object.keys(
         isObject(response.headers) ? response.headers : {},
       )
         .map((h) => `<code>${escapeHtml(h)}</code>`)
@@ -189,19 +381,21 @@ ${toc}
 <main>
 <section id="overview">
 <h2>About this API</h2>
-<p><span class="badge">OpenAPI ${escapeHtml(document.openapi)}</span> <span class="badge">version ${escapeHtml(document.info.version)}</span> <span class="badge">${concrete.length} operations on ${Object.keys(document.paths).length} paths</span></p>
+<p><span class="badge">OpenAPI ${escapeHtml(document.openapi)}</span> <span class="badge">version ${escapeHtml(document.info.version)}</span> <span class="badge">${entries.length} operations on ${Object.keys(document.paths).length} paths</span></p>
 ${markdown(document.info.description)}
-<p>Server: <code>${escapeHtml(String(server.url ?? ''))}</code>, where <code>base_url</code> is the scheme, host and stage path, for example <code>${escapeHtml(String((isObject(server.variables) && isObject(server.variables.base_url) && server.variables.base_url.default) || ''))}</code>.</p>
+<h3>Servers</h3>
+<p>Every path below works under each of them; the examples use the first.</p>
+<ul>${servers}</ul>
 </section>
 <section id="unrouted">
 <h2>Unknown paths and methods</h2>
-<table><thead><tr><th>Status</th><th>When</th><th>Error codes</th><th>Headers</th></tr></thead><tbody>${unrouted}</tbody></table>
+<table class="fixed"><thead><tr><th style="width: 12%">Status</th><th>When</th><th style="width: 22%">Error codes</th><th style="width: 18%">Headers</th></tr></thead><tbody>${unrouted}</tbody></table>
 </section>
 ${tags
   .map(
-    (tag) => `<h2 id="tag-${escapeHtml(tag.name)}">${escapeHtml(tag.name)}</h2>
+    (tag) => `<div data-group><h2 id="tag-${escapeHtml(tag.name)}">${escapeHtml(tag.name)}</h2>
 ${markdown(tag.description)}
-${tag.keys.map((key) => operationSection(key, groups.get(key)!)).join('\n')}`,
+${tag.keys.map((key) => operationSection(key, groups.get(key)!)).join('\n')}</div>`,
   )
   .join('\n')}
 <h2 id="schemas">Schemas</h2>
@@ -217,5 +411,7 @@ ${Object.entries(document.components.schemas).map(schemaSection).join('\n')}
       { href: links.to('/documentation/errors/'), text: 'Error codes' },
     ],
     body,
+    styles,
+    script,
   });
 };

@@ -1,34 +1,49 @@
 import * as z from 'zod/mini';
 import { articleInput } from '../domain/article';
 import { magazineInput, magazineListInput } from '../domain/magazine';
-import { type ErrorCode, errorCatalogue } from '../http/error-catalogue';
+import type { ErrorCode } from '../http/error-catalogue';
 import { representationRegistry } from '../http/representations/schemas';
-import { expandRoutes, formatLabels, type HttpMethod, type Operation, versionPrefixOf } from '../routes';
-import { EXAMPLE_BASE_URL, requestExamples } from './examples';
+import { currentVersion, type HttpMethod, type Operation, operations, takesLabels, versionPrefixes } from '../routes';
+import { requestExamples } from './examples';
 import { groupDescriptions, type OperationProse, operationDocs } from './operation-docs';
 import { fixedParameters, pathParameter, queryParameters, responseHeaders } from './parameters';
 import {
   type Built,
-  type Concrete,
-  commonErrors,
+  type Documented,
+  errorCodesByStatus,
+  errorComponents,
   errorResponse,
+  errorSubset,
   examplesOf,
+  headErrorResponses,
   JSON_TYPES,
-  type Label,
   negotiates,
   notModifiedResponse,
   successResponse,
   XML_TYPE,
+  xmlSchema,
 } from './responses';
-import { capitalize, type JsonObject, type OpenApiDocument, type OpenApiOperation, pascal, ref } from './types';
+import {
+  documentOperations,
+  type JsonObject,
+  type OpenApiDocument,
+  type OpenApiOperation,
+  type OperationMethod,
+  pascal,
+  type Reference,
+  ref,
+} from './types';
 
-export type { JsonObject, OpenApiDocument, OpenApiOperation } from './types';
+export type { JsonObject, OpenApiDocument, OpenApiOperation, PathItem } from './types';
+export { documentOperations } from './types';
 
 /**
- * The OpenAPI 3.1 document of the API, generated: paths and methods from the route table (every
- * version prefix and format label, as API Gateway has them), schemas from the zod schemas of the
- * rows (the ones the handlers validate with and build responses by), errors from the error
- * catalogue, examples from the functions that build real responses.
+ * The OpenAPI 3.1 document of the API, generated: paths and methods from the route table (each
+ * resource once; the version prefixes are its servers; a resource that takes format labels also
+ * has its labelled form, `/magazines.{format}`), schemas from the zod schemas of the rows (the
+ * ones the handlers validate with and build responses by), errors from the error catalogue,
+ * examples from the functions that build real responses. API Gateway's concrete resources, every
+ * prefix and label, are `expandRoutes()`'s, from the same rows.
  */
 
 const requestRegistry = z.registry<{ id: string }>();
@@ -59,65 +74,101 @@ const requestSchemaId = (schema: z.ZodMiniType): string => {
   return id;
 };
 
-/** `listMagazines`, `listMagazinesV1`, `headListMagazinesApiV1Json`: unique per method and concrete path. */
-export const operationIdOf = (id: string, method: HttpMethod, prefix: string, label: Label | undefined) =>
-  `${method === 'HEAD' ? `head${capitalize(id)}` : id}${pascal(prefix)}${label ? capitalize(label) : ''}`;
+/**
+ * Operation ids: the route table's for the operation on its plain path (`getMagazine`); `head`
+ * and the resource for its HEAD (`headMagazine`, `headMagazines`); `InFormat` after either for the
+ * labelled form of the path (`getMagazineInFormat`, `headMagazineInFormat`).
+ */
+export const operationIdOf = (id: string, method: HttpMethod, labelled: boolean) =>
+  `${method === 'HEAD' ? `head${id.replace(/^(get|list)(?=[A-Z])/, '')}` : id}${labelled ? 'InFormat' : ''}`;
 
-const labelOf = (resource: string, operation: Operation): Label | undefined =>
-  formatLabels.find((label) => resource.endsWith(`${operation.path}.${label}`));
+/** The path of the labelled form: `/magazines.{format}`, `/magazines/{id}.{format}`. */
+export const labelledPath = (path: string) => `${path}.{format}`;
+
+/** The parameters of a path's templates, which every method on the path shares. */
+const pathParameters = (path: string, parameters: Record<string, JsonObject>): Reference[] =>
+  [...path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((match) => {
+    const [key, parameter] = pathParameter(match[1] ?? '');
+    parameters[key] = parameter;
+    return ref('parameters', key);
+  });
 
 const operationObject = (
   built: Built,
-  concrete: Concrete,
+  documented: Documented,
   parameters: Record<string, JsonObject>,
 ): OpenApiOperation => {
-  const { operation, prose, method, label, prefix } = concrete;
+  const { operation, prose, method, labelled } = documented;
   const reads = method === 'GET' || method === 'HEAD';
   const parameterKeys: string[] = [];
-  const pathNames = [...operation.path.matchAll(/\{([A-Za-z0-9_]+)\}/g)].map((m) => m[1] ?? '');
-  pathNames.forEach((name, index) => {
-    const [key, parameter] = pathParameter(
-      name,
-      negotiates(operation) && index === pathNames.length - 1 && operation.path.endsWith(`{${name}}`),
-    );
-    parameters[key] = parameter;
-    parameterKeys.push(key);
-  });
   if (operation.query) parameterKeys.push(...queryParameters(operation.query, parameters));
-  if (negotiates(operation) && !label) parameterKeys.push('QueryFormat');
+  if (negotiates(operation) && !labelled) parameterKeys.push('QueryFormat');
   parameterKeys.push('QueryMock');
-  if (negotiates(operation)) parameterKeys.push('HeaderAccept');
+  if (negotiates(operation) && !labelled) parameterKeys.push('HeaderAccept');
   if (reads) parameterKeys.push('HeaderIfNoneMatch');
   if (reads && negotiates(operation)) parameterKeys.push('HeaderIfModifiedSince');
   if (operation.ifMatch) parameterKeys.push('HeaderIfMatch');
   if (operation.idempotent) parameterKeys.push('HeaderIdempotencyKey');
 
-  const responses: Record<string, { $ref: string }> = {};
+  const responses: Record<string, Reference> = {};
   for (const success of operation.success)
-    responses[String(success.status)] = successResponse(built, concrete, success);
-  if (reads) responses['304'] = notModifiedResponse(built, concrete);
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of [...operation.errors, ...commonErrors(concrete)]) {
-    const status = errorCatalogue[code].status;
-    byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])].sort());
-  }
-  for (const [status, codes] of [...byStatus].sort(([a], [b]) => a - b))
-    responses[String(status)] = errorResponse(built, concrete, status, codes);
+    responses[String(success.status)] = successResponse(built, documented, success);
+  if (reads) responses['304'] = notModifiedResponse(built, operation);
+  const errorCodes: Record<string, ErrorCode[]> = {};
+  if (method === 'HEAD') Object.assign(responses, headErrorResponses(built));
+  else
+    for (const [status, codes] of errorCodesByStatus(documented)) {
+      responses[String(status)] = errorResponse(built, documented, status, codes);
+      errorCodes[String(status)] = codes;
+    }
 
-  const where = [prefix ? `under \`${prefix}\`` : 'latest version (no version segment)', label && `\`.${label}\` label`]
-    .filter(Boolean)
-    .join(', ');
+  const head = method === 'HEAD';
+  // The plain GET (or the method itself) tells the operation; its HEAD and labelled forms refer to it.
+  const description =
+    !head && !labelled
+      ? prose.description
+      : [
+          head &&
+            `The same status and headers as \`${operationIdOf(operation.id, operation.method, labelled)}\`, without a body.`,
+          !head && `As \`${operation.id}\`: ${prose.description}`,
+          labelled &&
+            'The label that ends the path (`.json`, `.xml`) chooses the format: it wins over `format` and `Accept`.',
+        ]
+          .filter(Boolean)
+          .join(' ');
   return {
-    operationId: operationIdOf(operation.id, method, prefix, label),
-    summary: method === 'HEAD' ? `${operation.summary}: headers only` : operation.summary,
-    description: `${method === 'HEAD' ? 'The same status and headers as the GET, without a body. ' : ''}${prose.description}\n\nThis path: ${where}.`,
+    operationId: operationIdOf(operation.id, method, labelled),
+    summary: `${operation.summary}${labelled ? ' (.json or .xml)' : ''}${head ? ': headers only' : ''}`,
+    description,
     tags: [operation.group],
     parameters: parameterKeys.map((key) => ref('parameters', key)),
     ...(operation.body && { requestBody: ref('requestBodies', requestSchemaId(operation.body)) }),
     responses,
     ...(reads ? { security: [] } : { security: [{ sigv4: [] }] }),
     'x-operation': operation.id,
+    ...(method !== 'HEAD' && { 'x-error-codes': errorCodes }),
   };
+};
+
+/**
+ * Once every operation has added its codes to the shared error components: an operation that
+ * gives every code of a component needs to say nothing more; one that gives only some names them
+ * beside its reference and in its `x-error-codes`.
+ */
+const narrowErrors = (paths: OpenApiDocument['paths'], built: Built) => {
+  for (const { operation } of documentOperations({ paths })) {
+    const own = operation['x-error-codes'];
+    if (!own) continue;
+    for (const [status, codes] of Object.entries(own)) {
+      const reference = operation.responses[status];
+      const shared = built.errorCodes.get(reference?.$ref.split('/').pop() ?? '');
+      if (!reference || !shared)
+        throw new Error(`Operation ${operation.operationId} refers to no error component for ${status}.`);
+      if (codes.length === shared.size) delete own[status];
+      else reference.description = errorSubset(Number(status), codes as ErrorCode[]);
+    }
+    if (Object.keys(own).length === 0) delete operation['x-error-codes'];
+  }
 };
 
 const proseOf = (operation: Operation): OperationProse => {
@@ -128,7 +179,7 @@ const proseOf = (operation: Operation): OperationProse => {
 
 const requestBodies = (): Record<string, JsonObject> => {
   const bodies: Record<string, JsonObject> = {};
-  for (const operation of expandRoutes().flatMap((route) => (route.operation ? [route.operation] : []))) {
+  for (const operation of operations as readonly Operation[]) {
     if (!operation.body) continue;
     const id = requestSchemaId(operation.body);
     const media = { schema: ref('schemas', id), examples: examplesOf([`${id}Request`]) };
@@ -143,7 +194,7 @@ const requestBodies = (): Record<string, JsonObject> => {
 
 const infoDescription = `An HTTP API over a collection of magazines, their tags and their articles.
 
-**Versions.** Every path works under three prefixes: none (the latest version, not stable across releases), \`/v1\` and \`/api/v1\`. Each prefix and format label is listed here as a path of its own, exactly as the API serves it. Links the API writes (\`Location\`, tag \`url\`, \`moreInfo\`, \`Link\`) are always \`{base_url}/v1/…\`, whichever prefix the request used: a representation is byte for byte the same under every prefix.
+**Versions.** Every path works under three prefixes: none (the latest version, not stable across releases), \`/v1\` and \`/api/v1\`: they are this document's servers, and every path listed here works under each of them. A resource that can be asked for in a format by a label is listed a second time, with \`.{format}\` ending its path (\`/magazines.{format}\` for \`/magazines.json\` and \`/magazines.xml\`). Links the API writes (\`Location\`, tag \`url\`, \`moreInfo\`, \`Link\`) are always \`{base_url}/v1/…\`, whichever prefix the request used: a representation is byte for byte the same under every prefix.
 
 **Formats.** Responses are JSON, or XML for every representation and error object. The path label (\`.json\`, \`.xml\`) decides; else the \`format\` parameter; else \`Accept\`; else JSON. JSON goes out as \`text/javascript; charset=utf-8\` unless \`Accept\` admits only \`application/json\`. XML uses the JSON field names as element names; an array is a plural element holding singular ones (\`<tags><tag>…</tag></tags>\`). Every response carries \`Vary: Accept\`. Request bodies are JSON, at most 1 MiB.
 
@@ -155,8 +206,10 @@ const infoDescription = `An HTTP API over a collection of magazines, their tags 
 
 **Mock.** On the testing server every operation accepts \`mock\`: the request is checked as a real one, then answered with deterministic simulated data; nothing is read or written.`;
 
-const unroutedContent = () =>
-  Object.fromEntries([...JSON_TYPES, XML_TYPE].map((type) => [type, { schema: ref('schemas', 'Error') }]));
+const unroutedContent = () => ({
+  ...Object.fromEntries(JSON_TYPES.map((type) => [type, { schema: ref('schemas', 'Error') }])),
+  [XML_TYPE]: { schema: xmlSchema(ref('schemas', 'Error')) },
+});
 
 const unroutedResponses = (): Record<string, JsonObject> => ({
   '404': {
@@ -186,24 +239,59 @@ const unroutedResponses = (): Record<string, JsonObject> => ({
   },
 });
 
-export const buildOpenApi = (): OpenApiDocument => {
-  const built: Built = { responses: {}, examples: {} };
+/** The local server's address: the default of `{base_url}` where no request gives one (`npm run openapi`). */
+export const LOCAL_BASE_URL = 'http://127.0.0.1:3000';
+
+const stable = `/${currentVersion}`;
+
+/** The version prefixes as servers, the one the API's own links use first. */
+export const serversFor = (baseUrl: string | undefined): JsonObject[] =>
+  [...versionPrefixes]
+    .sort((a, b) => Number(b === stable) - Number(a === stable))
+    .map((prefix) => {
+      const description =
+        prefix === ''
+          ? 'The latest version, without a version segment: it follows each new version, so it is not stable across releases.'
+          : `Version ${currentVersion.slice(1)}${prefix === stable ? ', as the links the API writes give it' : ` under \`${prefix.slice(0, -stable.length)}\``}.`;
+      if (baseUrl !== undefined) return { url: `${baseUrl}${prefix}`, description };
+      return {
+        url: `{base_url}${prefix}`,
+        description,
+        variables: {
+          base_url: {
+            default: LOCAL_BASE_URL,
+            description:
+              'The scheme, host and stage path the API is served on: `https://{api-id}.execute-api.{region}.amazonaws.com/{stage}`, a custom domain, or `http://127.0.0.1:{port}` for the local server. The document the API serves names its own.',
+          },
+        },
+      };
+    });
+
+/** Each operation on its path, its HEAD beside each GET, and both again on the labelled path where labels apply. */
+const documentedOperations = (): { path: string; documented: Documented }[] =>
+  (operations as readonly Operation[]).flatMap((operation) => {
+    const prose = proseOf(operation);
+    const methods: HttpMethod[] = operation.method === 'GET' ? ['GET', 'HEAD'] : [operation.method];
+    return [false, ...(takesLabels(operation) ? [true] : [])].flatMap((labelled) =>
+      methods.map((method) => ({
+        path: labelled ? labelledPath(operation.path) : operation.path,
+        documented: { operation, prose, method, labelled },
+      })),
+    );
+  });
+
+export const buildOpenApi = (baseUrl?: string): OpenApiDocument => {
+  const built: Built = { responses: {}, examples: {}, errorCodes: new Map() };
   const parameters: Record<string, JsonObject> = { ...fixedParameters };
   const paths: OpenApiDocument['paths'] = {};
-  for (const route of expandRoutes()) {
-    if (!route.operation || route.method === 'ANY') continue;
-    const operation = route.operation;
-    const concrete: Concrete = {
-      operation,
-      prose: proseOf(operation),
-      method: route.method,
-      label: labelOf(route.resource, operation),
-      prefix: versionPrefixOf(route.resource),
-    };
-    const item = paths[route.resource] ?? {};
-    paths[route.resource] = item;
-    item[route.method.toLowerCase() as Lowercase<HttpMethod>] = operationObject(built, concrete, parameters);
+  for (const { path, documented } of documentedOperations()) {
+    const item =
+      paths[path] ?? (pathParameters(path, parameters).length ? { parameters: pathParameters(path, parameters) } : {});
+    paths[path] = item;
+    item[documented.method.toLowerCase() as OperationMethod] = operationObject(built, documented, parameters);
   }
+  errorComponents(built);
+  narrowErrors(paths, built);
   for (const [id, value] of Object.entries(requestExamples))
     built.examples[`${id}Request`] = {
       summary: `A ${pascal(id)
@@ -213,9 +301,10 @@ export const buildOpenApi = (): OpenApiDocument => {
     };
 
   const usedParameters = new Set(
-    Object.values(paths).flatMap((item) =>
-      Object.values(item).flatMap((op) => op.parameters.map((p) => p.$ref.split('/').pop() ?? '')),
-    ),
+    [
+      ...Object.values(paths).flatMap((item) => item.parameters ?? []),
+      ...documentOperations({ paths }).flatMap(({ operation }) => operation.parameters),
+    ].map((parameter) => parameter.$ref.split('/').pop() ?? ''),
   );
   return {
     openapi: '3.1.0',
@@ -226,19 +315,7 @@ export const buildOpenApi = (): OpenApiDocument => {
       description: infoDescription,
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    servers: [
-      {
-        url: '{base_url}',
-        description: 'The scheme, host and stage path the API is served on.',
-        variables: {
-          base_url: {
-            default: EXAMPLE_BASE_URL,
-            description:
-              'Such as `https://{api-id}.execute-api.{region}.amazonaws.com/{stage}`, a custom domain, or `http://127.0.0.1:{port}` for the local server.',
-          },
-        },
-      },
-    ],
+    servers: serversFor(baseUrl),
     tags: Object.entries(groupDescriptions).map(([name, description]) => ({ name, description })),
     paths,
     components: {
@@ -265,10 +342,31 @@ export const buildOpenApi = (): OpenApiDocument => {
 
 let cached: OpenApiDocument | undefined;
 
-/** The document, built once per process. */
+/** The document, built once per process, its servers under `{base_url}`. */
 export const openApiDocument = (): OpenApiDocument => (cached ??= buildOpenApi());
 
-let cachedJson: string | undefined;
+/**
+ * The document as `GET /openapi.json` serves it: its servers at the request's own base URL, as
+ * compact JSON. A deployment has a handful of base URLs (its API Gateway domain and custom
+ * domains); the cap keeps an instance's memory bounded whatever domains reach it.
+ */
+const served = new Map<string, string>();
+const MAX_SERVED = 8;
 
-/** The document as served by `GET /openapi.json` and written by `npm run openapi`. */
-export const openApiJson = (): string => (cachedJson ??= `${JSON.stringify(openApiDocument(), null, 2)}\n`);
+/** The document as served at a base URL. */
+export const openApiDocumentAt = (baseUrl: string): OpenApiDocument => ({
+  ...openApiDocument(),
+  servers: serversFor(baseUrl),
+});
+
+export const openApiJson = (baseUrl: string): string => {
+  const known = served.get(baseUrl);
+  if (known !== undefined) return known;
+  const json = JSON.stringify(openApiDocumentAt(baseUrl));
+  if (served.size >= MAX_SERVED) served.delete(served.keys().next().value!);
+  served.set(baseUrl, json);
+  return json;
+};
+
+/** The document as `npm run openapi` writes it to openapi.json: servers under `{base_url}`, indented for reading. */
+export const openApiFile = (): string => `${JSON.stringify(openApiDocument(), null, 2)}\n`;

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { IDENTIFIER_PATTERN } from '../domain/fields';
 import { errorCodes } from '../http/error-catalogue';
+import { queryIntegers } from '../http/query';
 import { formatLabels } from '../routes';
 import { EXAMPLE_BASE_URL } from './examples';
 import { queryParameterDescriptions } from './operation-docs';
@@ -14,15 +15,25 @@ const constraintOf = (schema: z.ZodMiniType): string | undefined => {
   return message ? `${capitalize(message)}.` : undefined;
 };
 
+/** Integers keep their bounds; their text form (digits) is what the query string carries, not what clients send. */
+const asInteger = ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: JsonObject }) => {
+  const bounds = queryIntegers.get(zodSchema as z.ZodMiniType);
+  if (!bounds) return;
+  for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+  Object.assign(jsonSchema, { type: 'integer', ...bounds });
+};
+
 export const queryParameters = (query: z.ZodMiniObject, parameters: Record<string, JsonObject>): string[] => {
-  const json = z.toJSONSchema(query, { target: 'draft-2020-12', io: 'input' }) as {
-    properties?: Record<string, JsonObject>;
-  };
+  const json = z.toJSONSchema(query, {
+    target: 'draft-2020-12',
+    io: 'input',
+    override: (context) => asInteger(context as { zodSchema: unknown; jsonSchema: JsonObject }),
+  }) as { properties?: Record<string, JsonObject> };
   const defaults = query.parse({}) as Record<string, unknown>;
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     const { description: _fromZod, ...schema } = property;
     const fallback = defaults[name];
-    if (fallback !== undefined) schema.default = String(fallback);
+    if (fallback !== undefined) schema.default = schema.type === 'integer' ? fallback : String(fallback);
     const field = query.shape[name] as z.ZodMiniType;
     const prose = queryParameterDescriptions[name];
     if (!prose) throw new Error(`Query parameter \`${name}\` has no description in operation-docs.ts.`);
@@ -42,48 +53,42 @@ export const queryParameters = (query: z.ZodMiniObject, parameters: Record<strin
   });
 };
 
-const identifierSource = IDENTIFIER_PATTERN.source.replace(/^\^|\$$/g, '');
-const labelSource = `(?:\\.(?:${formatLabels.join('|')}))?`;
+const identifierSchema = { type: 'string', pattern: IDENTIFIER_PATTERN.source };
 
-export const pathParameter = (name: string, acceptsLabel: boolean): [string, JsonObject] => {
-  const labelNote = acceptsLabel
-    ? ' A format label (`.json`, `.xml`) may follow it: API Gateway hands it over inside this segment.'
-    : '';
-  const base: Record<string, { description: string; schema: JsonObject; example: string }> = {
-    id: {
-      description: 'Identifier of the magazine.',
-      schema: { type: 'string', pattern: `^${identifierSource}${acceptsLabel ? labelSource : ''}$` },
-      example: 'national-geographic',
-    },
-    tagId: {
-      description: 'Identifier of the tag.',
-      schema: { type: 'string', pattern: `^${identifierSource}${acceptsLabel ? labelSource : ''}$` },
-      example: 'science',
-    },
-    articleId: {
-      description: 'Identifier of the article, as the `Location` of its creation gave it.',
-      schema: { type: 'string', minLength: 1 },
-      example: '5b0f9a52-6c1e-4c0e-9f59-2d1f3a8e7c41',
-    },
-    errorCode: {
-      description: 'An error code of the catalogue followed by `.html`.',
-      schema: { type: 'string', enum: errorCodes.map((code) => `${code}.html`) },
-      example: '40402.html',
-    },
-  };
-  const known = base[name];
-  if (!known) throw new Error(`Path parameter \`{${name}}\` has no description in document.ts.`);
-  return [
-    `Path${capitalize(name)}${acceptsLabel ? 'Labelled' : ''}`,
-    {
-      name,
-      in: 'path',
-      required: true,
-      description: `${known.description}${labelNote}`,
-      schema: known.schema,
-      example: known.example,
-    },
-  ];
+const pathParameters: Record<string, JsonObject> = {
+  id: {
+    description: 'Identifier of the magazine.',
+    schema: identifierSchema,
+    example: 'national-geographic',
+  },
+  tagId: {
+    description: 'Identifier of the tag.',
+    schema: identifierSchema,
+    example: 'science',
+  },
+  articleId: {
+    description: 'Identifier of the article, as the `Location` of its creation gave it; it never holds a `.`.',
+    schema: { type: 'string', pattern: '^[^.]+$' },
+    example: '5b0f9a52-6c1e-4c0e-9f59-2d1f3a8e7c41',
+  },
+  errorCode: {
+    description: 'An error code of the catalogue followed by `.html`.',
+    schema: { type: 'string', enum: errorCodes.map((code) => `${code}.html`) },
+    example: '40402.html',
+  },
+  format: {
+    description:
+      'The format label that ends the path: `json` or `xml`. It wins over the `format` parameter and over `Accept`.',
+    schema: { type: 'string', enum: [...formatLabels] },
+    example: 'xml',
+  },
+};
+
+/** The component key of a path parameter, such as `PathId` for `{id}`. */
+export const pathParameter = (name: string): [string, JsonObject] => {
+  const known = pathParameters[name];
+  if (!known) throw new Error(`Path parameter \`{${name}}\` has no description in parameters.ts.`);
+  return [`Path${capitalize(name)}`, { name, in: 'path', required: true, ...known }];
 };
 
 export const fixedParameters: Record<string, JsonObject> = {
@@ -101,8 +106,8 @@ export const fixedParameters: Record<string, JsonObject> = {
     required: false,
     allowEmptyValue: true,
     description:
-      'Simulated data (testing server only). `True` (any case), `1` or no value turns it on; `False` or `0` off; another value: 400 (`40005`). The request is checked as a real one, then answered with deterministic data of the real shape; the database is neither read nor written. Where mock is turned off (production stages), any `mock`: 400 (`40006`).',
-    schema: { type: 'string', pattern: '^(?:[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[01])?$' },
+      'Simulated data (testing server only). `true` (any case), `1` or no value turns it on; `false` or `0` off; another value: 400 (`40005`). The request is checked as a real one, then answered with deterministic data of the real shape; the database is neither read nor written. Where mock is turned off (production stages), any `mock`: 400 (`40006`).',
+    schema: { type: 'boolean' },
   },
   HeaderAccept: {
     name: 'Accept',

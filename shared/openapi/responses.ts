@@ -1,33 +1,35 @@
 import { STATUS_CODES } from 'node:http';
 import { errorGuide } from '../docs/error-guide';
-import type { ErrorCode } from '../http/error-catalogue';
-import { gatewayErrorCodes } from '../http/gateway-errors';
+import { type ErrorCode, errorCatalogue } from '../http/error-catalogue';
 import { representationRegistry } from '../http/representations/schemas';
-import type { formatLabels, HttpMethod, Operation, Success } from '../routes';
+import type { HttpMethod, Operation, Success } from '../routes';
 import { errorExample, errorXml, replyExamples, xmlOf } from './examples';
 import type { OperationProse } from './operation-docs';
-import { capitalize, type JsonObject, pascal, ref } from './types';
+import { type JsonObject, pascal, type Reference, ref } from './types';
 
-/** The responses of the document: successes from each row, errors from the catalogue, examples from the real builders. */
+/**
+ * The responses of the document: successes from each row, errors from the catalogue, examples
+ * from the real builders. Each is a component that every operation sharing it refers to: an
+ * error status is one component whatever the operation, and each operation names the codes it
+ * can give in `x-error-codes` (and in the description beside its reference).
+ */
 
 export const JSON_TYPES = ['text/javascript', 'application/json'] as const;
 export const XML_TYPE = 'application/xml';
-export type Label = (typeof formatLabels)[number];
 
-/** One operation at one concrete path: a method, a version prefix, a format label. */
-export interface Concrete {
+/** One operation as the document shows it: a method, on the plain path or on its labelled form. */
+export interface Documented {
   readonly operation: Operation;
   readonly prose: OperationProse;
   readonly method: HttpMethod;
-  readonly label: Label | undefined;
-  readonly prefix: string;
+  readonly labelled: boolean;
 }
 
 export const negotiates = (operation: Operation) => operation.success.every((success) => !('document' in success));
 
 /** Errors every operation of a kind can give: format, body, signature, mock, gateway, store. */
-export const commonErrors = ({ operation, method, label }: Concrete): ErrorCode[] => [
-  ...(negotiates(operation) && !label ? (['40601'] as const) : []),
+export const commonErrors = ({ operation, method, labelled }: Documented): ErrorCode[] => [
+  ...(negotiates(operation) && !labelled ? (['40601'] as const) : []),
   ...(operation.body ? (['40001', '40002', '40003', '40011', '41301', '41501'] as const) : []),
   ...(method === 'GET' || method === 'HEAD' ? [] : (['40301'] as const)),
   '40005',
@@ -41,29 +43,36 @@ export const commonErrors = ({ operation, method, label }: Concrete): ErrorCode[
   '50401',
 ];
 
-const successMediaTypes = (label: Label | undefined): string[] =>
-  label === 'json' ? [...JSON_TYPES] : label === 'xml' ? [XML_TYPE] : [...JSON_TYPES, XML_TYPE];
-
-/**
- * Codes API Gateway itself can answer with (its gateway responses, infra/gateway-responses.ts):
- * those are always `application/json`, whatever the label asked for.
- */
-const errorMediaTypes = (concrete: Concrete, codes: readonly ErrorCode[], status: number): string[] => {
-  // Errors raised before or outside negotiation (406, documents) are JSON, typed by `Accept` as any JSON.
-  const types = new Set<string>(
-    status === 406 || !negotiates(concrete.operation) ? JSON_TYPES : successMediaTypes(concrete.label),
-  );
-  if (codes.some((code) => gatewayErrorCodes.includes(code))) types.add('application/json');
-  return [...types];
+/** The error codes of one documented operation, by status. */
+export const errorCodesByStatus = (documented: Documented): Map<number, ErrorCode[]> => {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of [...documented.operation.errors, ...commonErrors(documented)]) {
+    const status = errorCatalogue[code].status;
+    byStatus.set(status, [...new Set([...(byStatus.get(status) ?? []), code])].sort());
+  }
+  return new Map([...byStatus].sort(([a], [b]) => a - b));
 };
 
 export const examplesOf = (names: readonly string[]) =>
   Object.fromEntries(names.map((name) => [name, ref('examples', name)]));
 
+/**
+ * XML is text to a client: a string, never an object to parse as JSON. `contentSchema` says what
+ * the text holds (JSON Schema's own keyword for a string's content), read by the element names of
+ * the schema's `xml` hints.
+ */
+export const xmlSchema = (schema: JsonObject) => ({
+  type: 'string',
+  contentMediaType: XML_TYPE,
+  contentSchema: schema,
+});
+
 /** Response components and examples, each built once and referred to by every operation that shares it. */
 export interface Built {
   readonly responses: Record<string, JsonObject>;
   readonly examples: Record<string, JsonObject>;
+  /** Codes documented under each shared error component, gathered as operations use them. */
+  readonly errorCodes: Map<string, Set<ErrorCode>>;
 }
 
 const intern = (built: Built, name: string, response: JsonObject) => {
@@ -94,88 +103,131 @@ const documentSchema = (mediaType: string) =>
         required: ['openapi', 'info', 'paths'],
       };
 
-export const successResponse = (built: Built, concrete: Concrete, success: Success) => {
-  const head = concrete.method === 'HEAD';
-  const description = concrete.prose.success[success.status] ?? '';
-  const variant = `${head ? 'Head' : ''}${pascal(concrete.operation.id)}${success.status}${concrete.label ? capitalize(concrete.label) : ''}`;
-  const common = { Vary: ref('headers', 'Vary'), 'Content-Type': ref('headers', 'ContentType') };
+const reads = (method: HttpMethod) => method === 'GET' || method === 'HEAD';
+
+/** The headers of a successful read, or (HEAD) all it sends. */
+const readHeaders = (operation: Operation): JsonObject => ({
+  Vary: ref('headers', 'Vary'),
+  'Content-Type': ref('headers', 'ContentType'),
+  ETag: ref('headers', 'ETag'),
+  ...(negotiates(operation) && { 'Last-Modified': ref('headers', 'LastModified') }),
+  'Cache-Control': ref('headers', 'CacheControl'),
+  ...(operation.list && { Link: ref('headers', 'Link') }),
+});
+
+/** A HEAD's answer: the GET's headers, no body; one component per kind of resource. */
+const headSuccess = (built: Built, operation: Operation) =>
+  intern(built, operation.list ? 'HeadList' : negotiates(operation) ? 'HeadRepresentation' : 'HeadDocument', {
+    description: `The status and headers the GET sends${operation.list ? ', `Link` included' : ''}, without a body.`,
+    headers: readHeaders(operation),
+  });
+
+export const successResponse = (built: Built, documented: Documented, success: Success): Reference => {
+  const { operation, method, prose } = documented;
+  if (method === 'HEAD') return headSuccess(built, operation);
+  const name = `${pascal(operation.id)}${success.status}`;
+  const description = prose.success[success.status] ?? '';
   if ('document' in success) {
-    return intern(built, variant, {
+    return intern(built, name, {
       description,
-      headers: { ...common, ETag: ref('headers', 'ETag'), 'Cache-Control': ref('headers', 'CacheControl') },
-      ...(!head && { content: { [success.document]: { schema: documentSchema(success.document) } } }),
+      headers: readHeaders(operation),
+      content: { [success.document]: { schema: documentSchema(success.document) } },
     });
   }
-  const reads = concrete.method === 'GET' || head;
-  const headers: JsonObject = {
-    ...common,
-    ...(reads && {
-      ETag: ref('headers', 'ETag'),
-      'Last-Modified': ref('headers', 'LastModified'),
-      'Cache-Control': ref('headers', 'CacheControl'),
-    }),
-    ...(concrete.operation.list && { Link: ref('headers', 'Link') }),
-    ...(success.status === 201 && { Location: ref('headers', 'Location') }),
-  };
+  const headers: JsonObject = reads(method)
+    ? readHeaders(operation)
+    : {
+        Vary: ref('headers', 'Vary'),
+        'Content-Type': ref('headers', 'ContentType'),
+        ...(success.status === 201 && { Location: ref('headers', 'Location') }),
+      };
   const jsonExample = `${success.example}Json`;
   const xmlExample = `${success.example}Xml`;
   const reply = replyExamples[success.example as keyof typeof replyExamples];
   if (!reply) throw new Error(`No example reply ${success.example} in examples.ts.`);
   built.examples[jsonExample] = { summary: description, value: reply.body };
   built.examples[xmlExample] = { summary: description, value: xmlOf(reply) };
-  const content = Object.fromEntries(
-    successMediaTypes(concrete.label).map((type) => [
-      type,
-      {
-        schema: ref('schemas', schemaId(success.schema)),
-        examples: examplesOf([type === XML_TYPE ? xmlExample : jsonExample]),
-      },
-    ]),
-  );
-  return intern(built, variant, { description, headers, ...(!head && { content }) });
+  const schema = ref('schemas', schemaId(success.schema));
+  const content = {
+    ...Object.fromEntries(JSON_TYPES.map((type) => [type, { schema, examples: examplesOf([jsonExample]) }])),
+    [XML_TYPE]: { schema: xmlSchema(schema), examples: examplesOf([xmlExample]) },
+  };
+  return intern(built, name, { description, headers, content });
 };
 
-export const notModifiedResponse = (built: Built, concrete: Concrete) =>
-  intern(built, `NotModified${negotiates(concrete.operation) ? '' : 'Document'}`, {
+export const notModifiedResponse = (built: Built, operation: Operation) =>
+  intern(built, `NotModified${negotiates(operation) ? '' : 'Document'}`, {
     description: 'Not modified: the `If-None-Match` (or `If-Modified-Since`) precondition holds. No body.',
     headers: {
       Vary: ref('headers', 'Vary'),
       ETag: ref('headers', 'ETag'),
       'Cache-Control': ref('headers', 'CacheControl'),
-      ...(negotiates(concrete.operation) && { 'Last-Modified': ref('headers', 'LastModified') }),
+      ...(negotiates(operation) && { 'Last-Modified': ref('headers', 'LastModified') }),
     },
   });
 
-const describeCodes = (codes: readonly ErrorCode[]) =>
-  codes.map((code) => `- \`${code}\` ${errorGuide[code].title}: ${errorGuide[code].cause}`).join('\n');
+const errorHeaders = (status: number) => ({
+  Vary: ref('headers', 'Vary'),
+  'Content-Type': ref('headers', 'ContentType'),
+  ...((status === 503 || status === 409) && { 'Retry-After': ref('headers', 'RetryAfter') }),
+});
 
-export const errorResponse = (built: Built, concrete: Concrete, status: number, codes: readonly ErrorCode[]) => {
-  const head = concrete.method === 'HEAD';
-  const types = errorMediaTypes(concrete, codes, status);
-  for (const code of codes) {
-    if (types.some((type) => type !== XML_TYPE))
-      built.examples[`Error${code}`] = { summary: errorGuide[code].title, value: errorExample(code) };
-    if (types.includes(XML_TYPE))
-      built.examples[`Error${code}Xml`] = { summary: errorGuide[code].title, value: errorXml(code) };
-  }
-  const content = Object.fromEntries(
-    types.map((type) => [
-      type,
-      {
-        schema: ref('schemas', 'Error'),
-        examples: examplesOf(codes.map((code) => (type === XML_TYPE ? `Error${code}Xml` : `Error${code}`))),
+/** A HEAD's errors: whatever the GET's are, without a body; documented by class. */
+export const headErrorResponses = (built: Built): Record<string, Reference> => {
+  const reference = intern(built, 'HeadError', {
+    description: 'The status and headers of the error the GET would send (see the GET), without its body.',
+    headers: errorHeaders(503),
+  });
+  return { '4XX': reference, '5XX': reference };
+};
+
+/**
+ * An error status of an operation: a reference to the status's shared component, which documents
+ * every code of that status; where the operation gives only some of them, the reference names
+ * those in its description, and the operation lists them in `x-error-codes`. Errors raised before
+ * negotiation (406) or by operations that serve documents are JSON only; the others come in the
+ * negotiated format.
+ */
+export const errorResponse = (
+  built: Built,
+  documented: Documented,
+  status: number,
+  codes: readonly ErrorCode[],
+): Reference => {
+  const xml = status !== 406 && negotiates(documented.operation);
+  const name = `Error${status}${xml ? '' : 'Json'}`;
+  const known = built.errorCodes.get(name) ?? new Set();
+  for (const code of codes) known.add(code);
+  built.errorCodes.set(name, known);
+  // The component itself is written once every operation has added its codes (`errorComponents`).
+  built.responses[name] = { status, xml };
+  return ref('responses', name);
+};
+
+/** The description beside a reference to a shared error component that names only some of its codes. */
+export const errorSubset = (status: number, codes: readonly ErrorCode[]) =>
+  `${STATUS_CODES[status] ?? 'Error'}: ${codes.map((code) => `\`${code}\` ${errorGuide[code].title}`).join('; ')}.`;
+
+/**
+ * The shared error components, each with the prose of every code documented under it and one
+ * example in each format (the page each code's `moreInfo` names shows that code's own).
+ */
+export const errorComponents = (built: Built) => {
+  for (const [name, codeSet] of built.errorCodes) {
+    const { status, xml } = built.responses[name] as { status: number; xml: boolean };
+    const codes = [...codeSet].sort();
+    const shown = codes[0]!;
+    built.examples[`Error${shown}`] = { summary: errorGuide[shown].title, value: errorExample(shown) };
+    if (xml) built.examples[`Error${shown}Xml`] = { summary: errorGuide[shown].title, value: errorXml(shown) };
+    const schema = ref('schemas', 'Error');
+    built.responses[name] = {
+      description: `${STATUS_CODES[status] ?? 'Error'}. Error codes:\n\n${codes.map((code) => `- \`${code}\` ${errorGuide[code].title}: ${errorGuide[code].cause}`).join('\n')}`,
+      headers: errorHeaders(status),
+      'x-error-codes': codes,
+      content: {
+        ...Object.fromEntries(JSON_TYPES.map((type) => [type, { schema, examples: examplesOf([`Error${shown}`]) }])),
+        ...(xml && { [XML_TYPE]: { schema: xmlSchema(schema), examples: examplesOf([`Error${shown}Xml`]) } }),
       },
-    ]),
-  );
-  const name = `${head ? 'Head' : ''}${pascal(concrete.operation.id)}${status}${concrete.label ? capitalize(concrete.label) : ''}`;
-  return intern(built, name, {
-    description: `${STATUS_CODES[status] ?? 'Error'}. Error codes:\n\n${describeCodes(codes)}`,
-    headers: {
-      Vary: ref('headers', 'Vary'),
-      'Content-Type': ref('headers', 'ContentType'),
-      ...((status === 503 || status === 409) && { 'Retry-After': ref('headers', 'RetryAfter') }),
-    },
-    'x-error-codes': [...codes],
-    ...(!head && { content }),
-  });
+    };
+  }
 };

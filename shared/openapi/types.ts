@@ -2,23 +2,40 @@ import type { HttpMethod } from '../routes';
 
 export type JsonObject = { [key: string]: unknown };
 
+/** A reference; OpenAPI 3.1 lets it carry its own `description`, which wins over the target's. */
+export interface Reference {
+  $ref: string;
+  description?: string;
+}
+
 export interface OpenApiOperation extends JsonObject {
   operationId: string;
   summary: string;
   description: string;
   tags: string[];
-  parameters: { $ref: string }[];
-  requestBody?: { $ref: string };
-  responses: Record<string, { $ref: string }>;
+  parameters: Reference[];
+  requestBody?: Reference;
+  responses: Record<string, Reference>;
+  /** The route table's id of the operation, shared by its HEAD and its labelled form. */
   'x-operation': string;
+  /**
+   * The error codes of the statuses where this operation gives only some of the codes its shared
+   * error response documents; elsewhere it gives them all.
+   */
+  'x-error-codes'?: Record<string, string[]>;
 }
+
+export type OperationMethod = Lowercase<HttpMethod>;
+
+/** A path's operations by method, and the parameters of its template, which they share. */
+export type PathItem = Partial<Record<OperationMethod, OpenApiOperation>> & { parameters?: Reference[] };
 
 export interface OpenApiDocument extends JsonObject {
   openapi: '3.1.0';
   info: JsonObject & { title: string; version: string; description: string };
   servers: JsonObject[];
   tags: { name: string; description: string }[];
-  paths: Record<string, Partial<Record<Lowercase<HttpMethod>, OpenApiOperation>>>;
+  paths: Record<string, PathItem>;
   components: {
     schemas: Record<string, JsonObject>;
     parameters: Record<string, JsonObject>;
@@ -41,3 +58,14 @@ export const pascal = (text: string) =>
     .filter(Boolean)
     .map(capitalize)
     .join('');
+
+const methods: readonly OperationMethod[] = ['get', 'head', 'post', 'put', 'delete'];
+
+/** Every operation of the document with its path and method, in the document's order. */
+export const documentOperations = (document: Pick<OpenApiDocument, 'paths'>) =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    methods.flatMap((method) => {
+      const operation = item[method];
+      return operation ? [{ path, method, operation }] : [];
+    }),
+  );

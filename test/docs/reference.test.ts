@@ -1,21 +1,33 @@
 import { expect, it } from 'vitest';
 import { handler as getDocumentation } from '../../functions/get-documentation';
-import { openApiDocument } from '../../shared/openapi/document';
+import { documentOperations, openApiDocument } from '../../shared/openapi/document';
 import { invoke } from '../support/proxy-event';
 
 it('renders every operation of the OpenAPI document, self-contained', async () => {
   const response = await invoke(getDocumentation, { resource: '/v1/documentation' });
   expect(response.status).toBe(200);
   expect(response.headers['Content-Type']).toBe('text/html; charset=utf-8');
-  for (const [path, item] of Object.entries(openApiDocument().paths)) {
-    for (const [method, operation] of Object.entries(item)) {
-      expect(response.body).toContain(
-        `id="${operation.operationId}" data-operation-id="${operation.operationId}" data-method="${method.toUpperCase()}" data-path="${path}"`,
-      );
-    }
+  for (const { path, method, operation } of documentOperations(openApiDocument())) {
+    expect(response.body).toContain(
+      `id="${operation.operationId}" data-operation-id="${operation.operationId}" data-method="${method.toUpperCase()}" data-path="${path}"`,
+    );
   }
   for (const schema of Object.keys(openApiDocument().components.schemas))
     expect(response.body).toContain(`id="schema-${schema}"`);
   expect(response.body).not.toMatch(/<(script|link|img|iframe)[^>]+(src|href)=/);
   expect(response.body).not.toMatch(/@import|url\(/);
+});
+
+it('gives each operation a curl line at the base URL the page was asked at, and its example response', async () => {
+  const response = await invoke(getDocumentation, { resource: '/v1/documentation' });
+  expect(response.body).toContain('curl -i https://api.example.com/v1/magazines/national-geographic</code>');
+  expect(response.body).toContain('curl -I https://api.example.com/v1/magazines.xml</code>');
+  expect(response.body).toMatch(
+    /curl -i -X POST https:\/\/api\.example\.com\/v1\/magazines \\\n {2}-H &#39;Content-Type: application\/json&#39; \\\n {2}-d &#39;\{&quot;id&quot;:&quot;national-geographic&quot;/,
+  );
+  const section = response.body.slice(response.body.indexOf('id="op-getMagazine"'));
+  const samples = section.slice(section.indexOf('<aside class="samples"'), section.indexOf('</aside>'));
+  expect(samples).toContain('<h4>Response 200</h4>');
+  expect(samples).toContain('&quot;title&quot;: &quot;National Geographic&quot;');
+  expect(samples).toContain('&lt;magazine&gt;');
 });

@@ -14,6 +14,8 @@ const local = useLocalApi({ env: { DYNAMODB_ENDPOINT: proxy.endpoint } });
 
 type Counted = { metadata: { resultset: { count: number } } };
 const countOf = async (path: string) => (await local.client.get(path)).json<Counted>().metadata.resultset.count;
+const newsCount = async () =>
+  (await local.client.get('/tags/news')).status === 404 ? 0 : countOf('/tags/news/magazines');
 const statuses = (answers: readonly { status: number }[]) => {
   const tally: Record<number, number> = {};
   for (const { status } of answers) tally[status] = (tally[status] ?? 0) + 1;
@@ -21,31 +23,52 @@ const statuses = (answers: readonly { status: number }[]) => {
 };
 
 describe('racing clients', { timeout: 60_000 }, () => {
-  it('50 POSTs of one id at once: one 201, 49 405, one magazine counted', async () => {
+  it('50 POSTs of one id at once: one 201, 49 405 without retrying blindly, one magazine counted', async () => {
     const before = await countOf('/magazines');
     const id = uniqueId();
+    proxy.resetCalls();
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) => local.client.post('/magazines', magazineBody({ id, title: `Racer ${i}` }))),
     );
+    const transactions = proxy.takeCalls().filter((call) => call.operation === 'TransactWriteItems');
+    // A loser learns the id is taken from one look at the magazine, not after rounds of retries
+    // (198 transactions for these 50 POSTs when conflicts were retried blindly).
+    expect(transactions.length).toBeLessThan(75);
     expect(statuses(answers)).toEqual({ 201: 1, 405: 49 });
     expect(await countOf('/magazines')).toBe(before + 1);
     const winner = answers.findIndex((answer) => answer.status === 201);
     expect((await local.client.get(`/magazines/${id}`)).json()).toMatchObject({ title: `Racer ${winner}` });
   });
 
-  it('50 POSTs of distinct ids at once, all with one tag: all 201, every one listed and counted', async () => {
+  // 1.9 conflicts per POST, and 2.9% refused, at 64 at once when every write touched one collection item.
+  it.each([
+    ['distinct magazines', () => []],
+    ['magazines all tagged news', () => [{ name: 'news' }]],
+  ])('64 POSTs of %s at once: all 201, listed and counted, under 0.24 retries per POST', async (_, tags) => {
     const before = await countOf('/magazines');
-    const tag = uniqueId('tag');
-    const ids = Array.from({ length: 50 }, () => uniqueId());
+    const newsBefore = await newsCount();
+    const ids = Array.from({ length: 64 }, () => uniqueId());
+    proxy.resetCalls();
     const answers = await Promise.all(
-      ids.map((id) => local.client.post('/magazines', magazineBody({ id, tags: [{ name: tag }] }))),
+      ids.map((id) => local.client.post('/magazines', magazineBody({ id, tags: tags() }))),
     );
-    expect(statuses(answers)).toEqual({ 201: 50 });
-    expect(await countOf('/magazines')).toBe(before + 50);
-    expect(await countOf(`/tags/${tag}/magazines`)).toBe(50);
-    const listed = (await local.client.get(`/tags/${tag}/magazines?limit=100`)).json<{ results: { id: string }[] }>();
-    expect(listed.results.map((magazine) => magazine.id).sort()).toEqual([...ids].sort());
-    expect((await local.client.get(`/tags/${tag}`)).json()).toMatchObject({ id: tag });
+    // Retries of the POSTs' own transactions (those that put a magazine); folds of the counters
+    // that lose a race are not retried and cost nothing a client waits for.
+    const retries = proxy
+      .takeCalls()
+      .filter((call) => call.operation === 'TransactWriteItems' && call.outcome === 'conflict')
+      .filter((call) => JSON.stringify(call.request).includes('attribute_not_exists(#pk)')).length;
+    expect(statuses(answers)).toEqual({ 201: 64 });
+    expect(retries / 64).toBeLessThan(0.24);
+    expect(await countOf('/magazines')).toBe(before + 64);
+    const tagged = tags().length > 0;
+    expect(await newsCount()).toBe(newsBefore + (tagged ? 64 : 0));
+    if (tagged) {
+      const listed = await local.client.get('/tags/news/magazines?limit=100');
+      const listedIds = listed.json<{ results: { id: string }[] }>().results.map((magazine) => magazine.id);
+      expect(listedIds).toEqual(expect.arrayContaining(ids));
+      expect((await local.client.get('/tags/news')).json()).toMatchObject({ id: 'news' });
+    }
   });
 
   it('20 PUTs with one If-Match at once: one 200, 19 412, the winner’s title stored', async () => {

@@ -3,13 +3,16 @@ import addFormatsModule from 'ajv-formats';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { type JsonObject, type OpenApiDocument, openApiDocument } from '../../shared/openapi/document';
 import { resolveRef } from '../../shared/openapi/resolve-ref';
+import type { OperationMethod } from '../../shared/openapi/types';
 
 /**
  * Checks an HTTP response against the OpenAPI document the API publishes: the method and path
- * must be documented (or be the documented 404/405 of an unknown path or method), the status
- * must be a documented response of that operation, documented required headers must be there,
- * the media type must be one the response lists, and the body must fit the schema: JSON with
- * ajv (JSON Schema 2020-12), XML by its documented shape (root element, elements named as the
+ * must be documented under one of its servers' version prefixes (or be the documented 404/405 of
+ * an unknown path or method), the status
+ * must be a documented response of that operation, an error's code one the operation documents
+ * for that status, documented required headers must be there, the media type must be one the
+ * response lists, and the body must fit the schema: JSON with ajv (JSON Schema 2020-12), XML by
+ * the shape its string schema's `contentSchema` documents (root element, elements named as the
  * schema's `xml` hints, the content then validated with the same JSON schema).
  *
  *   expectMatchesContract({ method: 'GET', path: '/v1/magazines.xml', status: 200, headers, body })
@@ -28,10 +31,21 @@ export interface ContractResponse {
 export interface ContractMatch {
   /** The operationId, or `unrouted` for the documented 404/405 of unknown paths and methods. */
   readonly operationId: string;
-  /** The documented path template that matched, such as `/v1/magazines/{id}`. */
+  /** The documented path that matched, such as `/magazines/{id}` (the request's version prefix is a server). */
   readonly template: string | undefined;
   /** The body as JSON (XML converted by its schema); undefined when there is none. */
   readonly value: unknown;
+}
+
+interface Template {
+  readonly path: string;
+  readonly pattern: RegExp;
+  /** Its parameters' names, in the order the pattern captures them. */
+  readonly names: readonly string[];
+  /** Parameters that share their segment with more (`{format}` in `/magazines.{format}`): they split it only where they fit. */
+  readonly partial: ReadonlySet<string>;
+  readonly schemas: Record<string, unknown>;
+  readonly literals: number;
 }
 
 const isObject = (value: unknown): value is JsonObject =>
@@ -87,27 +101,98 @@ class Contract {
     );
   }
 
-  /** The documented path template a concrete path matches, literal segments winning over parameters. */
-  template(path: string): string | undefined {
-    const segments = path.split('/');
-    let best: { template: string; literals: number } | undefined;
-    for (const template of Object.keys(this.document.paths)) {
-      const parts = template.split('/');
-      if (parts.length !== segments.length) continue;
-      let literals = 0;
-      const fits = parts.every((part, i) => {
-        const segment = segments[i] ?? '';
-        if (/^\{[^}]+\}$/.test(part)) return segment !== '';
-        if (part === segment) literals++;
-        return part === segment;
+  /** The version prefixes the document's servers add before its paths (`/v1`, `/api/v1`, none). */
+  private get prefixes(): string[] {
+    return this.document.servers
+      .map((server) => String(server.url).replace(/^\{base_url\}/, ''))
+      .sort((a, b) => b.length - a.length);
+  }
+
+  private get templates(): Template[] {
+    this.compiled ??= Object.entries(this.document.paths).map(([path, item]) => {
+      const names: string[] = [];
+      const source = path.replace(/\{([^}]+)\}|[^{]+/g, (part, name?: string) => {
+        if (name === undefined) return part.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+        names.push(name);
+        return '([^/]+)';
       });
-      if (fits && (!best || literals > best.literals)) best = { template, literals };
+      const schemas = Object.fromEntries(
+        (item.parameters ?? []).map((reference) => {
+          const parameter = this.resolve(reference);
+          return [String(parameter.name), parameter.schema];
+        }),
+      );
+      const segments = path.split('/');
+      return {
+        path,
+        pattern: new RegExp(`^${source}$`),
+        names,
+        partial: new Set(names.filter((name) => !segments.includes(`{${name}}`))),
+        schemas,
+        literals: path.replace(/\{[^}]+\}/g, '').length,
+      };
+    });
+    return this.compiled;
+  }
+
+  private compiled: Template[] | undefined;
+
+  /**
+   * The documented path a request path matches, under one of the servers' prefixes. A parameter
+   * that shares its segment (`{format}` in `/magazines/{id}.{format}`) must fit its schema; among
+   * the templates left, one that has the method wins, then one whose parameters all fit their
+   * schemas, then the one with the most literal characters.
+   */
+  template(requestPath: string, method?: string): string | undefined {
+    const candidates: { template: string; fits: number; literals: number; hasMethod: boolean }[] = [];
+    for (const prefix of this.prefixes) {
+      if (prefix !== '' && requestPath !== prefix && !requestPath.startsWith(`${prefix}/`)) continue;
+      const path = requestPath.slice(prefix.length);
+      for (const template of this.templates) {
+        const match = template.pattern.exec(path);
+        if (!match) continue;
+        let fits = 0;
+        let possible = true;
+        template.names.forEach((name, i) => {
+          const raw = match[i + 1] ?? '';
+          let value = raw;
+          try {
+            value = decodeURIComponent(raw);
+          } catch {}
+          const schema = template.schemas[name];
+          const valid = schema === undefined || this.validate(schema, value).length === 0;
+          if (valid) fits++;
+          else if (template.partial.has(name)) possible = false;
+        });
+        if (!possible) continue;
+        const item = this.document.paths[template.path] ?? {};
+        candidates.push({
+          template: template.path,
+          fits: fits === template.names.length ? 1 : 0,
+          literals: template.literals,
+          hasMethod: method !== undefined && method.toLowerCase() in item,
+        });
+      }
     }
-    return best?.template;
+    candidates.sort((a, b) => Number(b.hasMethod) - Number(a.hasMethod) || b.fits - a.fits || b.literals - a.literals);
+    return candidates[0]?.template;
   }
 
   // ---------------------------------------------------------------------------------------------
   // XML
+
+  /**
+   * What an XML body holds: its media type's schema is a string (XML is text to a client) whose
+   * `contentSchema` gives the shape, read by the element names of its `xml` hints.
+   */
+  xmlContent(schema: unknown, problems: string[]): unknown {
+    const text = this.resolve(schema);
+    if (text.type !== 'string' || text.contentMediaType !== 'application/xml' || !isObject(text.contentSchema)) {
+      problems.push('the XML media type is not documented as a string of `application/xml` with a `contentSchema`');
+      return schema;
+    }
+    return text.contentSchema;
+  }
 
   /** XML text → the JSON value it stands for, guided by the schema; shape problems are collected. */
   xmlToValue(xml: string, schema: unknown, problems: string[]): unknown {
@@ -210,16 +295,16 @@ class Contract {
     );
     const path = new URL(response.path, 'http://contract.invalid').pathname.replace(/(.)\/$/, '$1');
     const method = response.method.toLowerCase();
-    const template = this.template(path);
-    const operation = template
-      ? (this.document.paths[template]?.[method as 'get'] as JsonObject | undefined)
-      : undefined;
+    const template = this.template(path, method);
+    const operation = template ? this.document.paths[template]?.[method as OperationMethod] : undefined;
 
     let documented: JsonObject | undefined;
     let operationId = 'unrouted';
+    let operationCodes: string[] | undefined;
     if (operation) {
-      operationId = String(operation.operationId);
-      const responses = isObject(operation.responses) ? operation.responses : {};
+      operationId = operation.operationId;
+      operationCodes = operation['x-error-codes']?.[String(response.status)];
+      const responses: Record<string, unknown> = operation.responses;
       const entry =
         responses[String(response.status)] ?? responses[`${String(response.status).charAt(0)}XX`] ?? responses.default;
       if (!entry)
@@ -252,7 +337,9 @@ class Contract {
         if (sent !== undefined && resolved.schema)
           for (const p of this.validate(resolved.schema, sent)) problems.push(`header ${name}: ${p}`);
       }
-      const codes = Array.isArray(documented['x-error-codes']) ? documented['x-error-codes'].map(String) : undefined;
+      const codes =
+        operationCodes ??
+        (Array.isArray(documented['x-error-codes']) ? documented['x-error-codes'].map(String) : undefined);
       const content = isObject(documented.content) ? documented.content : undefined;
       const bodyless = method === 'head' || response.status === 304 || !content;
       if (bodyless) {
@@ -271,8 +358,9 @@ class Contract {
             `media type \`${mediaType}\` is not documented for this response (documented: ${Object.keys(content).join(', ')})`,
           );
         } else if (mediaType === 'application/xml') {
-          value = this.xmlToValue(response.body, media.schema, problems);
-          problems.push(...this.validate(media.schema, value).map((p) => `XML body: ${p}`));
+          const shape = this.xmlContent(media.schema, problems);
+          value = this.xmlToValue(response.body, shape, problems);
+          problems.push(...this.validate(shape, value).map((p) => `XML body: ${p}`));
         } else if (mediaType === 'text/html') {
           if (!/^<!doctype html>/i.test(response.body)) problems.push('HTML body does not start with <!doctype html>');
         } else {
@@ -314,6 +402,7 @@ export const expectMatchesContract = (response: ContractResponse): ContractMatch
 /** Validates a value (or XML text, for `xml: true`) against a schema of the document, such as `{ $ref: '#/components/schemas/Magazine' }`. */
 export const schemaProblems = (schema: unknown, value: unknown, { xml = false } = {}): string[] => {
   const problems: string[] = [];
-  const json = xml ? theContract().xmlToValue(String(value), schema, problems) : value;
-  return [...problems, ...theContract().validate(schema, json)];
+  const shape = xml ? theContract().xmlContent(schema, problems) : schema;
+  const json = xml ? theContract().xmlToValue(String(value), shape, problems) : value;
+  return [...problems, ...theContract().validate(shape, json)];
 };

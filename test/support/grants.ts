@@ -41,7 +41,9 @@ export const grantViolations = (
   const known = new Set(operations.map((operation) => operation.id));
   for (const [id, actions] of recorded)
     if (!known.has(id))
-      problems.push(`${id}: calls DynamoDB (${[...actions].join(', ')}) but no route row has this id`);
+      problems.push(
+        `${id}: calls DynamoDB (${[...actions].join(', ')}) but no route row or scheduled task has this id`,
+      );
   for (const { id, actions } of operations) {
     const sent = recorded.get(id) ?? new Set<TableAction>();
     const ungranted = [...sent].filter((action) => !actions.includes(action));
