@@ -45,6 +45,8 @@ export interface ApiFunctionProps {
   readonly code?: Code | undefined;
   /** Publish each deployment's code as a version behind the alias `live`, which is what API Gateway calls. */
   readonly liveAlias?: boolean;
+  /** Who calls it: API Gateway, waiting for the answer (the default), or a schedule, which does not wait. */
+  readonly invokedBy?: 'api' | 'schedule';
 }
 
 /** The alias API Gateway calls where versions are published (prod): CodeDeploy moves it from version to version. */
@@ -114,16 +116,31 @@ export class ApiFunction extends Construct {
         reason:
           'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords apply to no resource, so IAM takes them only on `*`.',
       },
-      {
-        id: 'Serverless-LambdaDLQ',
-        reason:
-          'API Gateway calls the function synchronously and the client gets every failure as an answer; a dead-letter queue only catches asynchronous invocations, which this function never has.',
-      },
-      {
-        id: 'Serverless-LambdaAsyncFailureDestination',
-        reason:
-          'No asynchronous invocations: API Gateway waits for the answer, so a failure destination would never receive anything.',
-      },
+      ...(props.invokedBy === 'schedule'
+        ? [
+            {
+              id: 'Serverless-LambdaDLQ',
+              reason:
+                'A scheduled run carries no data: a failed one (after Lambda retries it twice) is done again by the next run, and its failures raise the errors alarm; a queue of empty events would tell nothing more.',
+            },
+            {
+              id: 'Serverless-LambdaAsyncFailureDestination',
+              reason:
+                'A scheduled run carries no data to recover: the next run does the work again, and the errors alarm reports failures.',
+            },
+          ]
+        : [
+            {
+              id: 'Serverless-LambdaDLQ',
+              reason:
+                'API Gateway calls the function synchronously and the client gets every failure as an answer; a dead-letter queue only catches asynchronous invocations, which this function never has.',
+            },
+            {
+              id: 'Serverless-LambdaAsyncFailureDestination',
+              reason:
+                'No asynchronous invocations: API Gateway waits for the answer, so a failure destination would never receive anything.',
+            },
+          ]),
     );
   }
 

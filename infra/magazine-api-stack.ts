@@ -10,6 +10,8 @@ import {
   SpecRestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
 import { ManagedPolicy, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import type { Code } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
@@ -22,6 +24,8 @@ import {
   functionEnvironment,
   type Operation,
   type Route,
+  type ScheduledTask,
+  scheduledTasks,
   timeoutSecondsOf,
 } from '../shared/routes';
 import { ApiFunction, pascalCase } from './api-function';
@@ -70,8 +74,10 @@ const accessLogFormat = AccessLogFormat.custom(
 export class MagazineApiStack extends Stack {
   readonly table: Table;
   readonly api: SpecRestApi;
-  /** By handler module name (`get-magazine`). */
+  /** By handler module name (`get-magazine`): the functions API Gateway calls. */
   readonly functions = new Map<string, ApiFunction>();
+  /** By handler module name (`sweep-garbage`): the functions a schedule runs (`scheduledTasks`). */
+  readonly scheduledFunctions = new Map<string, ApiFunction>();
   readonly publisherPolicy: ManagedPolicy;
   readonly monitoring: Monitoring;
   readonly canaries: CanaryDeployments | undefined;
@@ -114,6 +120,35 @@ export class MagazineApiStack extends Stack {
         liveAlias: settings.canaryDeployments,
       });
       this.functions.set(handler, fn);
+    }
+
+    for (const task of scheduledTasks as readonly ScheduledTask[]) {
+      const fn = new ApiFunction(this, pascalCase(task.handler), {
+        handler: task.handler,
+        actions: task.actions,
+        table: this.table,
+        environment: functionEnvironment(task, {
+          tableName: this.table.tableName,
+          mockEnabled: settings.mockEnabled,
+          baseUrl: settings.baseUrl,
+          stage: settings.stage,
+        }),
+        logRetention: settings.logRetention,
+        timeout: Duration.seconds(timeoutSecondsOf(task.handler)),
+        code: props.functionCode?.(task.handler),
+        invokedBy: 'schedule',
+      });
+      const schedule = new Rule(this, `${pascalCase(task.handler)}Schedule`, {
+        description: `${task.summary} (functions/${task.handler}.ts), every ${task.everyMinutes} minutes`,
+        schedule: Schedule.rate(Duration.minutes(task.everyMinutes)),
+        targets: [new LambdaFunctionTarget(fn.function, { retryAttempts: 2 })],
+      });
+      Validations.of(schedule).acknowledge({
+        id: 'Serverless-EventBusDLQ',
+        reason:
+          'The schedule sends no data: an event that could not be delivered is replaced by the next one, a few minutes later, which does the same work.',
+      });
+      this.scheduledFunctions.set(task.handler, fn);
     }
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
@@ -191,12 +226,20 @@ export class MagazineApiStack extends Stack {
       api: this.api,
       accessLogs,
       table: this.table,
-      functions: [...this.functions].map(([handler, fn]) => ({
-        handler,
-        operationId: operationIdOf(handler),
-        actions: operationOf.get(handler)?.actions ?? [],
-        fn,
-      })),
+      functions: [
+        ...[...this.functions].map(([handler, fn]) => ({
+          handler,
+          operationId: operationIdOf(handler),
+          actions: operationOf.get(handler)?.actions ?? [],
+          fn,
+        })),
+        ...(scheduledTasks as readonly ScheduledTask[]).map((task) => ({
+          handler: task.handler,
+          operationId: task.id,
+          actions: task.actions,
+          fn: this.scheduledFunctions.get(task.handler)!,
+        })),
+      ],
     });
     this.acknowledgeTopic();
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { functionLogicalId } from '../../infra/api-function';
 import { minimumCompressionBytes } from '../../infra/compression';
 import { metricsNamespace, requestMetrics, stageMetrics } from '../../shared/metrics';
-import { expandRoutes, fallbacks, type Operation, operations } from '../../shared/routes';
+import { expandRoutes, fallbacks, type Operation, operations, scheduledTasks } from '../../shared/routes';
 import { apiDocumentOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 
@@ -56,7 +56,10 @@ describe('alarms', () => {
         'api-p99-latency',
         'api-429',
         'table-throttles',
-        ...handlers.flatMap((handler) => [`${handler}-errors`, `${handler}-throttles`]),
+        ...[...handlers, ...scheduledTasks.map((task) => task.handler)].flatMap((handler) => [
+          `${handler}-errors`,
+          `${handler}-throttles`,
+        ]),
       ].map((name) => `magazine-api-${stage}-${name}`);
       expect([...alarms.keys()].sort()).toEqual(expected.sort());
       const topics = Object.entries(resourcesOf(synthStack(stage).template)).filter(
@@ -240,6 +243,40 @@ describe('the dashboard', () => {
       (id) => resourcesOf(template)[id]!.Type === 'AWS::CloudWatch::Alarm',
     );
     for (const alarm of alarms) expect(body, alarm).toContain(`"${alarm}"`);
+  });
+});
+
+describe('scheduled tasks', () => {
+  it('run each task on its schedule, all at once in every stage, watched by its own alarms', () => {
+    for (const stage of ['dev', 'prod'] as const) {
+      const resources = resourcesOf(synthStack(stage).template);
+      const rules = Object.values(resources).filter((r) => r.Type === 'AWS::Events::Rule');
+      expect(rules).toHaveLength(scheduledTasks.length);
+      for (const task of scheduledTasks) {
+        const id = functionLogicalId(task.handler);
+        expect(resources[id]!.Properties.Timeout, task.handler).toBe(task.timeoutSeconds);
+        const rule = rules.find((r) =>
+          (r.Properties.Targets as { Arn: unknown }[]).some((t) => JSON.stringify(t.Arn).includes(`"${id}"`)),
+        );
+        expect(rule?.Properties.ScheduleExpression, task.handler).toBe(`rate(${task.everyMinutes} minutes)`);
+        expect(rule?.Properties.State).toBe('ENABLED');
+        // EventBridge may invoke it, and no one else but the account.
+        expect(
+          Object.values(resources).some(
+            (r) =>
+              r.Type === 'AWS::Lambda::Permission' &&
+              r.Properties.Principal === 'events.amazonaws.com' &&
+              JSON.stringify(r.Properties.FunctionName).includes(`"${id}"`),
+          ),
+        ).toBe(true);
+        // Not behind an alias: no canary shifts a schedule's calls.
+        expect(
+          Object.values(resources).some(
+            (r) => r.Type === 'AWS::Lambda::Alias' && JSON.stringify(r.Properties.FunctionName).includes(`"${id}"`),
+          ),
+        ).toBe(false);
+      }
+    }
   });
 });
 

@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { functionLogicalId } from '../../infra/api-function';
 import { corsPreflight } from '../../shared/http/cors';
-import { expandRoutes, methodNotAllowedHandler, notFoundHandler } from '../../shared/routes';
+import { expandRoutes, methodNotAllowedHandler, notFoundHandler, scheduledTasks } from '../../shared/routes';
 import { apiDocumentOf, integrationTarget, methodsOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 
@@ -132,15 +132,19 @@ describe.each(['dev', 'prod'] as const)('the REST API built from the route table
     );
   });
 
-  it('has one function per handler module, not one per route', () => {
+  it('has one function per handler module, not one per route (and one per scheduled task)', () => {
     const functions = ofType('AWS::Lambda::Function')
       .map(([id]) => id)
       .sort();
-    expect(functions).toEqual([...handlers].map(functionLogicalId).sort());
+    expect(functions).toEqual(
+      [...handlers, ...scheduledTasks.map((task) => task.handler)].map(functionLogicalId).sort(),
+    );
   });
 
   it('lets API Gateway invoke each function (in prod its alias) through one permission scoped to this API', () => {
-    const permissions = ofType('AWS::Lambda::Permission');
+    const permissions = ofType('AWS::Lambda::Permission').filter(
+      ([, permission]) => permission.Properties.Principal !== 'events.amazonaws.com',
+    );
     expect(permissions).toHaveLength(handlers.size);
     const apiId = ofType('AWS::ApiGateway::RestApi')[0]![0];
     const invoked = new Set<string>();
