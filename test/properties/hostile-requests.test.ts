@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanTable } from '../integration/expect-api';
 import { contractProblems } from '../support/contract';
 import { type LocalApi, startLocalApi } from '../support/local-api';
@@ -33,7 +33,8 @@ import {
  * (a) Hostile requests over every route, prefix, label and method of the route table: none is
  * answered with a 5xx, every 4xx is the error object (in XML where XML was asked for), no
  * response shows an internal name, every response is one the published document describes, and
- * a write the API refuses (or a rehearsal with `mock`) changes nothing a client can see.
+ * a write the API refuses (or a rehearsal with `mock`) changes no item of the table (scanned
+ * before and after each one) and, at the end, nothing a client can see.
  */
 
 const settings = fuzzSettings();
@@ -45,10 +46,15 @@ let api: LocalApi;
 
 const get = (path: string) => sendWire(api.baseUrl, { method: 'GET', path, headers: [['Accept', SPEC_ACCEPT]] });
 
+/** A seeding request; a 503 (a machine too busy for the store's deadline) is sent again after its Retry-After. */
 const expectStatus = async (request: WireRequest, status: number) => {
-  const response = await sendWire(api.baseUrl, request);
-  if (response.status !== status)
-    throw new Error(`Seeding: ${request.method} ${request.path} answered ${response.status}: ${response.text}`);
+  for (let attempt = 1; ; attempt++) {
+    const response = await sendWire(api.baseUrl, request);
+    if (response.status === status) return;
+    if (response.status !== 503 || attempt >= 5)
+      throw new Error(`Seeding: ${request.method} ${request.path} answered ${response.status}: ${response.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Number(response.headers['retry-after'] ?? 1)));
+  }
 };
 
 /** The magazines the hostile writes aim at, two of them with articles. */
@@ -156,17 +162,11 @@ const check = async (hostile: HostileCase, pass: 'count' | 'shrink') => {
     const rehearsal = isMock(request);
     if (response.status < 400 && !rehearsal)
       problems.push({ kind: 'accepted', what: `a write with a defect (${hostile.defect}) was accepted` });
-    if ((await table()) !== itemsBefore)
+    const itemsAfter = await table();
+    if (itemsAfter !== itemsBefore) {
       problems.push({
         kind: 'state change',
-        what: `a ${rehearsal ? 'rehearsal (mock)' : `refused write (${hostile.defect})`} changed the table's items`,
-      });
-    const after = await snapshot();
-    const changed = after.filter((view, i) => view !== baseline[i]);
-    if (changed.length > 0) {
-      problems.push({
-        kind: 'state change',
-        what: `a ${rehearsal ? 'rehearsal (mock)' : `refused write (${hostile.defect})`} changed what clients see:\n${changed.join('\n')}`,
+        what: `a ${rehearsal ? 'rehearsal (mock)' : `refused write (${hostile.defect})`} changed the table's items:\nbefore ${itemsBefore.slice(0, 1500)}\nafter  ${itemsAfter.slice(0, 1500)}`,
       });
       await seed();
       baseline = await snapshot();
@@ -185,5 +185,11 @@ describe('hostile requests over every route, prefix, label and method', () => {
     timeout: settings.runs === undefined ? 300_000 : 24 * 3600_000,
   }, async () => {
     await runProperty({ figures, arbitrary: hostileCase, check, numRuns, settings });
+  });
+
+  it('leave what clients see (lists, counts, versions, tags, articles) as it was before them', async () => {
+    const after = await snapshot();
+    const changed = after.filter((view, i) => view !== baseline[i]);
+    expect(changed, 'views that changed').toEqual([]);
   });
 });
