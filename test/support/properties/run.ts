@@ -138,7 +138,10 @@ export const runProperty = async <T>({
       } catch (error) {
         if (!(error instanceof Violation)) throw error;
         countViolation(figures, error);
-        noteExample(figures, error);
+        const shown = noteExample(figures, error);
+        // A long run shows each new kind of problem as it meets it, not only at its end.
+        if (shown && settings.runs !== undefined)
+          process.stderr.write(`${figures.property}, run ${run}: ${error.message.slice(0, 3000)}\n\n`);
         figures.failedRuns += 1;
         firstFailure ??= run;
       }
@@ -203,9 +206,10 @@ const noteExample = (figures: Figures, violation: Violation) => {
   const seen = seenProblems.get(figures) ?? seenProblems.set(figures, new Set()).get(figures) ?? new Set();
   const first = violation.message.split('\n').find((line) => line.startsWith('- ')) ?? violation.message;
   const signature = first.replace(/`[^`]*`|"[^"]*"|\d+/g, '_');
-  if (seen.has(signature) || figures.examples.length >= MAX_EXAMPLES) return;
+  if (seen.has(signature) || figures.examples.length >= MAX_EXAMPLES) return false;
   seen.add(signature);
   figures.examples.push(violation.message.slice(0, 3000));
+  return true;
 };
 
 const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
