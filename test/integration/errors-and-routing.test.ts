@@ -69,6 +69,16 @@ describe('unknown paths: 404 with the error object', () => {
     expectError(await local.client.get('/nothing-here?mock=maybe'), { status: 404, baseUrl: local.api.baseUrl });
   });
 
+  // Found by the hostile-request property: a tag id too long for a DynamoDB key made DynamoDB refuse the read (500).
+  it.each([
+    ['GET', 'of 1,500 characters', `/tags/${'b'.repeat(1500)}/magazines`],
+    ['HEAD', 'of 1,500 characters', `/tags/${'b'.repeat(1500)}/magazines`],
+    ['GET', 'with a `~`', '/tags/a~b/magazines'],
+  ])('%s /tags/{tagId}/magazines with a tag id %s, which no tag can have: 404', async (method, _, path) => {
+    const response = await local.client.request(method, path);
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl, head: method === 'HEAD' });
+  });
+
   it('a POST to an unknown path writes nothing', async () => {
     const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
       local.client.post('/magazine', magazineBody({ id: 'never' })),
