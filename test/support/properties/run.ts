@@ -64,7 +64,10 @@ export interface Figures {
   /** Runs of the property (a run is one request, or one sequence of commands). */
   runs: number;
   requests: number;
+  /** Answers of 500 or more but 503. */
   serverErrors: number;
+  /** 503s (with Retry-After, or they broke a rule). */
+  unavailable: number;
   leaks: number;
   stateChanges: number;
   /** Every broken rule of the first pass, by kind. */
@@ -85,6 +88,7 @@ export const newFigures = (property: string): Figures => ({
   runs: 0,
   requests: 0,
   serverErrors: 0,
+  unavailable: 0,
   leaks: 0,
   stateChanges: 0,
   violations: {},

@@ -28,7 +28,10 @@ export interface WireResponse {
 /** What a run sent and saw; every property test keeps one and reports it. */
 export interface WireCounters {
   requests: number;
+  /** Answers of 500 or more but 503. */
   serverErrors: number;
+  /** 503s: a store that failed (every one must carry Retry-After). */
+  unavailable: number;
 }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
@@ -56,7 +59,8 @@ export const sendWire = (baseUrl: string, request: WireRequest, counters?: WireC
           const status = res.statusCode ?? 0;
           if (counters) {
             counters.requests += 1;
-            if (status >= 500) counters.serverErrors += 1;
+            if (status === 503) counters.unavailable += 1;
+            else if (status >= 500) counters.serverErrors += 1;
           }
           resolve({ request, status, headers: received, text: Buffer.concat(chunks).toString('utf8') });
         });
