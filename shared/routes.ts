@@ -217,7 +217,7 @@ export const operations = [
     handler: 'create-article',
     group: 'Articles',
     summary: 'Add an article to a magazine',
-    actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
+    actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
     body: articleInput,
     success: [idReply(201, 'ArticleCreated')],
     errors: ['40014', '40402', '40901', '42201'],

@@ -74,14 +74,13 @@ export const reserve = async (access: TableAccess, operation: string, key: Key):
         ExpressionAttributeValues: { ':done': 'done', ':id': id, ':token': token, ':running': 'running' },
       },
     }),
-    // A request refused (404, 405) wrote nothing: the key is free for it to be sent again.
+    // A request refused (404, 405) writes nothing: its reservation goes, and the key is free for it to be sent again.
     release: async () => {
-      await access.update({
+      await access.remove({
         Key: itemKey,
-        UpdateExpression: 'SET #lease = :past',
         ConditionExpression: '#token = :token AND #state = :running',
-        ExpressionAttributeNames: { '#lease': attr.leaseUntil, '#token': attr.writeToken, '#state': attr.state },
-        ExpressionAttributeValues: { ':past': 0, ':token': token, ':running': 'running' },
+        ExpressionAttributeNames: { '#token': attr.writeToken, '#state': attr.state },
+        ExpressionAttributeValues: { ':token': token, ':running': 'running' },
       });
     },
   };

@@ -178,6 +178,8 @@ export const listMagazines = async (
   filter: MagazineFilter,
   page: PageQuery,
 ): Promise<Page<Magazine>> => {
+  // A tag id no tag can have (such as one longer than a key may be) is carried by no magazine: nothing to read.
+  if (filter.tag !== undefined && !isIdentifier(filter.tag)) return { items: [], count: 0, offset: page.start.offset };
   const list: ListName = filter.tag ? tagList(filter.tag) : 'ALL';
   const range: [number, number] = filter.year === undefined ? [0, MAX_CREATED] : yearBounds(filter.year);
   for (let attempt = 0; ; attempt++) {

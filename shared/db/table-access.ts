@@ -1,6 +1,8 @@
 import {
   BatchGetCommand,
   BatchWriteCommand,
+  DeleteCommand,
+  type DeleteCommandInput,
   GetCommand,
   type NativeAttributeValue,
   QueryCommand,
@@ -274,6 +276,21 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
     }
   };
 
+  /** One conditional DeleteItem; `false` when its condition did not hold. Lost races are retried until the deadline. */
+  const remove = async (input: Omit<DeleteCommandInput, 'TableName'>): Promise<boolean> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await call((options) => client.send(new DeleteCommand({ ...input, TableName: tableName }), options));
+        return true;
+      } catch (error) {
+        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
+        const conflict = error instanceof StoreUnavailable && error.reason === 'conflict';
+        if (!conflict || remaining() < 100) throw error;
+        await backoff(attempt);
+      }
+    }
+  };
+
   return {
     tableName,
     deadline,
@@ -287,6 +304,7 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
     writeMany,
     transact,
     update,
+    remove,
   };
 };
 

@@ -70,14 +70,15 @@ export const api = <Id extends OperationId | FallbackId>(
   id: Id,
   definition: Definition<Id> & { readonly stores?: Stores },
 ) => {
-  const operation = id === 'notFound' || id === 'methodNotAllowed' ? undefined : operationById(id as OperationId);
+  const fallback = id === 'notFound' || id === 'methodNotAllowed';
+  const operation = fallback ? undefined : operationById(id as OperationId);
   const negotiates = !operation?.success.some((success) => 'document' in success);
   return middy<APIGatewayProxyEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
     .use(traceContext(id))
     .use(metrics(id, operation))
     .use(headerNormalizer())
-    .use(negotiation(negotiates))
-    .use(mockSwitch(definition.stores))
+    .use(negotiation(negotiates, !fallback))
+    .use(mockSwitch(definition.stores, !fallback))
     .use(input(operation))
     .use(response())
     .use(errorRenderer())

@@ -1,4 +1,6 @@
 import type { Article } from '../domain/article';
+import { NotFound } from '../domain/errors';
+import { isIdentifier } from '../domain/fields';
 import type { Magazine } from '../domain/magazine';
 import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../domain/paging';
 import type { Store } from '../domain/store';
@@ -116,8 +118,17 @@ const magazine = (id: string): Magazine => catalogue.find((m) => m.id === id) ??
 /** A stable id for a simulated creation, derived from what was sent. */
 const newMockId = (sent: unknown): string => `mock-${hash(JSON.stringify(sent)).toString(36)}`;
 
+/**
+ * An id that is not of the form ids take can name nothing, real or simulated: the mock answers it
+ * as the table's store does (404), without data, rather than simulate a resource no id can name.
+ */
+const known = (entity: 'magazine' | 'tag', id: string) => {
+  if (!isIdentifier(id)) throw new NotFound(entity, id);
+  return id;
+};
+
 export const mockStore: Store = {
-  getMagazine: async (id) => magazine(id),
+  getMagazine: async (id) => magazine(known('magazine', id)),
 
   async listMagazines(filter: MagazineFilter, page: PageQuery) {
     const [from, to] = filter.year === undefined ? [-Infinity, Infinity] : yearBounds(filter.year);
@@ -129,10 +140,13 @@ export const mockStore: Store = {
 
   createMagazine: async (draft) => ({ id: draft.id ?? newMockId(draft), replayed: false }),
   putMagazine: async () => 'replaced',
-  deleteMagazine: async () => undefined,
+  deleteMagazine: async (id) => {
+    known('magazine', id);
+  },
   replaceAllMagazines: async () => undefined,
 
   async listArticles(magazineId, page) {
+    known('magazine', magazineId);
     const count = 3 + (hash(magazineId) % 5);
     return paged(
       byOrder(
@@ -143,13 +157,19 @@ export const mockStore: Store = {
     );
   },
 
-  createArticle: async (magazineId, input) => ({ id: newMockId({ magazine: magazineId, ...input }), replayed: false }),
+  createArticle: async (magazineId, input) => ({
+    id: newMockId({ magazine: known('magazine', magazineId), ...input }),
+    replayed: false,
+  }),
   getArticle: async (id) => articleFor(pick(catalogue, hash(id)).id, hash(id) % 97, id),
 
   listTags: async (page) => paged(byOrder(tagSummaries(), page.sort), page),
 
-  getTag: async (id) => ({
-    ...(tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: 1 + (hash(id) % 9) }),
-    lastModified,
-  }),
+  async getTag(id) {
+    known('tag', id);
+    return {
+      ...(tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: 1 + (hash(id) % 9) }),
+      lastModified,
+    };
+  },
 };

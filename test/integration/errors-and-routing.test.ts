@@ -58,6 +58,27 @@ describe('unknown paths: 404 with the error object', () => {
     },
   );
 
+  // Found by the hostile-request property: a path that does not exist is what the client must
+  // learn first, not that its Accept fits no format or that its `mock` value is not one.
+  it('an unknown path stays a 404 (in JSON) whatever the Accept header', async () => {
+    const response = await local.client.get('/nothing-here', { headers: { Accept: 'image/png' } });
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl, format: 'json' });
+  });
+
+  it('an unknown path stays a 404 with a mock value that is none', async () => {
+    expectError(await local.client.get('/nothing-here?mock=maybe'), { status: 404, baseUrl: local.api.baseUrl });
+  });
+
+  // Found by the hostile-request property: a tag id too long for a DynamoDB key made DynamoDB refuse the read (500).
+  it.each([
+    ['GET', 'of 1,500 characters', `/tags/${'b'.repeat(1500)}/magazines`],
+    ['HEAD', 'of 1,500 characters', `/tags/${'b'.repeat(1500)}/magazines`],
+    ['GET', 'with a `~`', '/tags/a~b/magazines'],
+  ])('%s /tags/{tagId}/magazines with a tag id %s, which no tag can have: 404', async (method, _, path) => {
+    const response = await local.client.request(method, path);
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl, head: method === 'HEAD' });
+  });
+
   it('a POST to an unknown path writes nothing', async () => {
     const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
       local.client.post('/magazine', magazineBody({ id: 'never' })),
@@ -111,6 +132,19 @@ describe('known paths with a method they do not support: 405 with Allow', () => 
     );
     expectError(response, { status: 405, baseUrl: local.api.baseUrl, mentions: [method] });
     expect(allowOf(response.headers.allow)).toEqual(allow);
+  });
+
+  it('a method a path does not support stays a 405 with Allow whatever the Accept header or mock value', async () => {
+    for (const [path, headers] of [
+      ['/magazines/e1', { Accept: 'image/png' }],
+      ['/magazines/e1?mock=maybe', {}],
+    ] as const) {
+      const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+        local.client.request('POST', path, { json: { title: 'x' }, headers }),
+      );
+      expectError(response, { status: 405, baseUrl: local.api.baseUrl, mentions: ['POST'] });
+      expect(allowOf(response.headers.allow)).toEqual(['DELETE', 'GET', 'HEAD', 'PUT']);
+    }
   });
 
   it('the magazine a refused POST /magazines/{id} named is unchanged', async () => {

@@ -83,6 +83,20 @@ describe('Idempotency-Key on POST /magazines', () => {
     expect((await local.client.post('/magazines', magazineBody({ id }), withKey(key))).status).toBe(405);
   });
 
+  // Found by the hostile-request property: the refused request used to leave its key's reservation in the table.
+  it('a request refused with a key writes nothing, not even the key (405 for a taken id, 404 for an unknown magazine)', async () => {
+    const id = uniqueId();
+    expect((await local.client.post('/magazines', magazineBody({ id }))).status).toBe(201);
+    const taken = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post('/magazines', magazineBody({ id }), withKey(uniqueId('key'))),
+    );
+    expect(taken.status).toBe(405);
+    const unknown = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post(`/magazines/${uniqueId('none')}/articles`, articleBody(), withKey(uniqueId('key'))),
+    );
+    expect(unknown.status).toBe(404);
+  });
+
   it('while the first request is still running: 409 for the second; once it has failed, the key is free again', {
     timeout: 30_000,
   }, async () => {

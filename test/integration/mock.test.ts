@@ -214,6 +214,21 @@ describe('mock touches no data', () => {
     expect((await local.client.get('/tags?mock=True')).status).toBe(200);
   });
 
+  // Found by the hostile-request property: mock simulated a magazine `beta-2.`, an id no magazine can have.
+  it.each([
+    ['GET', '/v1/magazines/beta-2.?mock=True'],
+    ['GET', '/magazines/%E2%98%83?mock=True'],
+    ['GET', '/magazines/-x/articles.json?mock=True'],
+    ['POST', '/magazines/-x/articles?mock=True'],
+    ['DELETE', '/magazines/a~b?mock=True'],
+    ['GET', '/tags/a%20b?mock=True'],
+  ])('%s %s: an id that no resource can have answers 404, as a real request does', async (method, path) => {
+    const response = await untouched(() =>
+      local.client.request(method, path, method === 'POST' ? { json: articleBody() } : {}),
+    );
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl });
+  });
+
   it('mock lists are not the stored data', async () => {
     const envelope = await mockList('&limit=100');
     expect(envelope.results.map((m) => m.id)).not.toContain('real');

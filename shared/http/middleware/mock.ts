@@ -30,11 +30,14 @@ const parseMock = (value: string | undefined): boolean => {
  * Reads `mock` and gives the operation its store: the table's, or the mock store that answers
  * from simulated data and never touches the table. The operation is the same either way, so a
  * mock request is checked, serialised and cached exactly as a real one. Operations that never
- * touch the table (documents, 404, 405) get no store and answer mock requests as real ones.
+ * touch the table (documents, 404, 405) get no store and answer mock requests as real ones;
+ * the 404 and 405 (`reads: false`) do not read `mock` at all.
  */
-export const mockSwitch = (stores: Stores | undefined): ApiMiddleware => ({
+export const mockSwitch = (stores: Stores | undefined, reads = true): ApiMiddleware => ({
   before: (request) => {
     const state = stateOf(request);
+    // The 404 and 405 are no operation: `mock` changes nothing about them, and a bad value of it must not hide them.
+    if (!reads) return;
     state.mock = parseMock(request.event.queryStringParameters?.mock ?? undefined);
     if (!stores) return;
     const deadline = Date.now() + request.context.getRemainingTimeInMillis() - STORE_MARGIN_MS;
