@@ -11,6 +11,7 @@ import { bundledHandlers } from '../local/bundled-handlers';
 import { type LocalEnvironment, prepareLocalEnvironment } from '../local/environment';
 import { sourceHandlers } from '../local/load-handler';
 import { type LocalServer, startLocalServer } from '../local/server';
+import { handlerNames } from '../shared/routes';
 
 const usage = 'Usage: npm start [-- --data DIR] [--port N] [--bundled] [--verbose] [--quiet]';
 
@@ -92,7 +93,8 @@ try {
 
   let handlers = sourceHandlers(environment);
   if (values.bundled) {
-    const bundles = await bundleFunctions(path.join(projectRoot, 'dist', 'functions'));
+    // The routes' functions: the server answers requests; the janitor runs with `npm run invoke -- sweep-garbage`.
+    const bundles = await bundleFunctions(path.join(projectRoot, 'dist', 'functions'), { names: handlerNames() });
     console.log(
       `Serving ${bundles.names.length} functions bundled as they deploy (${path.relative(process.cwd(), bundles.dir)}, ${Math.round(bundles.milliseconds)} ms)`,
     );
