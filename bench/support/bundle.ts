@@ -1,0 +1,72 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { type BuildOptions, build, type Plugin } from 'esbuild';
+import { bundleSettings } from '../../infra/bundling';
+import { SEND_HOOK } from './answers';
+
+/**
+ * Bundles one handler module as the CDK stack bundles a function (infra/bundling.ts, the settings
+ * local/bundle-functions.ts uses), into `outfile`. With `send`, the bundle first runs a prelude
+ * that answers DynamoDB at the document client's `send` (the `[send]` mode of the benchmarks):
+ * the same handler code, with the SDK's own work taken out.
+ */
+export interface BundleOptions {
+  readonly entry: string;
+  readonly outfile: string;
+  readonly send?: boolean;
+  /** Packages a framework imports lazily and never uses here (lambda-api's S3 client). */
+  readonly external?: readonly string[];
+}
+
+const PRELUDE = 'magazine-api-bench:send-prelude';
+
+/** The prelude resolves lib-dynamodb from the handler's own tree, so it patches the class the handler uses. */
+const preludePlugin = (resolveDir: string): Plugin => ({
+  name: 'send-prelude',
+  setup(builder) {
+    builder.onResolve({ filter: new RegExp(`^${PRELUDE}$`) }, () => ({ path: PRELUDE, namespace: 'bench' }));
+    builder.onLoad({ filter: /.*/, namespace: 'bench' }, () => ({
+      resolveDir,
+      loader: 'js',
+      contents: [
+        "import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';",
+        `const answer = globalThis[${JSON.stringify(SEND_HOOK)}];`,
+        "if (typeof answer !== 'function') throw new Error('No [send] answers installed.');",
+        'DynamoDBDocumentClient.prototype.send = function send(command) { return answer(command); };',
+      ].join('\n'),
+    }));
+  },
+});
+
+export const bundleHandler = async ({ entry, outfile, send = false, external = [] }: BundleOptions) => {
+  const common: BuildOptions = {
+    outfile,
+    bundle: true,
+    target: bundleSettings.target,
+    platform: bundleSettings.platform,
+    format: bundleSettings.format,
+    minify: bundleSettings.minify,
+    sourcemap: bundleSettings.sourcemap,
+    sourcesContent: bundleSettings.sourcesContent,
+    mainFields: [...bundleSettings.mainFields],
+    banner: { js: bundleSettings.banner },
+    external: [...bundleSettings.external, ...external],
+    logLevel: 'warning',
+  };
+  if (!send) {
+    await build({ ...common, entryPoints: [entry] });
+  } else {
+    const resolveDir = path.dirname(entry);
+    await build({
+      ...common,
+      stdin: {
+        contents: `import '${PRELUDE}';\nexport { handler } from ${JSON.stringify(entry)};\n`,
+        resolveDir,
+        sourcefile: 'send-entry.js',
+        loader: 'js',
+      },
+      plugins: [preludePlugin(resolveDir)],
+    });
+  }
+  return { file: outfile, bytes: statSync(outfile).size };
+};
