@@ -67,7 +67,14 @@ export const createMagazine = async (body: unknown) => {
   await client.send(
     new PutCommand({
       TableName: tableName(),
-      Item: { PK: `MAG#${id}`, SK: 'MAG', id, title: body.title, tags: tagRefs, created: Math.floor(Date.now() / 1000) },
+      Item: {
+        PK: `MAG#${id}`,
+        SK: 'MAG',
+        id,
+        title: body.title,
+        tags: tagRefs,
+        created: Math.floor(Date.now() / 1000),
+      },
       ConditionExpression: 'attribute_not_exists(#pk)',
       ExpressionAttributeNames: { '#pk': 'PK' },
     }),
@@ -75,7 +82,7 @@ export const createMagazine = async (body: unknown) => {
   return { id, location: `${base}/magazines/${id}` };
 };
 
-const escape = (text: string) =>
+const escapeXml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c] ?? c);
 
 const element = (name: string, value: unknown): string => {
@@ -88,10 +95,11 @@ const element = (name: string, value: unknown): string => {
     return `<${name}>${Object.entries(value as Record<string, unknown>)
       .map(([key, v]) => element(key, v))
       .join('')}</${name}>`;
-  return `<${name}>${escape(String(value))}</${name}>`;
+  return `<${name}>${escapeXml(String(value))}</${name}>`;
 };
 
-export const toXml = (root: string, value: unknown) => `<?xml version="1.0" encoding="UTF-8"?>\n${element(root, value)}`;
+export const toXml = (root: string, value: unknown) =>
+  `<?xml version="1.0" encoding="UTF-8"?>\n${element(root, value)}`;
 
 export const wantsXml = (accept: string | undefined) => accept?.includes('application/xml') ?? false;
 

@@ -115,7 +115,10 @@ export const createAnswers = (recording: Recording) => {
 
   const asAnswer = (call: WireCall, head: string | undefined): Answer => {
     let byHead = variants.get(call);
-    if (!byHead) variants.set(call, (byHead = new Map()));
+    if (!byHead) {
+      byHead = new Map();
+      variants.set(call, byHead);
+    }
     const key = head ?? '';
     let answer = byHead.get(key);
     if (!answer) {
@@ -164,7 +167,10 @@ export const createAnswers = (recording: Recording) => {
         });
       }
       let output = natives.get(answer);
-      if (!output) natives.set(answer, (output = nativeOutput(answer.body)));
+      if (!output) {
+        output = nativeOutput(answer.body);
+        natives.set(answer, output);
+      }
       return output;
     },
   };
@@ -314,6 +320,7 @@ export interface SendCommand {
 
 export const answerSends = (native: (operation: string, input: unknown) => Record<string, unknown>) => {
   Object.assign(globalThis, {
-    [SEND_HOOK]: async (command: SendCommand) => native(String(command.clientCommand?.schema?.[2] ?? 'unknown'), command.input),
+    [SEND_HOOK]: async (command: SendCommand) =>
+      native(String(command.clientCommand?.schema?.[2] ?? 'unknown'), command.input),
   });
 };

@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
 import { bundleSettings } from '../../infra/bundling';
@@ -16,7 +16,35 @@ export interface BundleOptions {
   readonly send?: boolean;
   /** Packages a framework imports lazily and never uses here (lambda-api's S3 client). */
   readonly external?: readonly string[];
+  /** Source edits for a variant of the handler: in the file whose path ends with `file`, `from` becomes `to`. */
+  readonly patches?: readonly Patch[];
 }
+
+export interface Patch {
+  readonly file: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Applies the patches; a patch whose text is not found fails the build (the source moved on: fix the variant). */
+const patchPlugin = (patches: readonly Patch[]): Plugin => ({
+  name: 'variant-patches',
+  setup(builder) {
+    const files = patches.map((patch) => patch.file.replaceAll('\\', '/'));
+    builder.onLoad({ filter: /\.ts$/ }, (args) => {
+      const file = args.path.replaceAll('\\', '/');
+      const mine = patches.filter((_, i) => file.endsWith(files[i]!));
+      if (mine.length === 0) return undefined;
+      let contents = readFileSync(args.path, 'utf8');
+      for (const patch of mine) {
+        if (!contents.includes(patch.from))
+          throw new Error(`${patch.file}: no ${JSON.stringify(patch.from)} to patch.`);
+        contents = contents.replace(patch.from, patch.to);
+      }
+      return { contents, loader: 'ts' };
+    });
+  },
+});
 
 const PRELUDE = 'magazine-api-bench:send-prelude';
 
@@ -38,7 +66,7 @@ const preludePlugin = (resolveDir: string): Plugin => ({
   },
 });
 
-export const bundleHandler = async ({ entry, outfile, send = false, external = [] }: BundleOptions) => {
+export const bundleHandler = async ({ entry, outfile, send = false, external = [], patches = [] }: BundleOptions) => {
   const common: BuildOptions = {
     outfile,
     bundle: true,
@@ -52,6 +80,7 @@ export const bundleHandler = async ({ entry, outfile, send = false, external = [
     banner: { js: bundleSettings.banner },
     external: [...bundleSettings.external, ...external],
     logLevel: 'warning',
+    plugins: patches.length > 0 ? [patchPlugin(patches)] : [],
   };
   if (!send) {
     await build({ ...common, entryPoints: [entry] });
@@ -65,7 +94,7 @@ export const bundleHandler = async ({ entry, outfile, send = false, external = [
         sourcefile: 'send-entry.js',
         loader: 'js',
       },
-      plugins: [preludePlugin(resolveDir)],
+      plugins: [preludePlugin(resolveDir), ...(common.plugins ?? [])],
     });
   }
   return { file: outfile, bytes: statSync(outfile).size };
