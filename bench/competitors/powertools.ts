@@ -9,7 +9,10 @@ app.get('/magazines/:id', async ({ params }) => {
   const magazine = await getMagazine(params.id ?? '');
   return magazine
     ? Response.json(magazine)
-    : new Response(JSON.stringify({ message: 'Not found' }), { status: 404, headers: { 'Content-Type': 'application/json' } });
+    : new Response(JSON.stringify({ message: 'Not found' }), {
+        status: 404,
+        headers: { 'Content-Type': 'application/json' },
+      });
 });
 
 app.get('/magazines', async ({ req }) => {

@@ -114,7 +114,10 @@ export const competitorRecording = (scenario: Scenario): Recording => {
     case 'listJson':
     case 'listXml': {
       const items = seedMagazines.slice(0, LIST_LIMIT).map((m) => marshall(competitorItem(m)));
-      return { init: [], invocation: [wire('Query', { Count: items.length, Items: items, ScannedCount: items.length })] };
+      return {
+        init: [],
+        invocation: [wire('Query', { Count: items.length, Items: items, ScannedCount: items.length })],
+      };
     }
     case 'post':
       return { init: [], invocation: [wire('PutItem', {})] };

@@ -35,7 +35,11 @@ export const fixed = (value: number | undefined, digits = 1) =>
   value === undefined || Number.isNaN(value) ? '—' : value.toFixed(digits);
 
 /** A Markdown table. */
-export const table = (header: readonly string[], rows: readonly (readonly string[])[], align?: readonly ('l' | 'r')[]) =>
+export const table = (
+  header: readonly string[],
+  rows: readonly (readonly string[])[],
+  align?: readonly ('l' | 'r')[],
+) =>
   [
     `| ${header.join(' | ')} |`,
     `|${header.map((_, i) => ((align?.[i] ?? (i === 0 ? 'l' : 'r')) === 'r' ? '---:' : '---')).join('|')}|`,
