@@ -8,6 +8,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { GetItemCommand } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { localDynamoDbClient as ownLocalClient } from '../../local/dynamodb-local';
 import {
   type FaultProxy,
   type JsonObject,
@@ -185,20 +187,22 @@ const loadDirect = async (drafts: readonly Draft[]) => {
     ...draft,
     tags: draft.tags.map((tag) => ({ id: tagIdFromName(tag.name), name: tag.name })),
   }));
-  const settings = { dynamoDbEndpoint: job.endpoint, region: 'us-east-1' };
+  // A client of our own with long timeouts and many attempts: the API's gives up after 1 s without a
+  // connection, which a loaded DynamoDB Local on a shared machine can take when a bulk write sends
+  // a hundred batches at once.
+  const client = DynamoDBDocumentClient.from(ownLocalClient(job.endpoint, { timeoutMs: 120_000, maxAttempts: 10 }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
   const repository = await fromTree<{ createRepository: (client: unknown, table: string) => unknown }>(
     'shared/db/repository.ts',
   );
-  const clients = await fromTree<{ createDocumentClient: (options: unknown) => unknown }>('shared/db/client.ts');
   type Bulk = { replaceAllMagazines: (drafts: unknown[], precondition: undefined) => Promise<unknown> };
   if (existsSync(path.join(job.tree, 'shared', 'db', 'bulk.ts'))) {
-    // This design: a repository per request deadline, a client made from options.
-    const client = clients.createDocumentClient({ settings });
+    // This design: a repository per request deadline.
     const forDeadline = repository.createRepository(client, job.table) as (deadline: number) => Bulk;
     await forDeadline(Date.now() + 3_600_000).replaceAllMagazines(identified, undefined);
   } else {
-    // The old design (a82d006): one repository, a client made from settings.
-    const client = clients.createDocumentClient(settings);
+    // The old design (a82d006): one repository for all requests.
     await (repository.createRepository(client, job.table) as Bulk).replaceAllMagazines(identified, undefined);
   }
 };
