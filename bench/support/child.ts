@@ -59,7 +59,7 @@ export const runJob = async <Result>(
   } catch (error) {
     const { stderr = '', stdout = '' } = error as { stderr?: string; stdout?: string };
     throw new Error(
-      `The ${job.kind} job on ${job.bundle} failed:\n${String(stderr).slice(-4000)}\n${String(stdout).slice(-2000)}`,
+      `The ${job.kind} job on ${'bundle' in job ? job.bundle : job.arms.map((arm) => arm.bundle).join(' and ')} failed:\n${String(stderr).slice(-4000)}\n${String(stdout).slice(-2000)}`,
     );
   }
   const result = JSON.parse(readFileSync(resultFile, 'utf8')) as Result;

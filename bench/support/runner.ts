@@ -7,6 +7,7 @@
  *   its init phase and of each event's invocation, with the response the handler gave.
  * - `warm`: imports the bundle with DynamoDB answered in process (`[sdk]` or `[send]`, see
  *   answers.ts), warms it up, then times invocations for a while: the cost of one warm call.
+ * - `paired`: two such cases in one process, their batches alternated, for a ratio of the two.
  * - `cold`: times the import, the first invocation and the second, then (if asked) an invocation
  *   that fails with an error whose stack is logged, once cold and then warm.
  */
@@ -49,6 +50,15 @@ export type Job =
       readonly batch: number;
     }
   | {
+      /** Two cases in one process, their batches alternated: a ratio that the machine's moods do not move. */
+      readonly kind: 'paired';
+      readonly mode: 'sdk' | 'send';
+      readonly arms: readonly [PairedArm, PairedArm];
+      readonly warmup: number;
+      readonly measureMs: number;
+      readonly batch: number;
+    }
+  | {
       readonly kind: 'cold';
       readonly bundle: string;
       readonly recording: Recording;
@@ -57,6 +67,17 @@ export type Job =
       readonly failing?: Recording;
       readonly errors?: number;
     };
+
+export interface PairedArm {
+  readonly bundle: string;
+  readonly recording: Recording;
+  readonly event: APIGatewayProxyEvent;
+}
+
+export interface PairedResult {
+  readonly perCallUs: readonly [number, number];
+  readonly responses: readonly [Response, Response];
+}
 
 export interface Recorded {
   readonly init: readonly WireCall[];
@@ -192,6 +213,60 @@ const warm = async (job: Extract<Job, { kind: 'warm' }>): Promise<WarmResult> =>
   };
 };
 
+const paired = async (job: Extract<Job, { kind: 'paired' }>): Promise<PairedResult> => {
+  const answers = job.arms.map((arm) => createAnswers(arm.recording));
+  const transport = install(job.mode, answers[0]!);
+  // A bundle named by both arms (one handler, two requests) is loaded once.
+  const loaded = new Map<string, Handler>();
+  const handlers: Handler[] = [];
+  for (const [i, arm] of job.arms.entries()) {
+    transport.use(answers[i]!);
+    answers[i]!.begin('init');
+    let handler = loaded.get(arm.bundle);
+    if (!handler) {
+      handler = await load(arm.bundle);
+      loaded.set(arm.bundle, handler);
+    }
+    handlers.push(handler);
+  }
+  const base = { ...context('bench'), getRemainingTimeInMillis: () => 10_000 };
+  const runBatch = async (i: number, events: readonly APIGatewayProxyEvent[]) => {
+    transport.use(answers[i]!);
+    let last: APIGatewayProxyResult | undefined;
+    for (const event of events) {
+      answers[i]!.begin('invocation');
+      last = await handlers[i]!(event, { ...base });
+    }
+    return last!;
+  };
+  const responses: Response[] = [];
+  for (const [i, arm] of job.arms.entries())
+    responses.push(
+      asResponse(
+        await runBatch(
+          i,
+          Array.from({ length: job.warmup }, () => structuredClone(arm.event)),
+        ),
+      ),
+    );
+  const elapsed = [0, 0];
+  const calls = [0, 0];
+  let turn = 0;
+  while (Math.min(...elapsed) < job.measureMs) {
+    // A, B, B, A, A, B...: neither arm always goes first after the other.
+    const i = [0, 1, 1, 0][turn++ % 4]!;
+    const events = Array.from({ length: job.batch }, () => structuredClone(job.arms[i]!.event));
+    const started = cpuMs();
+    await runBatch(i, events);
+    elapsed[i]! += cpuMs() - started;
+    calls[i]! += job.batch;
+  }
+  return {
+    perCallUs: [(elapsed[0]! * 1000) / calls[0]!, (elapsed[1]! * 1000) / calls[1]!],
+    responses: [responses[0]!, responses[1]!],
+  };
+};
+
 const cold = async (job: Extract<Job, { kind: 'cold' }>): Promise<ColdResult> => {
   const answers = createAnswers(job.recording);
   const transport = install('sdk', answers);
@@ -241,7 +316,14 @@ const cold = async (job: Extract<Job, { kind: 'cold' }>): Promise<ColdResult> =>
 const [jobFile, resultFile] = process.argv.slice(2);
 if (!jobFile || !resultFile) throw new Error('Usage: node runner.mjs <job.json> <result.json>');
 const job = JSON.parse(readFileSync(jobFile, 'utf8')) as Job;
-const result = job.kind === 'record' ? await record(job) : job.kind === 'warm' ? await warm(job) : await cold(job);
+const result =
+  job.kind === 'record'
+    ? await record(job)
+    : job.kind === 'warm'
+      ? await warm(job)
+      : job.kind === 'paired'
+        ? await paired(job)
+        : await cold(job);
 writeFileSync(resultFile, JSON.stringify(result));
 // Handlers may leave timers (SDK sockets, folds): the measurement is done.
 process.exit(0);
