@@ -30,6 +30,14 @@ export type ChildJob =
     }
   | { readonly kind: 'tags'; readonly tree: string; readonly endpoint: string; readonly table: string }
   | {
+      readonly kind: 'articles';
+      readonly tree: string;
+      readonly endpoint: string;
+      readonly table: string;
+      readonly size: number;
+      readonly repeats: number;
+    }
+  | {
       readonly kind: 'conflicts';
       readonly tree: string;
       readonly endpoint: string;
@@ -77,6 +85,8 @@ export interface ConflictResult {
     readonly p99Ms: number[];
     readonly wallMs: number[];
     readonly statuses: string;
+    /** Per round: refused write attempts by what they were (a create's own transaction, a fold of counters, other). */
+    readonly refusedBy?: Record<string, number>[];
   }[];
 }
 
@@ -207,6 +217,36 @@ const loadDirect = async (drafts: readonly Draft[]) => {
   }
 };
 
+const measurer = (repeats: number) => {
+  const figures: QueryFigures[] = [];
+  const measure = async (name: string, url: string) => {
+    let last: { reply: Reply; calls: RecordedCall[] } | undefined;
+    const times: number[] = [];
+    for (let r = 0; r < repeats; r++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      proxy.resetCalls();
+      const reply = await request('GET', url);
+      const calls = proxy.takeCalls();
+      times.push(reply.ms);
+      last = { reply, calls };
+    }
+    const { reply, calls } = last!;
+    if (reply.status !== 200) say(`${name} ${url}: ${reply.status} ${reply.text.slice(0, 300)}`);
+    figures.push({
+      name,
+      url,
+      status: reply.status,
+      calls: calls.length,
+      operations: operations(calls),
+      bytes: calls.reduce((total, call) => total + call.responseBytes, 0),
+      readUnits: calls.reduce((total, call) => total + call.readCapacityUnits, 0),
+      medianMs: median(times),
+    });
+    return reply;
+  };
+  return { figures, measure };
+};
+
 const lists = async (size: number, repeats: number): Promise<ListResult> => {
   // Loaded through the data layer's own bulk path, straight to DynamoDB Local (not counted).
   const loadStarted = Date.now();
@@ -235,32 +275,7 @@ const lists = async (size: number, repeats: number): Promise<ListResult> => {
   ];
   // Warm every function once (its init phase is not what is measured).
   for (const [, url] of queries) await request('GET', url);
-  const figures: QueryFigures[] = [];
-  const measure = async (name: string, url: string) => {
-    let last: { reply: Reply; calls: RecordedCall[] } | undefined;
-    const times: number[] = [];
-    for (let r = 0; r < repeats; r++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      proxy.resetCalls();
-      const reply = await request('GET', url);
-      const calls = proxy.takeCalls();
-      times.push(reply.ms);
-      last = { reply, calls };
-    }
-    const { reply, calls } = last!;
-    if (reply.status !== 200) say(`${name} ${url}: ${reply.status} ${reply.text.slice(0, 300)}`);
-    figures.push({
-      name,
-      url,
-      status: reply.status,
-      calls: calls.length,
-      operations: operations(calls),
-      bytes: calls.reduce((total, call) => total + call.responseBytes, 0),
-      readUnits: calls.reduce((total, call) => total + call.readCapacityUnits, 0),
-      medianMs: median(times),
-    });
-    return reply;
-  };
+  const { figures, measure } = measurer(repeats);
   for (const [name, url] of queries) {
     const reply = await measure(name, url);
     // The cursor the deep page's `next` link carries: the same depth, reached by cursor.
@@ -268,6 +283,54 @@ const lists = async (size: number, repeats: number): Promise<ListResult> => {
       const next = nextOf(reply);
       if (next) await measure('cursor after offset N/2', next);
       else say('offset N/2: no next link');
+    }
+  }
+  return { size, loadSeconds, queries: figures };
+};
+
+/** The articles of one magazine with `size` of them, written one by one through the data layer (as POSTs are). */
+const articles = async (size: number, repeats: number): Promise<ListResult> => {
+  const loadStarted = Date.now();
+  const created = await request('POST', '/magazines', { id: 'many-articles', title: 'A magazine of many articles' });
+  if (created.status !== 201) throw new Error(`POST /magazines: ${created.status} ${created.text.slice(0, 300)}`);
+  const client = DynamoDBDocumentClient.from(ownLocalClient(job.endpoint, { timeoutMs: 120_000, maxAttempts: 10 }), {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  const repository = await fromTree<{
+    createRepository: (
+      client: unknown,
+      table: string,
+    ) => (deadline: number) => { createArticle: (magazineId: string, input: unknown) => Promise<unknown> };
+  }>('shared/db/repository.ts');
+  const store = repository.createRepository(client, job.table);
+  for (let i = 0; i < size; i++) {
+    await store(Date.now() + 600_000).createArticle('many-articles', {
+      title: `Article ${i}`,
+      author_first_name: 'Ada',
+      author_last_name: 'Lovelace',
+      author_email: 'ada@example.com',
+      date: '2024-02-29',
+      text: `The text of article ${i}, short.`,
+    });
+    if (i % 1000 === 999) say(`  ${i + 1} articles`);
+  }
+  const loadSeconds = (Date.now() - loadStarted) / 1000;
+  say(`loaded ${size} articles in ${loadSeconds.toFixed(0)} s`);
+  const base = '/magazines/many-articles/articles?limit=25';
+  const half = Math.floor(size / 2);
+  const queries: [string, string][] = [
+    ['articles: first page', base],
+    ['articles: offset N/2', `${base}&offset=${half}`],
+    ['articles: offset N−25', `${base}&offset=${size - 25}`],
+    ['articles: desc, offset N/2', `${base}&sort=desc&offset=${half}`],
+  ];
+  for (const [, url] of queries) await request('GET', url);
+  const { figures, measure } = measurer(repeats);
+  for (const [name, url] of queries) {
+    const reply = await measure(name, url);
+    if (name === 'articles: offset N/2') {
+      const next = nextOf(reply);
+      if (next) await measure('articles: cursor after offset N/2', next);
     }
   }
   return { size, loadSeconds, queries: figures };
@@ -417,6 +480,7 @@ const conflicts = async (writers: number, rounds: number): Promise<ConflictResul
       p99Ms: [] as number[],
       wallMs: [] as number[],
       statuses: '',
+      refusedBy: [] as Record<string, number>[],
     };
     const statusCounts = new Map<number, number>();
     for (let round = 0; round < rounds; round++) {
@@ -433,7 +497,21 @@ const conflicts = async (writers: number, rounds: number): Promise<ConflictResul
       figures.wallMs.push(performance.now() - started);
       await new Promise((resolve) => setTimeout(resolve, 500));
       const calls = proxy.takeCalls();
-      const refused = calls.filter((call) => call.outcome === 'conflict').length;
+      const refusedCalls = calls.filter((call) => call.outcome === 'conflict');
+      const refused = refusedCalls.length;
+      const by: Record<string, number> = {};
+      for (const call of refusedCalls) {
+        const keys = writtenKeys(call).map(
+          (write) => `${String((write.key.PK as JsonObject).S)}|${String((write.key.SK as JsonObject).S)}`,
+        );
+        const what = keys.some((key) => key.endsWith('|AGGREGATE'))
+          ? 'fold'
+          : keys.some((key) => key.includes('#MAG#') || key.endsWith('|MAGAZINE'))
+            ? 'create'
+            : call.operation;
+        by[what] = (by[what] ?? 0) + 1;
+      }
+      figures.refusedBy.push(by);
       figures.retriesPerPost.push(refused / writers);
       figures.failures.push(replies.filter((reply) => reply.status !== 201).length);
       for (const reply of replies) statusCounts.set(reply.status, (statusCounts.get(reply.status) ?? 0) + 1);
@@ -441,7 +519,7 @@ const conflicts = async (writers: number, rounds: number): Promise<ConflictResul
       figures.p50Ms.push(percentile(times, 50));
       figures.p99Ms.push(percentile(times, 99));
       say(
-        `${name} round ${round + 1}: ${refused} refused for a conflict, ${figures.failures.at(-1)} failed, ${operations(calls)}`,
+        `${name} round ${round + 1}: ${refused} refused for a conflict (${JSON.stringify(by)}), ${figures.failures.at(-1)} failed, ${operations(calls)}`,
       );
     }
     figures.statuses = [...statusCounts]
@@ -457,6 +535,7 @@ let result: unknown;
 try {
   if (job.kind === 'lists') result = await lists(job.size, job.repeats);
   else if (job.kind === 'tags') result = await tags();
+  else if (job.kind === 'articles') result = await articles(job.size, job.repeats);
   else result = await conflicts(job.writers, job.rounds);
 } finally {
   await server.close();
