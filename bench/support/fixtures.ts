@@ -1,0 +1,125 @@
+import { randomUUID } from 'node:crypto';
+import { marshall } from '@aws-sdk/util-dynamodb';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { buildProxyEvent, localPublisher, type Pairs, sigV4Headers } from '../../local/api-gateway-event';
+import type { Recording, WireCall } from './answers';
+
+/** What the warm and cold benchmarks ask: the same requests of the API and of every competitor. */
+
+export const SEED_SIZE = 30;
+const TAG_NAMES = ['News', 'Science', 'Travel', 'Food', 'Sport', 'Culture'];
+const FIRST_CREATED = 1_717_200_000;
+
+/** The magazines the table holds when the calls are recorded (PUT /magazines): two tags each, a day apart. */
+export const seedMagazines = Array.from({ length: SEED_SIZE }, (_, i) => ({
+  id: `mag-${String(i + 1).padStart(2, '0')}`,
+  title: `Magazine ${i + 1} of the benchmark collection`,
+  tags: [{ name: TAG_NAMES[i % TAG_NAMES.length]! }, { name: TAG_NAMES[(i + 2) % TAG_NAMES.length]! }],
+  created: FIRST_CREATED + i * 86_400,
+}));
+
+export const GET_ID = 'mag-05';
+export const LIST_LIMIT = 25;
+
+export type Scenario = 'get' | 'listJson' | 'listXml' | 'post';
+export const scenarios: readonly Scenario[] = ['get', 'listJson', 'listXml', 'post'];
+export const scenarioLabel: Record<Scenario, string> = {
+  get: 'GET one',
+  listJson: `list JSON (${LIST_LIMIT})`,
+  listXml: `list XML (${LIST_LIMIT})`,
+  post: 'POST',
+};
+
+const domainName = 'abcdef1234.execute-api.us-east-1.amazonaws.com';
+
+const event = (
+  method: string,
+  resource: string,
+  path: string,
+  options: { params?: Record<string, string>; query?: Pairs; accept?: string; body?: string } = {},
+): APIGatewayProxyEvent => {
+  const now = new Date();
+  const body = options.body ?? null;
+  const headers: Pairs = [
+    ['Accept', options.accept ?? 'application/json'],
+    ['Accept-Encoding', 'gzip, deflate, br'],
+    ['User-Agent', 'magazine-api-bench'],
+    ...(body === null ? [] : ([['Content-Type', 'application/json']] as Pairs)),
+    ...(method === 'GET' ? [] : sigV4Headers(localPublisher, body ?? '', now)),
+  ];
+  return buildProxyEvent({
+    method,
+    resource,
+    path,
+    pathParameters: options.params ?? null,
+    headers,
+    query: options.query ?? [],
+    body,
+    stage: 'prod',
+    requestId: randomUUID(),
+    now,
+    sourceIp: '203.0.113.10',
+    port: 443,
+    scheme: 'https',
+    caller: method === 'GET' ? undefined : localPublisher,
+    domainName,
+  });
+};
+
+export const seedEvent = () => event('PUT', '/magazines', '/magazines', { body: JSON.stringify(seedMagazines) });
+
+export const scenarioEvent = (scenario: Scenario): APIGatewayProxyEvent => {
+  switch (scenario) {
+    case 'get':
+      return event('GET', '/magazines/{id}', `/magazines/${GET_ID}`, { params: { id: GET_ID } });
+    case 'listJson':
+      return event('GET', '/magazines', '/magazines', { query: [['limit', String(LIST_LIMIT)]] });
+    case 'listXml':
+      return event('GET', '/magazines', '/magazines', {
+        query: [['limit', String(LIST_LIMIT)]],
+        accept: 'application/xml',
+      });
+    case 'post':
+      return event('POST', '/magazines', '/magazines', {
+        body: JSON.stringify({ title: 'A magazine of the benchmark', tags: [{ name: 'News' }, { name: 'Bench' }] }),
+      });
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// The competitors' table: one item per magazine, a Query for a page
+
+const competitorItem = (magazine: (typeof seedMagazines)[number]) => ({
+  PK: `MAG#${magazine.id}`,
+  SK: 'MAG',
+  id: magazine.id,
+  title: magazine.title,
+  tags: magazine.tags.map((tag) => ({ id: tag.name.toLowerCase(), name: tag.name })),
+  created: magazine.created,
+});
+
+const wire = (operation: string, response: unknown): WireCall => ({
+  operation,
+  request: '',
+  status: 200,
+  response: JSON.stringify(response),
+});
+
+/** What DynamoDB answers the competitors and the reference handler (one call each). */
+export const competitorRecording = (scenario: Scenario): Recording => {
+  const magazine = seedMagazines.find((m) => m.id === GET_ID)!;
+  switch (scenario) {
+    case 'get':
+      return { init: [], invocation: [wire('GetItem', { Item: marshall(competitorItem(magazine)) })] };
+    case 'listJson':
+    case 'listXml': {
+      const items = seedMagazines.slice(0, LIST_LIMIT).map((m) => marshall(competitorItem(m)));
+      return {
+        init: [],
+        invocation: [wire('Query', { Count: items.length, Items: items, ScannedCount: items.length })],
+      };
+    }
+    case 'post':
+      return { init: [], invocation: [wire('PutItem', {})] };
+  }
+};
