@@ -194,6 +194,13 @@ describe('npm run invoke, as a new user runs it', () => {
     );
   });
 
+  it('runs the janitor on its scheduled event, and prints what it swept', async () => {
+    const command = runNpm(['run', 'invoke', '--', 'sweep-garbage']);
+    expect(await command.exited, command.output()).toBe(0);
+    const printed = command.output().slice(command.output().lastIndexOf('\n{\n'));
+    expect(JSON.parse(printed)).toEqual({ cleared: 0, left: false });
+  });
+
   it('reads an event path relative to the folder it was typed in, and says why a file is not an event', async () => {
     const command = runNpm(
       ['run', 'invoke', '--', 'get-magazine', '../package.json'],
