@@ -155,6 +155,20 @@ describe('GET /magazines', () => {
     expect(onePage.prev).toBeUndefined();
   });
 
+  it('refuses a cursor of the table on the mock list, and one of the mock on the table, with 400', async () => {
+    const real = new URL(parseLinkHeader((await list('?limit=2')).response.headers.link).next!);
+    const mocked = await local.client.get('/magazines?limit=2&mock=True');
+    const mockCursor = new URL(parseLinkHeader(mocked.headers.link).next!).searchParams.get('cursor');
+    const realOnMock = await local.client.get(`/magazines?limit=2&mock=True&cursor=${real.searchParams.get('cursor')}`);
+    expect(expectError(realOnMock, { status: 400, baseUrl: local.api.baseUrl, mentions: ['cursor'] })?.errorCode).toBe(
+      '40004',
+    );
+    const mockOnReal = await local.client.get(`/magazines?limit=2&cursor=${mockCursor}`);
+    expect(expectError(mockOnReal, { status: 400, baseUrl: local.api.baseUrl, mentions: ['cursor'] })?.errorCode).toBe(
+      '40004',
+    );
+  });
+
   it('the Link next page resolves to the following items', async () => {
     const { response } = await list('?limit=4');
     const next = new URL(parseLinkHeader(response.headers.link).next!);

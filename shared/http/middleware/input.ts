@@ -22,11 +22,14 @@ interface ListParameters {
   readonly tag?: string | undefined;
 }
 
-/** The list a cursor belongs to: the operation, its path (with the magazine or tag), its filters and order. */
-const listIdentity = (operation: Operation, path: string, query: ListParameters) =>
-  [operation.id, path, query.year ?? '', query.tag ?? '', query.sort].join('|');
+/**
+ * The list a cursor belongs to: the operation, its path (with the magazine or tag), its filters
+ * and order, and its store: a position in the mock data means nothing in the table's, and back.
+ */
+const listIdentity = (operation: Operation, path: string, query: ListParameters, mock: boolean) =>
+  [operation.id, path, query.year ?? '', query.tag ?? '', query.sort, mock ? 'mock' : 'table'].join('|');
 
-const pageOf = (operation: Operation, path: string, query: ListParameters): PageQuery => {
+const pageOf = (operation: Operation, path: string, query: ListParameters, mock: boolean): PageQuery => {
   if (query.offset !== undefined && query.cursor !== undefined) {
     throw invalidParameter(
       'Query parameters `offset` and `cursor` cannot be used together: a cursor already says where the page starts.',
@@ -34,7 +37,7 @@ const pageOf = (operation: Operation, path: string, query: ListParameters): Page
   }
   const start: PageStart =
     query.cursor !== undefined
-      ? decodeCursor(config().cursorKey, listIdentity(operation, path, query), query.cursor)
+      ? decodeCursor(config().cursorKey, listIdentity(operation, path, query, mock), query.cursor)
       : { offset: query.offset ?? 0 };
   return { start, limit: query.limit, sort: query.sort };
 };
@@ -92,7 +95,7 @@ export const input = (operation: Operation | undefined): ApiMiddleware => ({
     const path = operationPath(event.resource, params);
     // A list's row has a query schema that extends the page query (shared/http/query.ts).
     const list = operation?.list ? (query as unknown as ListParameters) : undefined;
-    const cursorScope = operation && list ? listIdentity(operation, path, list) : '';
+    const cursorScope = operation && list ? listIdentity(operation, path, list, state.mock) : '';
     state.input = {
       method: event.httpMethod,
       params,
@@ -106,7 +109,7 @@ export const input = (operation: Operation | undefined): ApiMiddleware => ({
       idempotency: operation?.idempotent
         ? idempotencyOf(headers['idempotency-key'], event.httpMethod, path, rawBodyText(event))
         : undefined,
-      page: operation && list ? pageOf(operation, path, list) : undefined,
+      page: operation && list ? pageOf(operation, path, list, state.mock) : undefined,
       formatParameter: formatParameterOf(event.queryStringParameters?.format),
       cursorFor: (position, offset) => encodeCursor(config().cursorKey, cursorScope, position, offset),
     };
