@@ -10,11 +10,13 @@ import type { Format } from './negotiation';
 export const etagOf = (format: Format, body: string, revision?: string): string =>
   revision ? `"${revision}-${format}"` : `"${createHash('sha1').update(body).digest('base64url')}"`;
 
-const entityTags = (header: string) =>
+/** The entity tags of a header; `strong` drops weak ones, which never match under strong comparison (RFC 9110 §8.8.3.2). */
+const entityTags = (header: string, strong = false) =>
   header
     .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .filter(Boolean);
+    .map((tag) => tag.trim())
+    .filter((tag) => tag && !(strong && tag.startsWith('W/')))
+    .map((tag) => tag.replace(/^W\//, ''));
 
 const httpDate = (seconds: number) => new Date(seconds * 1000).toUTCString();
 
@@ -39,7 +41,8 @@ export const isNotModified = (
 export const parseIfMatch = (header: string | undefined): Precondition | undefined => {
   if (header === undefined) return undefined;
   if (header.trim() === '*') return { any: true };
-  const revisions = entityTags(header)
+  // `If-Match` compares strongly: a weak tag matches nothing, so the write is refused (412).
+  const revisions = entityTags(header, true)
     .map((tag) => tag.replace(/^"|"$/g, '').replace(/-(json|xml)$/, ''))
     .filter(Boolean);
   return { any: false, revisions };

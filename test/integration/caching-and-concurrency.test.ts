@@ -160,6 +160,15 @@ describe('If-Match on PUT and DELETE', () => {
     expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Someone else');
   });
 
+  it('PUT with the current ETag made weak as If-Match: 412, since If-Match compares strongly', async () => {
+    const id = await newMagazine();
+    const etag = (await local.client.get(`/magazines/${id}`)).headers.etag!;
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.put(`/magazines/${id}`, { title: 'Weak' }, { headers: { 'If-Match': `W/${etag}` } }),
+    );
+    expectError(response, { status: 412, baseUrl: local.api.baseUrl });
+  });
+
   it('PUT with the current ETag as If-Match (JSON or XML): success', async () => {
     const id = await newMagazine();
     const json = (await local.client.get(`/magazines/${id}`)).headers.etag!;

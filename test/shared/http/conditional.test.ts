@@ -3,8 +3,9 @@ import { satisfies as matches } from '../../../shared/domain/store';
 import { isNotModified, parseIfMatch } from '../../../shared/http/conditional';
 
 describe('conditional requests', () => {
-  it('reads If-Match revisions whatever the format suffix', () => {
-    expect(parseIfMatch('"r1-json", W/"r2-xml"')).toEqual({ any: false, revisions: ['r1', 'r2'] });
+  it('reads If-Match revisions whatever the format suffix, and no weak tag (strong comparison)', () => {
+    expect(parseIfMatch('"r1-json", "r2-xml"')).toEqual({ any: false, revisions: ['r1', 'r2'] });
+    expect(parseIfMatch('"r1-json", W/"r2-xml"')).toEqual({ any: false, revisions: ['r1'] });
     expect(parseIfMatch('*')).toEqual({ any: true });
     expect(parseIfMatch(undefined)).toBeUndefined();
   });
