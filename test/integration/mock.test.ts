@@ -150,7 +150,11 @@ describe('mock touches no data', () => {
     );
     expect(response.status).toBe(201);
     expect(response.json()).toEqual({ id: 'mocked-new' });
-    expect(response.headers.location).toBe(`${local.api.baseUrl}/v1/magazines/mocked-new`);
+    // Its link leads to the mock data it was "made" in, as list links keep `mock`.
+    expect(response.headers.location).toBe(`${local.api.baseUrl}/v1/magazines/mocked-new?mock=True`);
+    const followed = await local.client.get(new URL(response.headers.location!).pathname + '?mock=True');
+    expect(followed.status).toBe(200);
+    expect(followed.json<MagazineView>().id).toBe('mocked-new');
     expect((await local.client.get('/magazines/mocked-new')).status).toBe(404);
   });
 
@@ -169,6 +173,8 @@ describe('mock touches no data', () => {
     expect(response.status).toBe(201);
     const { id } = response.json<{ id: string }>();
     expect(typeof id).toBe('string');
+    expect(response.headers.location).toBe(`${local.api.baseUrl}/v1/articles/${id}?mock=True`);
+    expect((await local.client.get(`/articles/${id}?mock=True`)).status).toBe(200);
     expect((await local.client.get(`/articles/${id}`)).status).toBe(404);
     expect(
       (await local.client.get('/magazines/real/articles')).json<Envelope<ArticleView>>().metadata.resultset.count,

@@ -21,7 +21,12 @@ const isReply = (value: unknown): value is Reply =>
   'kind' in value &&
   (value.kind === 'representation' || value.kind === 'document');
 
-const toResponse = (event: APIGatewayProxyEvent, negotiated: Negotiated, reply: Reply): APIGatewayProxyResult => {
+const toResponse = (
+  event: APIGatewayProxyEvent,
+  negotiated: Negotiated,
+  reply: Reply,
+  mock: boolean,
+): APIGatewayProxyResult => {
   const head = event.httpMethod === 'HEAD';
   const conditions = event.headers ?? {};
   if (reply.kind === 'document') {
@@ -43,7 +48,8 @@ const toResponse = (event: APIGatewayProxyEvent, negotiated: Negotiated, reply: 
     Vary: 'Accept',
     'Content-Type': negotiated.contentType,
     ...reply.headers,
-    ...(reply.location && { Location: reply.location }),
+    // What a mock write "made" exists only in the mock data: its link keeps `mock`, as list links do.
+    ...(reply.location && { Location: mock ? `${reply.location}?mock=True` : reply.location }),
   };
   if ((event.httpMethod === 'GET' || head) && reply.status === 200) {
     const etag = etagOf(negotiated.format, body, reply.revision);
@@ -66,6 +72,6 @@ export const response = (): ApiMiddleware => ({
     if (!isReply(reply)) throw new Error('The operation returned no reply.');
     const state = stateOf(request);
     state.reply = reply;
-    request.response = toResponse(request.event, state.negotiated, reply);
+    request.response = toResponse(request.event, state.negotiated, reply, state.mock);
   },
 });
