@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import type { PageQuery } from '../domain/paging';
 import type { Precondition, Store, WriteOptions } from '../domain/store';
-import { type FallbackId, type OperationId, type OperationOf, operationById } from '../routes';
+import { type FallbackId, type OperationId, type OperationOf, operationById, takesLabels } from '../routes';
 import type { Links } from './links';
 import type { ListContext } from './lists';
 import { errorRenderer } from './middleware/errors';
@@ -77,7 +77,7 @@ export const api = <Id extends OperationId | FallbackId>(
     .use(traceContext(id))
     .use(metrics(id, operation))
     .use(headerNormalizer())
-    .use(negotiation(negotiates, !fallback))
+    .use(negotiation(negotiates, !fallback, operation ? takesLabels(operation) : true))
     .use(mockSwitch(definition.stores, !fallback))
     .use(input(operation))
     .use(response())

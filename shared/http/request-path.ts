@@ -23,9 +23,13 @@ const FORMAT_LABEL = /\.([A-Za-z0-9]+)$/;
  * `id = "1234.json"`). On the catch-all `/{proxy+}` a known label still chooses the format of the
  * 404. Documents are named `.html` and `.json`: those are names, not labels.
  */
-export const splitLabel = (event: APIGatewayProxyEvent): { params: PathParameters; label: string | undefined } => {
+export const splitLabel = (
+  event: APIGatewayProxyEvent,
+  /** Whether the operation takes labels (GET/HEAD, and the POSTs the row marks): `PUT /magazines/a.json` is id `a.json`. */
+  labelled = true,
+): { params: PathParameters; label: string | undefined } => {
   const params = pathParameters(event);
-  if (!resourceTakesLabels(event.resource)) return { params, label: undefined };
+  if (!labelled || !resourceTakesLabels(event.resource)) return { params, label: undefined };
   if (event.resource.endsWith('{proxy+}')) {
     const label = FORMAT_LABEL.exec(event.path)?.[1]?.toLowerCase();
     return { params, label: label !== undefined && isFormat(label) ? label : undefined };

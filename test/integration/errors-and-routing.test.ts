@@ -109,6 +109,24 @@ describe('labels on paths outside the routes', () => {
   });
 });
 
+describe('labels where the routes take none', () => {
+  // Labels end GET/HEAD paths and the article POST only: elsewhere `.json` is part of the id, as API Gateway hands it over.
+  it('PUT /magazines/e1.json: the id `e1.json` is refused (400), e1 is not replaced', async () => {
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.put('/magazines/e1.json', { title: 'Through a label' }),
+    );
+    expect(expectError(response, { status: 400, baseUrl: local.api.baseUrl })?.errorCode).toBe('40013');
+  });
+
+  it('DELETE /magazines/e1.xml: no magazine has the id `e1.xml` (404, in JSON), e1 stays', async () => {
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.delete('/magazines/e1.xml'),
+    );
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl });
+    expect((await local.client.get('/magazines/e1')).status).toBe(200);
+  });
+});
+
 describe('known paths with a method they do not support: 405 with Allow', () => {
   it.each([
     ['PATCH', '/magazines', ['DELETE', 'GET', 'HEAD', 'POST', 'PUT']],

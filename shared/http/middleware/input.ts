@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { config } from '../../config';
 import type { PageQuery, PageStart } from '../../domain/paging';
-import type { Operation } from '../../routes';
+import { type Operation, takesLabels } from '../../routes';
 import { parseIfMatch } from '../conditional';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { ApiError, invalidParameter } from '../errors';
@@ -91,7 +91,7 @@ export const input = (operation: Operation | undefined): ApiMiddleware => ({
           'body',
         )
       : undefined;
-    const { params, label } = splitLabel(event);
+    const { params, label } = splitLabel(event, operation ? takesLabels(operation) : true);
     const path = operationPath(event.resource, params);
     // A list's row has a query schema that extends the page query (shared/http/query.ts).
     const list = operation?.list ? (query as unknown as ListParameters) : undefined;

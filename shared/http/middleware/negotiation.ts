@@ -12,7 +12,7 @@ import type { ApiMiddleware } from './state';
  * not exist is what the client must learn, not that its `Accept` fits no format. Also fixes the
  * request's `{base_url}` for links.
  */
-export const negotiation = (negotiates: boolean, refuses = true): ApiMiddleware => ({
+export const negotiation = (negotiates: boolean, refuses = true, labelled = true): ApiMiddleware => ({
   before: (request) => {
     const { event } = request;
     const accept = event.headers?.accept;
@@ -20,7 +20,7 @@ export const negotiation = (negotiates: boolean, refuses = true): ApiMiddleware 
     if (!negotiates) return;
     try {
       request.context.api.negotiated = negotiate({
-        label: splitLabel(event).label,
+        label: splitLabel(event, labelled).label,
         formatParameter: event.queryStringParameters?.format ?? undefined,
         accept,
       });
