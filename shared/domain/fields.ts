@@ -27,12 +27,19 @@ export const identifier = () =>
 export const isIdentifier = (value: string) => IDENTIFIER_PATTERN.test(value);
 
 /** Unix seconds: a string of digits or a non-negative integer, at most a day ahead of `now`. */
+const UNIX_SECONDS = 'must be seconds since the Unix epoch, as a string of up to 12 digits or a non-negative integer';
+
 export const unixSeconds = (now: () => number) =>
   z
     .pipe(
-      z.union([z.string().check(z.regex(/^\d{1,12}$/)), z.int().check(z.gte(0))], {
-        error: 'must be seconds since the Unix epoch, as a string of digits or a non-negative integer',
-      }),
+      // Each branch says it too: a union whose value has one branch's type reports that branch's issue.
+      z.union(
+        [
+          z.string().check(z.regex(/^\d{1,12}$/, { error: UNIX_SECONDS })),
+          z.int().check(z.gte(0, { error: UNIX_SECONDS })),
+        ],
+        { error: UNIX_SECONDS },
+      ),
       z.transform(Number),
     )
     .check(
