@@ -18,6 +18,7 @@ import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
+import { minimumCompressionBytes } from '../shared/http/compression';
 import {
   expandRoutes,
   fallbacks,
@@ -30,7 +31,6 @@ import {
 } from '../shared/routes';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
-import { minimumCompressionBytes } from './compression';
 import { CustomDomainName } from './custom-domain';
 import { Monitoring } from './monitoring';
 import { restApiDefinition, writeMethods } from './rest-api-definition';

@@ -1,5 +1,5 @@
 import { deflateSync, gzipSync } from 'node:zlib';
-import { gatewayCodings, minimumCompressionBytes } from '../infra/compression';
+import { gatewayCodings, minimumCompressionBytes } from '../shared/http/compression';
 
 export type GatewayCoding = (typeof gatewayCodings)[number];
 

@@ -157,9 +157,10 @@ export const fixedParameters: Record<string, JsonObject> = {
 
 export const responseHeaders: Record<string, JsonObject> = {
   Vary: {
-    description: 'Always `Accept`: the representation depends on it.',
+    description:
+      '`Accept`: the representation depends on it; `Accept, Accept-Encoding` when the body is 1,024 bytes or more, which is compressed for clients that accept gzip or deflate.',
     required: true,
-    schema: { type: 'string', const: 'Accept' },
+    schema: { type: 'string', enum: ['Accept', 'Accept, Accept-Encoding'] },
   },
   ContentType: {
     description:

@@ -1,7 +1,7 @@
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { functionLogicalId } from '../../infra/api-function';
-import { minimumCompressionBytes } from '../../infra/compression';
+import { minimumCompressionBytes } from '../../shared/http/compression';
 import { metricsNamespace, requestMetrics, stageMetrics } from '../../shared/metrics';
 import { expandRoutes, fallbacks, type Operation, operations, scheduledTasks } from '../../shared/routes';
 import { apiDocumentOf, resourcesOf } from './api-document';

@@ -1,10 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { minimumCompressionBytes } from '../../infra/compression';
 import { negotiateCoding } from '../../local/compression';
 import type { LambdaHandler } from '../../local/load-handler';
 import { type LocalServer, startLocalServer } from '../../local/server';
+import { minimumCompressionBytes } from '../../shared/http/compression';
 
 /** The real OpenAPI document (the API's largest answer), and a small answer beside it. */
 const handlers: Record<string, () => Promise<LambdaHandler>> = {
@@ -71,6 +71,8 @@ describe('compression by the local server, as API Gateway compresses', () => {
     // The headers the client reads besides the coding are the same.
     for (const header of ['content-type', 'vary', 'etag'])
       expect(gzipped.headers[header], header).toEqual(plain.headers[header]);
+    // Both say their bytes depend on Accept-Encoding, so that no cache hands gzip to a client that did not ask.
+    expect(plain.headers.vary).toBe('Accept, Accept-Encoding');
   });
 
   it('deflates for a client that prefers deflate, byte-identical once inflated', async () => {

@@ -245,7 +245,7 @@ describe('the OpenAPI document', () => {
       const response = await invoke(getOpenApi, { resource });
       expect(response.status).toBe(200);
       expect(response.headers['Content-Type']).toBe('application/json; charset=utf-8');
-      expect(response.headers.Vary).toBe('Accept');
+      expect(response.headers.Vary).toBe('Accept, Accept-Encoding');
       expect(response.body).toBe(openApiJson('https://api.example.com'));
     },
   );

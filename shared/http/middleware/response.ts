@@ -1,4 +1,5 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { varyOf } from '../compression';
 import { etagOf, isNotModified, lastModifiedHeader } from '../conditional';
 import { corsResponseHeaders } from '../cors';
 import type { Negotiated } from '../negotiation';
@@ -33,7 +34,7 @@ const toResponse = (
     const etag = etagOf('json', reply.body);
     const headers = {
       ...corsResponseHeaders,
-      Vary: 'Accept',
+      Vary: varyOf(reply.body),
       'Content-Type': reply.contentType,
       ETag: etag,
       'Cache-Control': 'no-cache',
@@ -45,7 +46,7 @@ const toResponse = (
   const body = serialize(negotiated, reply);
   const headers: Record<string, string> = {
     ...corsResponseHeaders,
-    Vary: 'Accept',
+    Vary: varyOf(body),
     'Content-Type': negotiated.contentType,
     ...reply.headers,
     // What a mock write "made" exists only in the mock data: its link keeps `mock`, as list links do.

@@ -5,5 +5,13 @@
  */
 export const minimumCompressionBytes = 1024;
 
+/**
+ * `Vary` of a response: its format follows `Accept`, and from the compression size on its bytes
+ * follow `Accept-Encoding` too. API Gateway compresses after the function, so the function says
+ * it, for caches between the client and the API.
+ */
+export const varyOf = (body: string): string =>
+  Buffer.byteLength(body) >= minimumCompressionBytes ? 'Accept, Accept-Encoding' : 'Accept';
+
 /** The codings API Gateway compresses with (REST APIs: no `br`). */
 export const gatewayCodings = ['gzip', 'deflate'] as const;
