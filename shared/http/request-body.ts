@@ -17,10 +17,19 @@ export interface RawBody {
   readonly body: string | null;
   readonly isBase64Encoded: boolean;
   readonly contentType: string | undefined;
+  readonly contentEncoding?: string | undefined;
 }
 
 /** Checks media type and size, then parses; every refusal comes before anything is written. */
-export const readJsonBody = ({ body, isBase64Encoded, contentType }: RawBody): unknown => {
+export const readJsonBody = ({ body, isBase64Encoded, contentType, contentEncoding }: RawBody): unknown => {
+  const coding = contentEncoding?.trim().toLowerCase();
+  if (coding && coding !== 'identity') {
+    // RFC 9110 §15.5.16: a content coding the server does not take is 415, not a body that failed to parse.
+    throw new ApiError(
+      '41501',
+      `The request body must be sent as it is; \`Content-Encoding: ${contentEncoding}\` is not accepted. Send the JSON uncompressed.`,
+    );
+  }
   if (!isJsonMediaType(contentType)) {
     throw new ApiError(
       '41501',

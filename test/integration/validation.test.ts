@@ -184,6 +184,16 @@ describe('request bodies: media type, syntax and size', () => {
     },
   );
 
+  it.each(['gzip', 'br'])('Content-Encoding %s: 415 naming the coding, nothing stored', async (coding) => {
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post('/magazines', undefined, {
+        body: JSON.stringify(magazineBody({ id: uniqueId() })),
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': coding },
+      }),
+    );
+    expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions: ['Content-Encoding', coding] });
+  });
+
   it('415 on PUT and on articles too', async () => {
     const put = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
       local.client.put(`/magazines/${magazineId}`, undefined, {

@@ -87,6 +87,7 @@ export const input = (operation: Operation | undefined): ApiMiddleware => ({
             body: event.body,
             isBase64Encoded: event.isBase64Encoded,
             contentType: headers['content-type'],
+            contentEncoding: headers['content-encoding'],
           }),
           'body',
         )
