@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
 import { corsPreflight } from '../shared/http/cors';
 import { errorCatalogue } from '../shared/http/error-catalogue';
@@ -95,6 +96,14 @@ const gatewayError = (req: IncomingMessage, res: ServerResponse, requestId: stri
     'x-amzn-ErrorType': errorTypes[failure.responseType],
   });
   res.end(req.method === 'HEAD' ? undefined : body);
+};
+
+/** Why Node could not read a request, by its parser's code. */
+const unreadable: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: 'The request could not be read: its headers are larger than 16 KB.',
+  HPE_INVALID_METHOD: 'The request could not be read: its method is not an HTTP method.',
+  default:
+    'The request could not be read: it is not well-formed HTTP (a URL must be ASCII, with other characters percent-encoded).',
 };
 
 /** The CORS preflight the deployed API answers itself (a mock integration) on every routed resource. */
@@ -312,6 +321,30 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
     }
     res.writeContinue();
     void handle(req, res);
+  });
+
+  // A request Node cannot parse (an unknown method, raw bytes in the URL, headers over 16 KB) is
+  // refused before any route, as API Gateway refuses what it cannot read: still the error object.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const failure = gatewayErrorOf('DEFAULT_4XX');
+    const address = server.address() as AddressInfo | null;
+    const base = address
+      ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
+      : '';
+    const body = JSON.stringify({
+      ...gatewayErrorObject(failure, base),
+      developerMessage: unreadable[error.code ?? ''] ?? unreadable.default,
+    });
+    const headers = { ...gatewayErrorHeaders(failure), 'Content-Length': Buffer.byteLength(body), Connection: 'close' };
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\n${Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n')}\r\n\r\n${body}`,
+    );
   });
 
   await new Promise<void>((listening, reject) => {

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorTemplate } from '../../infra/gateway-responses';
@@ -183,5 +184,42 @@ describe('local server', () => {
     expect(response.headers.get('access-control-allow-headers')?.split(',')).toEqual([...corsPreflight.allowHeaders]);
     expect(response.headers.get('access-control-allow-methods')?.split(',')).toEqual([...corsPreflight.allowMethods]);
     expect(response.headers.get('access-control-max-age')).toBe(String(corsPreflight.maxAgeSeconds));
+  });
+});
+
+/** Sends bytes as they are on a new connection and returns all the server answers. */
+const rawExchange = (bytes: Buffer) =>
+  new Promise<string>((resolve, reject) => {
+    const { hostname, port } = new URL(server.url);
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+
+describe('requests Node cannot read', () => {
+  it.each([
+    ['an unknown method', Buffer.from('FOO /magazines HTTP/1.1\r\nHost: x\r\n\r\n'), 'method'],
+    [
+      'raw non-ASCII bytes in the query',
+      Buffer.from('GET /magazines?tag=\xc3\x84 HTTP/1.1\r\nHost: x\r\n\r\n', 'latin1'),
+      'well-formed',
+    ],
+    [
+      'headers over 16 KB',
+      Buffer.from(`GET /magazines HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+      '16 KB',
+    ],
+  ])('%s: 400 with the error object, in JSON', async (_, bytes, mention) => {
+    const answer = await rawExchange(bytes);
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 400 Bad Request');
+    expect(head).toContain('Content-Type: application/json; charset=utf-8');
+    const error = JSON.parse(body) as Record<string, string>;
+    expect(Object.keys(error).sort()).toEqual(['developerMessage', 'errorCode', 'moreInfo', 'userMessage']);
+    expect(error.errorCode).toBe('40012');
+    expect(error.developerMessage).toContain(mention);
+    expect(error.moreInfo).toBe(`${server.url}/v1/documentation/errors/40012.html`);
   });
 });
