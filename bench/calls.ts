@@ -35,6 +35,7 @@ import { ensureTable } from '../local/ensure-table';
 import type { Recording } from './support/answers';
 import { bundleHandler, type Patch } from './support/bundle';
 import { lambdaEnvironment, localEnvironment, runJob } from './support/child';
+import { count, option } from './support/cli';
 import {
   competitorRecording,
   GET_ID,
@@ -48,15 +49,6 @@ import {
 import type { ColdResult, PairedResult, Recorded, Response, WarmResult } from './support/runner';
 import { fixed, median, ratioText, rotate, type Spread, spread, table } from './support/stats';
 
-const option = (name: string) => {
-  const index = process.argv.indexOf(name);
-  return index > 0 ? process.argv[index + 1] : undefined;
-};
-const count = (name: string, fallback: number) => {
-  const value = Number(option(name) ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
-  return value;
-};
 const before = option('--before');
 const rounds = count('--rounds', 3);
 const measureMs = count('--measure-ms', 300);

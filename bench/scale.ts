@@ -34,6 +34,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startDynamoDbLocal } from '../local/dynamodb-local';
+import { count, option } from './support/cli';
 import type { ChildJob, ConflictResult, ListResult, TagsResult } from './support/scale-child';
 import { fixed, median, table } from './support/stats';
 
@@ -41,15 +42,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, 'bench', 'results');
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
-const option = (name: string) => {
-  const index = process.argv.indexOf(name);
-  return index > 0 ? process.argv[index + 1] : undefined;
-};
-const count = (name: string, fallback: number) => {
-  const value = Number(option(name) ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} needs a positive integer`);
-  return value;
-};
 const sizes = (option('--sizes') ?? '1000,10000,100000').split(',').map((size) => {
   const value = Number(size);
   if (!Number.isInteger(value) || value < 100) throw new Error(`--sizes: ${size} is not a size of at least 100`);

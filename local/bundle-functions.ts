@@ -1,10 +1,25 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
+import { type BuildOptions, build } from 'esbuild';
 import { bundleSettings } from '../infra/bundling';
 import { functionNames } from '../shared/routes';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..');
+
+/** esbuild's options as the CDK stack bundles a function (infra/bundling.ts), for every bundle made here or measured. */
+export const deployedBuild = {
+  bundle: true,
+  target: bundleSettings.target,
+  platform: bundleSettings.platform,
+  format: bundleSettings.format,
+  minify: bundleSettings.minify,
+  sourcemap: bundleSettings.sourcemap,
+  sourcesContent: bundleSettings.sourcesContent,
+  mainFields: [...bundleSettings.mainFields],
+  banner: { js: bundleSettings.banner },
+  external: [...bundleSettings.external],
+  logLevel: 'warning',
+} satisfies BuildOptions;
 
 export interface Bundles {
   readonly dir: string;
@@ -35,20 +50,10 @@ export const bundleFunctions = async (
   const started = performance.now();
   // One esbuild run for all entries; each is still its own self-contained bundle (no splitting).
   await build({
+    ...deployedBuild,
     entryPoints: Object.fromEntries(Object.entries(entries).map(([name, entry]) => [`${name}/index`, entry])),
     outdir: dir,
     outExtension: { '.js': '.mjs' },
-    bundle: true,
-    target: bundleSettings.target,
-    platform: bundleSettings.platform,
-    format: bundleSettings.format,
-    minify: bundleSettings.minify,
-    sourcemap: bundleSettings.sourcemap,
-    sourcesContent: bundleSettings.sourcesContent,
-    mainFields: [...bundleSettings.mainFields],
-    banner: { js: bundleSettings.banner },
-    external: [...bundleSettings.external],
-    logLevel: 'warning',
   });
   return {
     dir,

@@ -1,7 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
-import { bundleSettings } from '../../infra/bundling';
+import { deployedBuild } from '../../local/bundle-functions';
 import { SEND_HOOK } from './answers';
 
 /**
@@ -68,18 +68,9 @@ const preludePlugin = (resolveDir: string): Plugin => ({
 
 export const bundleHandler = async ({ entry, outfile, send = false, external = [], patches = [] }: BundleOptions) => {
   const common: BuildOptions = {
+    ...deployedBuild,
     outfile,
-    bundle: true,
-    target: bundleSettings.target,
-    platform: bundleSettings.platform,
-    format: bundleSettings.format,
-    minify: bundleSettings.minify,
-    sourcemap: bundleSettings.sourcemap,
-    sourcesContent: bundleSettings.sourcesContent,
-    mainFields: [...bundleSettings.mainFields],
-    banner: { js: bundleSettings.banner },
-    external: [...bundleSettings.external, ...external],
-    logLevel: 'warning',
+    external: [...deployedBuild.external, ...external],
     plugins: patches.length > 0 ? [patchPlugin(patches)] : [],
   };
   if (!send) {
