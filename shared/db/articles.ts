@@ -4,7 +4,7 @@ import { NotFound } from '../domain/errors';
 import { isIdentifier, nowInSeconds } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
 import type { Created, WriteOptions } from '../domain/store';
-import { guardCheck, guardedWrite, readInGeneration } from './generation';
+import { guardCheck, guardedWrite, readInGeneration, writerOf } from './generation';
 import { reserve } from './idempotency';
 import { decodeArticle, decodeMagazine, type MagazineRecord } from './items';
 import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './keys';
@@ -95,7 +95,12 @@ export const createArticle = async (
       ];
       let outcome: 'applied' | 'sealed';
       try {
-        outcome = await guardedWrite(access, items, attempt, () => written(access, record.incarnation, seq, token));
+        outcome = await guardedWrite(
+          access,
+          items,
+          attempt,
+          async () => (await writerOf(access, articleKey(record.incarnation, seq), token)) === 'this',
+        );
       } catch (error) {
         // Another article took the number, or the magazine changed: read it again.
         if (error instanceof ConditionsFailed && attempt < 20) continue;
@@ -106,16 +111,6 @@ export const createArticle = async (
   } catch (error) {
     await reservation?.release().catch(() => undefined);
     throw error;
-  }
-};
-
-/** Whether an article whose answer did not come was written: its token is on it. */
-const written = async (access: TableAccess, incarnation: string, seq: number, token: string) => {
-  if (access.remaining() < 500) return false;
-  try {
-    return (await access.get(articleKey(incarnation, seq)))?.[attr.writeToken] === token;
-  } catch {
-    return false;
   }
 };
 

@@ -109,6 +109,26 @@ export const guardedWrite = async (
   }
 };
 
+/**
+ * Who last wrote the item at `key`, looked at after a write whose answer did not come or that lost
+ * a race: `this` write (the item carries its `token`), `another`, `none` (no item), or `unknown`
+ * when the look failed or the request has no time left for it. The `applied` of `guardedWrite`.
+ */
+export const writerOf = async (
+  access: TableAccess,
+  key: Key,
+  token?: string,
+): Promise<'this' | 'another' | 'none' | 'unknown'> => {
+  if (access.remaining() < 500) return 'unknown';
+  try {
+    const item = await access.get(key);
+    if (!item) return 'none';
+    return token !== undefined && item[attr.writeToken] === token ? 'this' : 'another';
+  } catch {
+    return 'unknown';
+  }
+};
+
 /** Points the instance at a generation it switched to itself. */
 export const learnGeneration = (generation: string) => {
   known = generation;

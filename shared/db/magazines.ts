@@ -6,7 +6,7 @@ import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../d
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
 import { deleteArticles, trashEntry } from './cleanup';
 import { counted, fold, type ListCounts, listCounts, monthOf, readCounts, readDays, ticketPut } from './counters';
-import { guardCheck, guardedWrite, knownGeneration, readGeneration, readInGeneration } from './generation';
+import { guardCheck, guardedWrite, knownGeneration, readGeneration, readInGeneration, writerOf } from './generation';
 import { reserve } from './idempotency';
 import { decodeAggregate, decodeMagazine, type MagazineRecord } from './items';
 import {
@@ -327,7 +327,7 @@ export const createMagazine = async (
           items,
           attempt,
           async () => {
-            const owner = await ownerOf(access, generation, id, token);
+            const owner = await writerOf(access, magazineKey(generation, id), token);
             if (owner === 'another') throw new AlreadyExists('magazine', id);
             return owner === 'this';
           },
@@ -353,34 +353,13 @@ export const createMagazine = async (
 };
 
 /**
- * Whose write stands under `id` after one whose answer did not come, or that lost a race: this
- * one's (its token is on the magazine), another's, or none yet (`unknown` when the look failed).
+ * Whether a write conditioned on the revision it read (its item 1) lost to another write made
+ * meanwhile, and should read again: under `If-Match` that is 412, since the client's version is gone.
  */
-const ownerOf = async (
-  access: TableAccess,
-  generation: string,
-  id: string,
-  token: string,
-): Promise<'this' | 'another' | 'none' | 'unknown'> => {
-  if (access.remaining() < 500) return 'unknown';
-  try {
-    const item = await access.get(magazineKey(generation, id));
-    if (!item) return 'none';
-    return item[attr.writeToken] === token ? 'this' : 'another';
-  } catch {
-    return 'unknown';
-  }
-};
-
-/** Whether a write whose answer did not come (or came as a refusal of its own retry) was applied: its token is on the magazine. */
-const written = async (access: TableAccess, generation: string, id: string, token: string) => {
-  if (access.remaining() < 500) return false;
-  try {
-    const item = await access.get(magazineKey(generation, id));
-    return item?.[attr.writeToken] === token;
-  } catch {
-    return false;
-  }
+const lostRace = (error: unknown, precondition: Precondition | undefined, attempt: number): boolean => {
+  if (!(error instanceof ConditionsFailed && error.has(1))) return false;
+  if (precondition) throw new PreconditionFailed();
+  return attempt < 10;
 };
 
 /**
@@ -455,13 +434,14 @@ export const putMagazine = async (
     ];
     let outcome: 'applied' | 'sealed';
     try {
-      outcome = await guardedWrite(access, items, attempt, () => written(access, generation, next.id, token));
+      outcome = await guardedWrite(
+        access,
+        items,
+        attempt,
+        async () => (await writerOf(access, magazineKey(generation, next.id), token)) === 'this',
+      );
     } catch (error) {
-      if (error instanceof ConditionsFailed && error.has(1)) {
-        // Someone else wrote (or deleted) the magazine between our read and write.
-        if (precondition) throw new PreconditionFailed();
-        if (attempt < 10) continue;
-      }
+      if (lostRace(error, precondition, attempt)) continue;
       throw error;
     }
     if (outcome === 'sealed') continue;
@@ -512,13 +492,11 @@ export const deleteMagazine = async (
         access,
         items,
         attempt,
-        async (error) => !(error instanceof ConditionsFailed) && (await gone(access, generation, id)),
+        async (error) =>
+          !(error instanceof ConditionsFailed) && (await writerOf(access, magazineKey(generation, id))) === 'none',
       );
     } catch (error) {
-      if (error instanceof ConditionsFailed && error.has(1)) {
-        if (precondition) throw new PreconditionFailed();
-        if (attempt < 10) continue;
-      }
+      if (lostRace(error, precondition, attempt)) continue;
       throw error;
     }
     if (outcome === 'sealed') continue;
@@ -539,16 +517,6 @@ const markClosing = async (access: TableAccess, generation: string, record: Maga
     ExpressionAttributeNames: { '#closing': attr.closing, '#incarnation': attr.incarnation },
     ExpressionAttributeValues: { ':now': Date.now(), ':incarnation': record.incarnation },
   });
-};
-
-/** Whether a delete whose answer did not come was applied: the magazine is gone. */
-const gone = async (access: TableAccess, generation: string, id: string) => {
-  if (access.remaining() < 500) return false;
-  try {
-    return (await access.get(magazineKey(generation, id))) === undefined;
-  } catch {
-    return false;
-  }
 };
 
 /** The articles of a deleted magazine, now, if the request has the time; the sweep takes them otherwise. */

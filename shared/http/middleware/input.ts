@@ -29,16 +29,14 @@ interface ListParameters {
 const listIdentity = (operation: Operation, path: string, query: ListParameters, mock: boolean) =>
   [operation.id, path, query.year ?? '', query.tag ?? '', query.sort, mock ? 'mock' : 'table'].join('|');
 
-const pageOf = (operation: Operation, path: string, query: ListParameters, mock: boolean): PageQuery => {
+const pageOf = (query: ListParameters, cursorKey: string, list: string): PageQuery => {
   if (query.offset !== undefined && query.cursor !== undefined) {
     throw invalidParameter(
       'Query parameters `offset` and `cursor` cannot be used together: a cursor already says where the page starts.',
     );
   }
   const start: PageStart =
-    query.cursor !== undefined
-      ? decodeCursor(config().cursorKey, listIdentity(operation, path, query, mock), query.cursor)
-      : { offset: query.offset ?? 0 };
+    query.cursor !== undefined ? decodeCursor(cursorKey, list, query.cursor) : { offset: query.offset ?? 0 };
   return { start, limit: query.limit, sort: query.sort };
 };
 
@@ -110,7 +108,7 @@ export const input = (operation: Operation | undefined): ApiMiddleware => ({
       idempotency: operation?.idempotent
         ? idempotencyOf(headers['idempotency-key'], event.httpMethod, path, rawBodyText(event))
         : undefined,
-      page: operation && list ? pageOf(operation, path, list, state.mock) : undefined,
+      page: list ? pageOf(list, config().cursorKey, cursorScope) : undefined,
       formatParameter: formatParameterOf(event.queryStringParameters?.format),
       cursorFor: (position, offset) => encodeCursor(config().cursorKey, cursorScope, position, offset),
     };
