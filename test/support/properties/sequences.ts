@@ -1125,6 +1125,19 @@ class ReplaceMagazine extends Step {
       type: this.includeId,
     });
     const started = nowSeconds();
+    /** The magazine as this PUT leaves it: `created` kept from the one it replaces unless the body gives one. */
+    const putInModel = (previous: ReturnType<typeof harness.model.magazines.get>) =>
+      harness.model.put({
+        id,
+        title: this.title,
+        tags: tagRefs(this.tags),
+        ...(this.created !== undefined
+          ? { created: this.created }
+          : previous
+            ? { created: previous.created as number }
+            : { createdWithin: [started, nowSeconds()] as const }),
+        articles: previous?.articles ?? [],
+      });
     const sent: Sent = {
       method: 'PUT',
       path: `/magazines/${enc(id)}`,
@@ -1159,35 +1172,12 @@ class ReplaceMagazine extends Step {
                   'PUT of a new magazine',
                 );
             },
-            apply: () => {
-              harness.model.put({
-                id,
-                title: this.title,
-                tags: tagRefs(this.tags),
-                ...(this.created !== undefined
-                  ? { created: this.created }
-                  : previous
-                    ? { created: previous.created as number }
-                    : { createdWithin: [started, nowSeconds()] as const }),
-                articles: previous?.articles ?? [],
-              });
-            },
+            apply: () => putInModel(previous),
           };
         },
         effect: () => {
           const previous = harness.model.magazines.get(id);
-          if (!holds(harness, id, header, previous !== undefined)) return;
-          harness.model.put({
-            id,
-            title: this.title,
-            tags: tagRefs(this.tags),
-            ...(this.created !== undefined
-              ? { created: this.created }
-              : previous
-                ? { created: previous.created as number }
-                : { createdWithin: [started, nowSeconds()] as const }),
-            articles: previous?.articles ?? [],
-          });
+          if (holds(harness, id, header, previous !== undefined)) putInModel(previous);
         },
         probe: probeMagazine(id),
       },
