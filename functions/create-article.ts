@@ -1,7 +1,9 @@
 import { api } from '../shared/app';
 import { created } from '../shared/http/replies';
+import { createArticle } from '../shared/stores';
 
 export const handler = await api('createArticle', {
+  store: { createArticle },
   run: async ({ params, body, links, store, idempotency }) => {
     const article = await store.createArticle(params.id, body, { idempotency });
     return created(article.id, links.to(`/articles/${article.id}`), article);

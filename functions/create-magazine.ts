@@ -1,8 +1,10 @@
 import { api } from '../shared/app';
 import { toDraft } from '../shared/domain/magazine';
 import { created } from '../shared/http/replies';
+import { createMagazine } from '../shared/stores';
 
 export const handler = await api('createMagazine', {
+  store: { createMagazine },
   run: async ({ body, links, store, idempotency }) => {
     const magazine = await store.createMagazine(toDraft(body), { idempotency });
     return created(magazine.id, links.to(`/magazines/${magazine.id}`), magazine);

@@ -1,7 +1,9 @@
 import { api } from '../shared/app';
 import { magazineListReply } from '../shared/http/representations/magazine';
+import { getTag, listMagazines } from '../shared/stores';
 
 export const handler = await api('listTagMagazines', {
+  store: { getTag, listMagazines },
   run: async (request) => {
     const tag = request.params.tagId;
     const page = await request.store.listMagazines({ ...request.query, tag }, request.page);

@@ -1,8 +1,10 @@
 import { api } from '../shared/app';
 import { draftFor } from '../shared/domain/magazine';
 import { created, done } from '../shared/http/replies';
+import { putMagazine } from '../shared/stores';
 
 export const handler = await api('replaceMagazine', {
+  store: { putMagazine },
   run: async ({ params, body, links, store, precondition }) => {
     const draft = draftFor(params.id, body);
     const outcome = await store.putMagazine(draft, precondition);

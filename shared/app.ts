@@ -3,15 +3,39 @@
  * (shared/db) and the simulated one (shared/mock). Table operations bind here; document
  * operations bind to shared/http/api.ts directly, so that their bundles carry no AWS SDK.
  */
-import { tableStore } from './db/store';
+import { onTable, type TableOperations } from './db/repository';
+import { tableAccessOf } from './db/store';
+import type { Store } from './domain/store';
 import { type Definition, api as httpApi } from './http/api';
-import { mockStore } from './mock/store';
 import type { TableOperationId } from './routes';
+import type { Binding } from './stores';
+
+type Bindings<K extends keyof Store> = { readonly [Name in K]: Binding<Name> };
+
+const sides = <K extends keyof Store>(bindings: Bindings<K>) => {
+  const table: Partial<Record<keyof Store, unknown>> = {};
+  const mock: Partial<Record<keyof Store, unknown>> = {};
+  for (const name of Object.keys(bindings) as K[]) {
+    table[name] = bindings[name].table;
+    mock[name] = bindings[name].mock;
+  }
+  return { table: table as TableOperations<K>, mock: mock as Pick<Store, K> };
+};
 
 /**
- * `export const handler = await api('getMagazine', { run })`: the operation's row, its stores, and
- * the shared stack. Awaited at the top of the handler module, so that setting up the table's
- * client happens in the function's init phase rather than in its first request.
+ * `export const handler = await api('getMagazine', { store: { getMagazine }, run })`: the
+ * operation's row, the store operations it uses (from shared/stores.ts), and the shared stack.
+ * Awaited at the top of the handler module, so that setting up the table's client happens in the
+ * function's init phase rather than in its first request.
  */
-export const api = async <Id extends TableOperationId>(id: Id, definition: Definition<Id>) =>
-  httpApi(id, { ...definition, stores: { real: await tableStore(id), mock: mockStore } });
+export const api = async <Id extends TableOperationId, K extends keyof Store>(
+  id: Id,
+  { store, ...definition }: Definition<Id, Pick<Store, K>> & { readonly store: Bindings<K> },
+) => {
+  const access = await tableAccessOf(id);
+  const { table, mock } = sides(store);
+  return httpApi<Id, Pick<Store, K>>(id, {
+    ...definition,
+    stores: { real: (deadline) => onTable(table, access(deadline)), mock },
+  });
+};

@@ -3,32 +3,54 @@ import { createArticle, getArticle, listArticles } from './articles';
 import { replaceAllMagazines } from './bulk';
 import type { DocumentClient } from './client';
 import { createMagazine, deleteMagazine, getMagazine, listMagazines, putMagazine } from './magazines';
-import { tableAccess } from './table-access';
+import { type TableAccess, tableAccess } from './table-access';
 import { getTag, listTags } from './tags';
 
+/** An operation of the `Store` as its entity module does it on the table: the same, given the table's access first. */
+export type OnTable<K extends keyof Store> = (
+  access: TableAccess,
+  ...args: Parameters<Store[K]>
+) => ReturnType<Store[K]>;
+
+export type TableOperations<K extends keyof Store> = { readonly [Name in K]: OnTable<Name> };
+
 /**
- * The store on the table, for one request: every call it makes gives up at `deadline` (Unix ms),
- * so that the request answers, in form, before its function's timeout. Each access pattern lives
- * in the module of its entity: magazines, articles, tags, bulk writes; counts in counters.ts, the
- * collection generation in generation.ts, keys in keys.ts.
+ * Store operations bound to the table's access for one request: every call they make gives up at
+ * the access's deadline, so that the request answers, in form, before its function's timeout.
+ */
+export const onTable = <K extends keyof Store>(operations: TableOperations<K>, access: TableAccess): Pick<Store, K> => {
+  const bound: Partial<Record<K, unknown>> = {};
+  for (const name of Object.keys(operations) as K[]) {
+    const operation = operations[name] as (access: TableAccess, ...args: unknown[]) => unknown;
+    bound[name] = (...args: unknown[]) => operation(access, ...args);
+  }
+  return bound as Pick<Store, K>;
+};
+
+/**
+ * The whole store on the table, for tools and tests. A function is given only the operations its
+ * handler names (shared/stores.ts), so that its bundle carries no other. Each access pattern
+ * lives in the module of its entity: magazines, articles, tags, bulk writes; counts in
+ * counters.ts, the collection generation in generation.ts, keys in keys.ts.
  */
 export const createRepository =
   (client: DocumentClient, tableName: string) =>
-  (deadline: number): Store => {
-    const access = tableAccess(client, tableName, deadline);
-    return {
-      getMagazine: (id) => getMagazine(access, id),
-      listMagazines: (filter, page) => listMagazines(access, filter, page),
-      createMagazine: (draft, options) => createMagazine(access, draft, options),
-      putMagazine: (draft, precondition) => putMagazine(access, draft, precondition),
-      deleteMagazine: (id, precondition) => deleteMagazine(access, id, precondition),
-      replaceAllMagazines: (drafts, precondition) => replaceAllMagazines(access, drafts, precondition),
-      listArticles: (magazineId, page) => listArticles(access, magazineId, page),
-      createArticle: (magazineId, input, options) => createArticle(access, magazineId, input, options),
-      getArticle: (id) => getArticle(access, id),
-      listTags: (page) => listTags(access, page),
-      getTag: (id) => getTag(access, id),
-    };
-  };
+  (deadline: number): Store =>
+    onTable(
+      {
+        getMagazine,
+        listMagazines,
+        createMagazine,
+        putMagazine,
+        deleteMagazine,
+        replaceAllMagazines,
+        listArticles,
+        createArticle,
+        getArticle,
+        listTags,
+        getTag,
+      },
+      tableAccess(client, tableName, deadline),
+    );
 
 export type RepositoryFactory = ReturnType<typeof createRepository>;

@@ -2,21 +2,20 @@ import { storeConfig } from '../config';
 import { type Swept, sweep } from './cleanup';
 import { createDocumentClient } from './client';
 import { readGeneration } from './generation';
-import { createRepository, type RepositoryFactory } from './repository';
-import { tableAccess } from './table-access';
+import { type TableAccess, tableAccess } from './table-access';
 
 /**
- * The table's store for one operation's function, on a client made once, in the function's init
- * phase: the store settings are read, the client is set up and its first call (credentials,
- * endpoint, signer, connection; the head of the collection) is made before the first request
- * arrives. `await` it at the top of the handler module.
+ * The table's access for one operation's function, for one request by its deadline (Unix ms), on
+ * a client made once, in the function's init phase: the store settings are read, the client is
+ * set up and its first call (credentials, endpoint, signer, connection; the head of the
+ * collection) is made before the first request arrives. `await` it at the top of the handler module.
  */
-export const tableStore = async (operation: string): Promise<RepositoryFactory> => {
+export const tableAccessOf = async (operation: string): Promise<(deadline: number) => TableAccess> => {
   const { tableName } = storeConfig();
   const client = createDocumentClient({ operation });
   // Best effort: a cold start that cannot reach the table yet still serves, and fails in form on the request.
   await readGeneration(tableAccess(client, tableName, Date.now() + 2_000)).catch(() => undefined);
-  return createRepository(client, tableName);
+  return (deadline) => tableAccess(client, tableName, deadline);
 };
 
 /**

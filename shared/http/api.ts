@@ -20,8 +20,11 @@ import type { PathParameters } from './request-path';
 
 type Output<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
 
-/** What an operation receives: input typed by its row's schemas, the means to write links, and its store. */
-export interface OperationRequest<Query, Body> extends ListContext {
+/**
+ * What an operation receives: input typed by its row's schemas, the means to write links, and its
+ * store: the operations of the `Store` that its handler named, and only those.
+ */
+export interface OperationRequest<Query, Body, S = Store> extends ListContext {
   readonly method: string;
   readonly params: PathParameters;
   readonly query: Query & ListContext['query'];
@@ -36,19 +39,19 @@ export interface OperationRequest<Query, Body> extends ListContext {
   /** A list's page: where it starts, how long, in which order. */
   readonly page: PageQuery;
   readonly links: Links;
-  readonly store: Store;
+  readonly store: S;
 }
 
 type QueryOf<Id extends OperationId> =
   OperationOf<Id> extends { readonly query: infer S } ? Output<S> : Record<string, never>;
 type BodyOf<Id extends OperationId> = OperationOf<Id> extends { readonly body: infer S } ? Output<S> : undefined;
 
-export type RequestOf<Id extends OperationId | FallbackId> = Id extends OperationId
-  ? OperationRequest<QueryOf<Id>, BodyOf<Id>>
-  : OperationRequest<Record<string, never>, undefined>;
+export type RequestOf<Id extends OperationId | FallbackId, S = Store> = Id extends OperationId
+  ? OperationRequest<QueryOf<Id>, BodyOf<Id>, S>
+  : OperationRequest<Record<string, never>, undefined, S>;
 
-export interface Definition<Id extends OperationId | FallbackId> {
-  readonly run: (request: RequestOf<Id>) => Promise<Reply> | Reply;
+export interface Definition<Id extends OperationId | FallbackId, S = Store> {
+  readonly run: (request: RequestOf<Id, S>) => Promise<Reply> | Reply;
 }
 
 /** No store: an operation that never touches the table and is typed so asks for none. */
@@ -66,9 +69,9 @@ const noStore = new Proxy({} as Store, {
  * error renderer in `onError`. The operation is the row of the route table named by `id`; `stores`
  * are given by shared/app.ts to operations that use the table.
  */
-export const api = <Id extends OperationId | FallbackId>(
+export const api = <Id extends OperationId | FallbackId, S extends Partial<Store> = Store>(
   id: Id,
-  definition: Definition<Id> & { readonly stores?: Stores },
+  definition: Definition<Id, S> & { readonly stores?: Stores<S> },
 ) => {
   const fallback = id === 'notFound' || id === 'methodNotAllowed';
   const operation = fallback ? undefined : operationById(id as OperationId);
@@ -94,7 +97,7 @@ export const api = <Id extends OperationId | FallbackId>(
         page: given.page ?? { start: { offset: 0 }, limit: 0, sort: 'asc' },
         query: given.query ?? {},
         // The row's schemas checked the query and body: their types are the row's, which TypeScript cannot see through the id.
-      } as RequestOf<Id>;
+      } as RequestOf<Id, S>;
       return definition.run(request);
     });
 };

@@ -127,49 +127,60 @@ const known = (entity: 'magazine' | 'tag', id: string) => {
   return id;
 };
 
-export const mockStore: Store = {
-  getMagazine: async (id) => magazine(known('magazine', id)),
+/*
+ * The operations of the `Store`, one by one, so that a function's bundle carries only those its
+ * handler names (shared/stores.ts).
+ */
 
-  async listMagazines(filter: MagazineFilter, page: PageQuery) {
-    const [from, to] = filter.year === undefined ? [-Infinity, Infinity] : yearBounds(filter.year);
-    const matching = catalogue.filter(
-      (m) => m.created >= from && m.created <= to && (!filter.tag || m.tags.some((t) => t.id === filter.tag)),
-    );
-    return paged(ordered(matching, page.sort), page);
-  },
+export const getMagazine: Store['getMagazine'] = async (id) => magazine(known('magazine', id));
 
-  createMagazine: async (draft) => ({ id: draft.id ?? newMockId(draft), replayed: false }),
-  putMagazine: async () => 'replaced',
-  deleteMagazine: async (id) => {
-    known('magazine', id);
-  },
-  replaceAllMagazines: async () => undefined,
+export const listMagazines: Store['listMagazines'] = async (filter: MagazineFilter, page: PageQuery) => {
+  const [from, to] = filter.year === undefined ? [-Infinity, Infinity] : yearBounds(filter.year);
+  const matching = catalogue.filter(
+    (m) => m.created >= from && m.created <= to && (!filter.tag || m.tags.some((t) => t.id === filter.tag)),
+  );
+  return paged(ordered(matching, page.sort), page);
+};
 
-  async listArticles(magazineId, page) {
-    known('magazine', magazineId);
-    const count = 3 + (hash(magazineId) % 5);
-    return paged(
-      byOrder(
-        Array.from({ length: count }, (_, n) => articleFor(magazineId, n)),
-        page.sort,
-      ),
-      page,
-    );
-  },
+export const createMagazine: Store['createMagazine'] = async (draft) => ({
+  id: draft.id ?? newMockId(draft),
+  replayed: false,
+});
 
-  createArticle: async (magazineId, input) => ({
-    id: newMockId({ magazine: known('magazine', magazineId), ...input }),
-    replayed: false,
-  }),
-  getArticle: async (id) => articleFor(pick(catalogue, hash(id)).id, hash(id) % 97, id),
+export const putMagazine: Store['putMagazine'] = async () => 'replaced';
 
-  listTags: async (page) => paged(byOrder(tagSummaries(), page.sort), page),
+export const deleteMagazine: Store['deleteMagazine'] = async (id) => {
+  known('magazine', id);
+};
 
-  async getTag(id) {
-    known('tag', id);
-    return {
-      ...(tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: 1 + (hash(id) % 9) }),
-      lastModified,
-    };
-  },
+export const replaceAllMagazines: Store['replaceAllMagazines'] = async () => undefined;
+
+export const listArticles: Store['listArticles'] = async (magazineId, page) => {
+  known('magazine', magazineId);
+  const count = 3 + (hash(magazineId) % 5);
+  return paged(
+    byOrder(
+      Array.from({ length: count }, (_, n) => articleFor(magazineId, n)),
+      page.sort,
+    ),
+    page,
+  );
+};
+
+export const createArticle: Store['createArticle'] = async (magazineId, input) => ({
+  id: newMockId({ magazine: known('magazine', magazineId), ...input }),
+  replayed: false,
+});
+
+export const getArticle: Store['getArticle'] = async (id) =>
+  articleFor(pick(catalogue, hash(id)).id, hash(id) % 97, id);
+
+export const listTags: Store['listTags'] = async (page) => paged(byOrder(tagSummaries(), page.sort), page);
+
+export const getTag: Store['getTag'] = async (id) => {
+  known('tag', id);
+  return {
+    ...(tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: 1 + (hash(id) % 9) }),
+    lastModified,
+  };
 };

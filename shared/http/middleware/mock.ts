@@ -3,10 +3,13 @@ import type { Store } from '../../domain/store';
 import { ApiError } from '../errors';
 import { type ApiMiddleware, stateOf } from './state';
 
-/** The stores an operation can be given: the table's (for one request, by its deadline), and the simulated one of the testing server. */
-export interface Stores {
-  readonly real: (deadline: number) => Store;
-  readonly mock: Store;
+/**
+ * The stores an operation can be given: the table's (for one request, by its deadline), and the
+ * simulated one of the testing server; each holds the operations of `Store` its handler uses.
+ */
+export interface Stores<S extends Partial<Store> = Store> {
+  readonly real: (deadline: number) => S;
+  readonly mock: S;
 }
 
 /** A request gives up on the store this long before its function's timeout, so that its answer (503) still goes out. */
@@ -33,7 +36,7 @@ const parseMock = (value: string | undefined): boolean => {
  * touch the table (documents, 404, 405) get no store and answer mock requests as real ones;
  * the 404 and 405 (`reads: false`) do not read `mock` at all.
  */
-export const mockSwitch = (stores: Stores | undefined, reads = true): ApiMiddleware => ({
+export const mockSwitch = (stores: Stores<Partial<Store>> | undefined, reads = true): ApiMiddleware => ({
   before: (request) => {
     const state = stateOf(request);
     // The 404 and 405 are no operation: `mock` changes nothing about them, and a bad value of it must not hide them.

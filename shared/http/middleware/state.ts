@@ -38,7 +38,8 @@ export interface RequestState {
   readonly links: Links;
   negotiated: Negotiated;
   mock: boolean;
-  store?: Store;
+  /** The operations of the store the handler uses, on the table or simulated. */
+  store?: Partial<Store>;
   input?: Input;
   /** What the operation returned, before it was serialised. */
   reply?: Reply;

@@ -1,0 +1,34 @@
+/**
+ * Each operation of the `Store`, as the table does it and as the mock does it. A handler names the
+ * ones it uses (`api('getMagazine', { store: { getMagazine }, run })`) and its function's bundle
+ * carries those and no other: 18–28 KiB less per function (table code and SDK commands) than
+ * composing the whole store in every function, measured with `npm run bundle`.
+ */
+import * as articles from './db/articles';
+import * as bulk from './db/bulk';
+import * as magazines from './db/magazines';
+import type { OnTable } from './db/repository';
+import * as tags from './db/tags';
+import type { Store } from './domain/store';
+import * as mock from './mock/store';
+
+/** One operation of the store, on the table and simulated. */
+export interface Binding<K extends keyof Store> {
+  readonly table: OnTable<K>;
+  readonly mock: Store[K];
+}
+
+export const getMagazine: Binding<'getMagazine'> = { table: magazines.getMagazine, mock: mock.getMagazine };
+export const listMagazines: Binding<'listMagazines'> = { table: magazines.listMagazines, mock: mock.listMagazines };
+export const createMagazine: Binding<'createMagazine'> = { table: magazines.createMagazine, mock: mock.createMagazine };
+export const putMagazine: Binding<'putMagazine'> = { table: magazines.putMagazine, mock: mock.putMagazine };
+export const deleteMagazine: Binding<'deleteMagazine'> = { table: magazines.deleteMagazine, mock: mock.deleteMagazine };
+export const replaceAllMagazines: Binding<'replaceAllMagazines'> = {
+  table: bulk.replaceAllMagazines,
+  mock: mock.replaceAllMagazines,
+};
+export const listArticles: Binding<'listArticles'> = { table: articles.listArticles, mock: mock.listArticles };
+export const createArticle: Binding<'createArticle'> = { table: articles.createArticle, mock: mock.createArticle };
+export const getArticle: Binding<'getArticle'> = { table: articles.getArticle, mock: mock.getArticle };
+export const listTags: Binding<'listTags'> = { table: tags.listTags, mock: mock.listTags };
+export const getTag: Binding<'getTag'> = { table: tags.getTag, mock: mock.getTag };
