@@ -7,7 +7,7 @@
  * Paths use API Gateway's syntax; `expandRoutes` adds the version prefixes and the format labels
  * exactly as API Gateway resources are created.
  */
-import type * as z from 'zod/mini';
+import type * as v from 'valibot';
 import { articleInput } from './domain/article';
 import { magazineInput, magazineListInput } from './domain/magazine';
 import type { ErrorCode } from './http/error-catalogue';
@@ -54,7 +54,7 @@ export type Group = 'Magazines' | 'Articles' | 'Tags' | 'Documentation';
 export type Success =
   | {
       readonly status: 200 | 201;
-      readonly schema: z.ZodMiniType;
+      readonly schema: v.GenericSchema;
       /** The name of its example in shared/openapi/examples.ts. */
       readonly example: string;
     }
@@ -72,8 +72,8 @@ export interface Operation {
   readonly summary: string;
   /** Its IAM grant on the table; empty for operations that never touch it. */
   readonly actions: readonly TableAction[];
-  readonly query?: z.ZodMiniObject;
-  readonly body?: z.ZodMiniType;
+  readonly query?: v.ObjectSchema<v.ObjectEntries, undefined>;
+  readonly body?: v.GenericSchema;
   readonly success: readonly Success[];
   /** Codes of this operation's own failures (those of every operation of a kind are added by the document). */
   readonly errors: readonly ErrorCode[];

@@ -1,5 +1,5 @@
-import * as z from 'zod/mini';
-import { text } from './fields';
+import * as v from 'valibot';
+import { requiredOr, text } from './fields';
 
 const isCalendarDay = (value: string) => {
   const [year, month, day] = value.split('-').map(Number);
@@ -13,34 +13,27 @@ const EMAIL =
   /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 /** The body of POST /magazines/{id}/articles. */
-export const articleInput = z.strictObject(
+export const articleInput = v.strictObject(
   {
     title: text(1, 256),
     author_first_name: text(1, 128),
     author_last_name: text(1, 128),
-    author_email: z
-      .string({
-        error: (issue) => (issue.input === undefined ? 'is required: an e-mail address' : 'must be an e-mail address'),
-      })
-      .check(
-        z.maxLength(254, { error: 'must be an e-mail address of at most 254 characters' }),
-        z.regex(EMAIL, { error: 'must be an e-mail address such as `ada@example.com`' }),
-      ),
-    date: z
-      .string({
-        error: (issue) =>
-          issue.input === undefined ? 'is required: a date as `YYYY-MM-DD`' : 'must be a date as `YYYY-MM-DD`',
-      })
-      .check(
-        z.regex(/^\d{4}-\d{2}-\d{2}$/, { error: 'must be a date as `YYYY-MM-DD`' }),
-        z.refine(isCalendarDay, { error: 'must be a real calendar day as `YYYY-MM-DD`' }),
-      ),
+    author_email: v.pipe(
+      v.string(requiredOr('an e-mail address')),
+      v.maxLength(254, 'must be an e-mail address of at most 254 characters'),
+      v.regex(EMAIL, 'must be an e-mail address such as `ada@example.com`'),
+    ),
+    date: v.pipe(
+      v.string(requiredOr('a date as `YYYY-MM-DD`')),
+      v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as `YYYY-MM-DD`'),
+      v.check(isCalendarDay, 'must be a real calendar day as `YYYY-MM-DD`'),
+    ),
     text: text(1, 100_000),
   },
-  { error: 'must be a JSON object describing an article' },
+  'must be a JSON object describing an article',
 );
 
-export type ArticleInput = z.output<typeof articleInput>;
+export type ArticleInput = v.InferOutput<typeof articleInput>;
 
 /** An article as the store holds it. */
 export interface Article extends ArticleInput {

@@ -1,18 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 
 /** Building blocks for request schemas whose messages name what a field accepts. */
 
-const requiredOr = (expected: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? `is required: ${expected}` : `must be ${expected}`;
+/** The message of a field that is missing (`input` undefined) or of the wrong type. */
+export const requiredOr =
+  (expected: string) =>
+  (issue: { readonly input: unknown }): string =>
+    issue.input === undefined ? `is required: ${expected}` : `must be ${expected}`;
 
 /** A string of `min`..`max` characters that is not only white space. */
 export const text = (min: number, max: number) => {
   const expected = `a string of ${min} to ${max} characters`;
-  return z.string({ error: requiredOr(expected) }).check(
-    z.minLength(min, { error: `must be ${expected}` }),
-    z.maxLength(max, { error: `must be ${expected}` }),
-    z.refine((value: string) => value.trim().length > 0, { error: 'must not be only white space' }),
+  return v.pipe(
+    v.string(requiredOr(expected)),
+    v.minLength(min, `must be ${expected}`),
+    v.maxLength(max, `must be ${expected}`),
+    v.check((value: string) => value.trim().length > 0, 'must not be only white space'),
   );
 };
 
@@ -20,9 +24,10 @@ export const IDENTIFIER_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const identifierRule = '1 to 64 letters, digits, `_` or `-`, starting with a letter or digit';
 
 export const identifier = () =>
-  z
-    .string({ error: requiredOr(`a string of ${identifierRule}`) })
-    .check(z.regex(IDENTIFIER_PATTERN, { error: `must be ${identifierRule}` }));
+  v.pipe(
+    v.string(requiredOr(`a string of ${identifierRule}`)),
+    v.regex(IDENTIFIER_PATTERN, `must be ${identifierRule}`),
+  );
 
 export const isIdentifier = (value: string) => IDENTIFIER_PATTERN.test(value);
 
@@ -30,21 +35,23 @@ export const isIdentifier = (value: string) => IDENTIFIER_PATTERN.test(value);
 const UNIX_SECONDS = 'must be seconds since the Unix epoch, as a string of up to 12 digits or a non-negative integer';
 
 export const unixSeconds = (now: () => number) =>
-  z
-    .pipe(
-      // Each branch says it too: a union whose value has one branch's type reports that branch's issue.
-      z.union(
-        [
-          z.string().check(z.regex(/^\d{1,12}$/, { error: UNIX_SECONDS })),
-          z.int().check(z.gte(0, { error: UNIX_SECONDS })),
-        ],
-        { error: UNIX_SECONDS },
-      ),
-      z.transform(Number),
-    )
-    .check(
-      z.refine((seconds: number) => seconds <= now() + 86_400, { error: 'must not be more than a day in the future' }),
-    );
+  v.pipe(
+    // Each branch says it too: a union whose value has one branch's type reports that branch's issue.
+    v.union(
+      [
+        v.pipe(v.string(UNIX_SECONDS), v.regex(/^\d{1,12}$/, UNIX_SECONDS)),
+        v.pipe(
+          v.number(UNIX_SECONDS),
+          v.integer(UNIX_SECONDS),
+          v.minValue(0, UNIX_SECONDS),
+          v.maxValue(Number.MAX_SAFE_INTEGER, UNIX_SECONDS),
+        ),
+      ],
+      UNIX_SECONDS,
+    ),
+    v.transform(Number),
+    v.check((seconds: number) => seconds <= now() + 86_400, 'must not be more than a day in the future'),
+  );
 
 export const nowInSeconds = () => Math.floor(Date.now() / 1000);
 

@@ -1,43 +1,43 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { InvalidInput } from './errors';
-import { identifier, isIdentifier, newId, nowInSeconds, text, unixSeconds } from './fields';
+import { identifier, isIdentifier, newId, nowInSeconds, requiredOr, text, unixSeconds } from './fields';
 import { type TagRef, tagIdFromName } from './tag';
 
 export const MAX_TAGS = 32;
 
 const tagNameRule = 'a string of 1 to 64 characters';
 
-const tagInput = z.strictObject(
+export const tagInput = v.strictObject(
   {
-    id: z.optional(identifier()),
-    name: z
-      .string({
-        error: (issue) => (issue.input === undefined ? `is required: ${tagNameRule}` : `must be ${tagNameRule}`),
-      })
-      .check(z.minLength(1, { error: `must be ${tagNameRule}` }), z.maxLength(64, { error: `must be ${tagNameRule}` })),
+    id: v.optional(identifier()),
+    name: v.pipe(
+      v.string(requiredOr(tagNameRule)),
+      v.minLength(1, `must be ${tagNameRule}`),
+      v.maxLength(64, `must be ${tagNameRule}`),
+    ),
     /** Written by the server; a value sent in (from a representation read earlier) is ignored. */
-    url: z.optional(z.unknown()),
+    url: v.optional(v.unknown()),
   },
-  { error: 'must be an object `{"id"?, "name"}`' },
+  'must be an object `{"id"?, "name"}`',
 );
 
 const tagsRule = `must be an array of at most ${MAX_TAGS} tags`;
 
 /** The body of POST /magazines and PUT /magazines/{id}; an array of them for PUT /magazines. */
-export const magazineInput = z.strictObject(
+export const magazineInput = v.strictObject(
   {
-    id: z.optional(identifier()),
-    type: z.optional(z.literal('magazine', { error: 'must be `magazine`' })),
+    id: v.optional(identifier()),
+    type: v.optional(v.literal('magazine', 'must be `magazine`')),
     title: text(1, 256),
-    tags: z.optional(z.array(tagInput, { error: tagsRule }).check(z.maxLength(MAX_TAGS, { error: tagsRule }))),
-    created: z.optional(unixSeconds(nowInSeconds)),
+    tags: v.optional(v.pipe(v.array(tagInput, tagsRule), v.maxLength(MAX_TAGS, tagsRule))),
+    created: v.optional(unixSeconds(nowInSeconds)),
   },
-  { error: 'must be a JSON object describing a magazine' },
+  'must be a JSON object describing a magazine',
 );
 
-export type MagazineInput = z.output<typeof magazineInput>;
+export type MagazineInput = v.InferOutput<typeof magazineInput>;
 
-export const magazineListInput = z.array(magazineInput, { error: 'must be a JSON array of magazines' });
+export const magazineListInput = v.array(magazineInput, 'must be a JSON array of magazines');
 
 /** A magazine as the client asked it to be, with tag ids settled. */
 export interface MagazineDraft {

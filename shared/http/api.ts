@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type * as z from 'zod/mini';
+import type * as v from 'valibot';
 import type { PageQuery } from '../domain/paging';
 import type { Precondition, Store, WriteOptions } from '../domain/store';
 import { type FallbackId, type OperationId, type OperationOf, operationById, takesLabels } from '../routes';
@@ -18,7 +18,7 @@ import { traceContext } from './middleware/trace-context';
 import type { Reply } from './replies';
 import type { PathParameters } from './request-path';
 
-type Output<S> = S extends z.ZodMiniType ? z.output<S> : undefined;
+type Output<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
 
 /**
  * What an operation receives: input typed by its row's schemas, the means to write links, and its

@@ -1,10 +1,10 @@
-import * as z from 'zod/mini';
 import { articleInput } from '../domain/article';
 import { magazineInput, magazineListInput } from '../domain/magazine';
 import type { ErrorCode } from '../http/error-catalogue';
-import { representationRegistry } from '../http/representations/schemas';
+import { representationSchemas } from '../http/representations/schemas';
 import { currentVersion, type HttpMethod, type Operation, operations, takesLabels, versionPrefixes } from '../routes';
 import { requestExamples } from './examples';
+import { componentSchemas, nameOf } from './json-schema';
 import { groupDescriptions, type OperationProse, operationDocs } from './operation-docs';
 import { fixedParameters, pathParameter, queryParameters, responseHeaders } from './parameters';
 import {
@@ -40,39 +40,20 @@ export { documentOperations } from './types';
 /**
  * The OpenAPI 3.1 document of the API, generated: paths and methods from the route table (each
  * resource once; the version prefixes are its servers; a resource that takes format labels also
- * has its labelled form, `/magazines.{format}`), schemas from the zod schemas of the rows (the
+ * has its labelled form, `/magazines.{format}`), schemas from the valibot schemas of the rows (the
  * ones the handlers validate with and build responses by), errors from the error catalogue,
  * examples from the functions that build real responses. API Gateway's concrete resources, every
  * prefix and label, are `expandRoutes()`'s, from the same rows.
  */
 
-const requestRegistry = z.registry<{ id: string }>();
-requestRegistry.add(magazineInput, { id: 'MagazineInput' });
-requestRegistry.add(magazineListInput, { id: 'MagazineListInput' });
-requestRegistry.add(articleInput, { id: 'ArticleInput' });
-
-/** zod's registry output, as `components.schemas` entries (without per-schema `$schema`/`$id`). */
-const componentSchemas = (registry: z.core.$ZodRegistry<{ id: string }>, io: 'input' | 'output') => {
-  const { schemas } = z.toJSONSchema(registry, {
-    target: 'draft-2020-12',
-    io,
-    uri: (id) => `#/components/schemas/${id}`,
-  });
-  if ('__shared' in schemas)
-    throw new Error('A schema is reused without an id: give it one so that the document can refer to it.');
-  return Object.fromEntries(
-    Object.entries(schemas).map(([id, schema]) => {
-      const { $schema: _schema, $id: _id, ...rest } = schema as JsonObject;
-      return [id, rest];
-    }),
-  );
+const requestSchemas = {
+  MagazineInput: magazineInput,
+  MagazineListInput: magazineListInput,
+  ArticleInput: articleInput,
 };
 
-const requestSchemaId = (schema: z.ZodMiniType): string => {
-  const id = requestRegistry.get(schema)?.id;
-  if (!id) throw new Error('A request body schema of the route table has no id in the document.');
-  return id;
-};
+const requestSchemaId = (schema: unknown): string =>
+  nameOf(requestSchemas, schema, 'A request body schema of the route table');
 
 /**
  * Operation ids: the route table's for the operation on its plain path (`getMagazine`); `head`
@@ -319,7 +300,7 @@ export const buildOpenApi = (baseUrl?: string): OpenApiDocument => {
     tags: Object.entries(groupDescriptions).map(([name, description]) => ({ name, description })),
     paths,
     components: {
-      schemas: { ...componentSchemas(representationRegistry, 'output'), ...componentSchemas(requestRegistry, 'input') },
+      schemas: { ...componentSchemas(representationSchemas, 'output'), ...componentSchemas(requestSchemas, 'input') },
       parameters: Object.fromEntries(Object.entries(parameters).filter(([key]) => usedParameters.has(key))),
       headers: responseHeaders,
       requestBodies: requestBodies(),

@@ -107,7 +107,7 @@ export const groupDescriptions: Record<Group, string> = {
   Documentation: 'This reference, the error pages and the OpenAPI document.',
 };
 
-/** Prose for query parameters; the rules and defaults come from the zod schemas. */
+/** Prose for query parameters; the rules and defaults come from the query schemas. */
 export const queryParameterDescriptions: Record<string, string> = {
   offset: 'Position of the first item to return; 0 is the first. Not together with `cursor`.',
   cursor:

@@ -1,40 +1,35 @@
-import * as z from 'zod/mini';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
 import { IDENTIFIER_PATTERN } from '../domain/fields';
 import { errorCodes } from '../http/error-catalogue';
-import { queryIntegers } from '../http/query';
 import { formatLabels } from '../routes';
 import { EXAMPLE_BASE_URL } from './examples';
+import { jsonSchemaConfig } from './json-schema';
 import { queryParameterDescriptions } from './operation-docs';
 import { capitalize, type JsonObject } from './types';
 
 /** The parameters and response headers of the document: from the row's query schema, the path, and fixed ones. */
 
-const constraintOf = (schema: z.ZodMiniType): string | undefined => {
-  const result = schema.safeParse('\u0000');
-  const message = result.success ? undefined : result.error.issues[0]?.message;
+const constraintOf = (schema: v.GenericSchema): string | undefined => {
+  const message = v.safeParse(schema, '\u0000').issues?.[0]?.message;
   return message ? `${capitalize(message)}.` : undefined;
 };
 
-/** Integers keep their bounds; their text form (digits) is what the query string carries, not what clients send. */
-const asInteger = ({ zodSchema, jsonSchema }: { zodSchema: unknown; jsonSchema: JsonObject }) => {
-  const bounds = queryIntegers.get(zodSchema as z.ZodMiniType);
-  if (!bounds) return;
-  for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
-  Object.assign(jsonSchema, { type: 'integer', ...bounds });
-};
-
-export const queryParameters = (query: z.ZodMiniObject, parameters: Record<string, JsonObject>): string[] => {
-  const json = z.toJSONSchema(query, {
-    target: 'draft-2020-12',
-    io: 'input',
-    override: (context) => asInteger(context as { zodSchema: unknown; jsonSchema: JsonObject }),
-  }) as { properties?: Record<string, JsonObject> };
-  const defaults = query.parse({}) as Record<string, unknown>;
+export const queryParameters = (
+  query: v.ObjectSchema<v.ObjectEntries, undefined>,
+  parameters: Record<string, JsonObject>,
+): string[] => {
+  const json = toJsonSchema(query, { ...jsonSchemaConfig, typeMode: 'input' }) as {
+    properties?: Record<string, JsonObject>;
+  };
+  const defaults = v.parse(query, {}) as Record<string, unknown>;
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
-    const { description: _fromZod, ...schema } = property;
+    // Integers keep their bounds; their text form (digits) is what the query string carries, not what clients send.
+    const { description: _fromSchema, default: _input, queryInteger, ...text } = property;
+    const schema: JsonObject = queryInteger ? { type: 'integer', ...(queryInteger as JsonObject) } : text;
     const fallback = defaults[name];
     if (fallback !== undefined) schema.default = schema.type === 'integer' ? fallback : String(fallback);
-    const field = query.shape[name] as z.ZodMiniType;
+    const field = query.entries[name] as v.GenericSchema;
     const prose = queryParameterDescriptions[name];
     if (!prose) throw new Error(`Query parameter \`${name}\` has no description in operation-docs.ts.`);
     const parameter = {

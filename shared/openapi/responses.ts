@@ -1,9 +1,10 @@
 import { STATUS_CODES } from 'node:http';
 import { errorGuide } from '../docs/error-guide';
 import { type ErrorCode, errorCatalogue } from '../http/error-catalogue';
-import { representationRegistry } from '../http/representations/schemas';
+import { representationSchemas } from '../http/representations/schemas';
 import type { HttpMethod, Operation, Success } from '../routes';
 import { errorExample, errorXml, replyExamples, xmlOf } from './examples';
+import { nameOf } from './json-schema';
 import type { OperationProse } from './operation-docs';
 import { type JsonObject, pascal, type Reference, ref } from './types';
 
@@ -83,11 +84,8 @@ const intern = (built: Built, name: string, response: JsonObject) => {
   return ref('responses', name);
 };
 
-const schemaId = (schema: unknown): string => {
-  const id = representationRegistry.get(schema as Parameters<typeof representationRegistry.get>[0])?.id;
-  if (!id) throw new Error('A success schema of the route table has no id in the representation registry.');
-  return id;
-};
+const schemaId = (schema: unknown): string =>
+  nameOf(representationSchemas, schema, 'A success schema of the route table');
 
 const documentSchema = (mediaType: string) =>
   mediaType === 'text/html'

@@ -1,12 +1,12 @@
-import * as z from 'zod/mini';
+import * as v from 'valibot';
 import { articleInput } from '../../domain/article';
 import { IDENTIFIER_PATTERN } from '../../domain/fields';
-import { MAX_TAGS, magazineInput } from '../../domain/magazine';
+import { MAX_TAGS, magazineInput, tagInput } from '../../domain/magazine';
 import { MAX_LIMIT } from '../../domain/paging';
 import { errorCodes } from '../error-catalogue';
 
 /**
- * The representations the API sends, as zod schemas, and their types inferred from them: the
+ * The representations the API sends, as valibot schemas, and their types inferred from them: the
  * OpenAPI document is generated from these schemas (and the contract tests validate responses
  * with that document), and the code that builds a representation is typed by them, so neither
  * can describe a shape the other does not. Field rules are taken from the request schemas
@@ -23,38 +23,44 @@ export interface SchemaMeta {
 }
 
 /** Representations with an `id` become `components.schemas` of the OpenAPI document. */
-export const representationRegistry = z.registry<{ id: string }>();
+export const representationSchemas: Record<string, v.GenericSchema> = {};
 
-/** Metadata goes where `z.describe()` puts it (zod's global registry); ids stay in ours. */
-const named = <S extends z.ZodMiniType>(schema: S, { id, ...meta }: SchemaMeta): S => {
-  const described = schema.check(z.meta(meta));
-  if (id) representationRegistry.add(described, { id });
+const named = <S extends v.GenericSchema>(schema: S, { id, title, description, xml }: SchemaMeta) => {
+  const described = v.pipe(
+    schema,
+    ...(title ? [v.title(title)] : []),
+    ...(description ? [v.description(description)] : []),
+    ...(xml ? [v.metadata({ xml })] : []),
+  ) as v.SchemaWithPipe<readonly [S]>;
+  if (id) representationSchemas[id] = described;
   return described;
 };
 
-const described = <S extends z.ZodMiniType>(schema: S, description: string): S => schema.check(z.describe(description));
+const described = <S extends v.GenericSchema>(schema: S, description: string) =>
+  v.pipe(schema, v.description(description));
 
-const identifier = z.string().check(z.regex(IDENTIFIER_PATTERN));
-const digits = z.string().check(z.regex(/^\d+$/));
-const nonEmpty = z.string().check(z.minLength(1));
-const count = z.int().check(z.gte(0));
-const tagFields = magazineInput.shape.tags.def.innerType.def.element.shape;
+const identifier = v.pipe(v.string(), v.regex(IDENTIFIER_PATTERN));
+const digits = v.pipe(v.string(), v.regex(/^\d+$/));
+const nonEmpty = v.pipe(v.string(), v.minLength(1));
+const count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
+const url = v.pipe(v.string(), v.url());
+const tagFields = tagInput.entries;
 
 export const tagSchema = named(
-  z.object({
+  v.object({
     id: identifier,
     name: tagFields.name,
-    url: described(z.url(), 'Address of the tag resource: `{base_url}/v1/tags/{tagId}`.'),
+    url: described(url, 'Address of the tag resource: `{base_url}/v1/tags/{tagId}`.'),
   }),
   { id: 'Tag', description: 'A tag of a magazine.', xml: { name: 'tag' } },
 );
 
-const tagList = named(z.array(tagSchema).check(z.maxLength(MAX_TAGS)), { xml: { wrapped: true } });
+const tagList = named(v.pipe(v.array(tagSchema), v.maxLength(MAX_TAGS)), { xml: { wrapped: true } });
 
-const magazineObject = z.object({
+const magazineObject = v.object({
   id: described(identifier, 'Identifier of the magazine; always a string.'),
-  type: z.literal('magazine'),
-  title: magazineInput.shape.title,
+  type: v.literal('magazine'),
+  title: magazineInput.entries.title,
   tags: tagList,
   created: described(digits, 'Creation time: seconds since the Unix epoch, as a string of digits.'),
 });
@@ -65,22 +71,26 @@ export const magazineSchema = named(magazineObject, {
   xml: { name: 'magazine' },
 });
 
-export const magazineSelectionSchema = named(z.required(z.partial(magazineObject), { id: true }), {
-  id: 'MagazineSelection',
-  description: 'A magazine as selected by the `fields` query parameter: `id` and the fields asked for.',
-  xml: { name: 'magazine' },
-});
+export const magazineSelectionSchema = named(
+  v.object({ ...v.partial(magazineObject).entries, id: magazineObject.entries.id }),
+  {
+    id: 'MagazineSelection',
+    description: 'A magazine as selected by the `fields` query parameter: `id` and the fields asked for.',
+    xml: { name: 'magazine' },
+  },
+);
 
-export const magazineResultSchema = named(z.union([magazineSchema, magazineSelectionSchema]), {
+export const magazineResultSchema = named(v.union([magazineSchema, magazineSelectionSchema]), {
   id: 'MagazineResult',
   description: 'A magazine: every field, or only `id` and the fields the `fields` query parameter selects.',
   xml: { name: 'magazine' },
 });
 
 export const articleSchema = named(
-  z.extend(articleInput, {
+  v.object({
+    ...articleInput.entries,
     id: described(nonEmpty, 'Identifier of the article, made by the server.'),
-    type: z.literal('article'),
+    type: v.literal('article'),
     magazine_id: described(identifier, 'Identifier of the magazine the article belongs to.'),
     created: described(digits, 'Creation time: seconds since the Unix epoch, as a string of digits.'),
   }),
@@ -88,11 +98,11 @@ export const articleSchema = named(
 );
 
 export const tagResourceSchema = named(
-  z.object({
+  v.object({
     id: identifier,
-    type: z.literal('tag'),
+    type: v.literal('tag'),
     name: tagFields.name,
-    url: z.url(),
+    url,
     magazine_count: described(count, 'How many magazines carry the tag.'),
   }),
   {
@@ -103,21 +113,24 @@ export const tagResourceSchema = named(
 );
 
 export const resultsetSchema = named(
-  z.object({
-    resultset: z.object({
+  v.object({
+    resultset: v.object({
       count: described(count, 'Number of items that match the request, over all pages.'),
       offset: described(count, 'Position of the first item of this page.'),
-      limit: described(z.int().check(z.gte(1), z.lte(MAX_LIMIT)), 'Largest number of items this page can hold.'),
+      limit: described(
+        v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(MAX_LIMIT)),
+        'Largest number of items this page can hold.',
+      ),
     }),
   }),
   { id: 'ListMetadata', description: 'Properties of the whole result set, never of its members.' },
 );
 
-const listOf = (id: string, item: z.ZodMiniType, what: string) =>
+const listOf = <S extends v.GenericSchema>(id: string, item: S, what: string) =>
   named(
-    z.object({
+    v.object({
       metadata: resultsetSchema,
-      results: named(z.array(item), { xml: { wrapped: true } }),
+      results: named(v.array(item), { xml: { wrapped: true } }),
     }),
     { id, description: `One page of ${what} (the list envelope).`, xml: { name: 'response' } },
   );
@@ -126,7 +139,7 @@ export const magazineListSchema = listOf('MagazineList', magazineResultSchema, '
 export const articleListSchema = listOf('ArticleList', articleSchema, 'articles');
 export const tagListSchema = listOf('TagList', tagResourceSchema, 'tags');
 
-export const idReplySchema = named(z.object({ id: nonEmpty }), {
+export const idReplySchema = named(v.object({ id: nonEmpty }), {
   id: 'IdReply',
   description:
     'The answer to a create, replace or delete: the identifier of what was written (`magazines` for the whole collection).',
@@ -134,22 +147,25 @@ export const idReplySchema = named(z.object({ id: nonEmpty }), {
 });
 
 export const errorSchema = named(
-  z.object({
+  v.object({
     developerMessage: described(nonEmpty, 'What went wrong, naming the field, parameter or header, and how to fix it.'),
     userMessage: described(nonEmpty, 'A message that can be shown to end users.'),
-    errorCode: described(z.enum(errorCodes), 'The code of the error in the catalogue; it starts with the HTTP status.'),
+    errorCode: described(
+      v.picklist(errorCodes),
+      'The code of the error in the catalogue; it starts with the HTTP status.',
+    ),
     moreInfo: described(
-      z.url(),
+      url,
       'The documentation page of the error: `{base_url}/v1/documentation/errors/{errorCode}.html`.',
     ),
   }),
   { id: 'Error', description: 'The error object every error response carries.', xml: { name: 'error' } },
 );
 
-export type TagRepresentation = z.output<typeof tagSchema>;
-export type MagazineRepresentation = z.output<typeof magazineSchema>;
-export type MagazineSelection = z.output<typeof magazineSelectionSchema>;
-export type ArticleRepresentation = z.output<typeof articleSchema>;
-export type TagResourceRepresentation = z.output<typeof tagResourceSchema>;
-export type IdReply = z.output<typeof idReplySchema>;
-export type ErrorObject = z.output<typeof errorSchema>;
+export type TagRepresentation = v.InferOutput<typeof tagSchema>;
+export type MagazineRepresentation = v.InferOutput<typeof magazineSchema>;
+export type MagazineSelection = v.InferOutput<typeof magazineSelectionSchema>;
+export type ArticleRepresentation = v.InferOutput<typeof articleSchema>;
+export type TagResourceRepresentation = v.InferOutput<typeof tagResourceSchema>;
+export type IdReply = v.InferOutput<typeof idReplySchema>;
+export type ErrorObject = v.InferOutput<typeof errorSchema>;

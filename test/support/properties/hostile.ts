@@ -195,7 +195,7 @@ const pathFor = (route: Route, labelled: boolean): fc.Arbitrary<string> => {
 // Query
 
 const schemaKeys = (operation: Operation | undefined): string[] =>
-  operation?.query ? Object.keys((operation.query as unknown as { shape: Record<string, unknown> }).shape) : [];
+  operation?.query ? Object.keys(operation.query.entries) : [];
 
 const queryValues: Record<string, readonly string[]> = {
   offset: ['0', '1', '3', '25', '99999', '-1', '1.5', 'abc', '', ' 1', '01', '1e3', '9999999999999999', '0x1f', '١'],
@@ -484,7 +484,7 @@ const MALFORMED = [
   'undefined',
 ] as const;
 
-const fieldsOf = (schema: unknown) => Object.keys((schema as { shape: Record<string, unknown> }).shape);
+const fieldsOf = (schema: unknown) => Object.keys((schema as { entries: Record<string, unknown> }).entries);
 const MAGAZINE_FIELDS = fieldsOf(magazineInput);
 const ARTICLE_FIELDS = fieldsOf(articleInput);
 

@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { articleInput } from '../../../shared/domain/article';
+import { magazineInput, magazineListInput } from '../../../shared/domain/magazine';
+import { ApiError } from '../../../shared/http/errors';
+import { magazineListQuery } from '../../../shared/http/query';
+import { parseWith } from '../../../shared/http/validation';
+
+/** The error a value gets from a schema, as the client reads it. */
+const refusal = (schema: Parameters<typeof parseWith>[0], value: unknown, where: 'body' | 'query' = 'body') => {
+  try {
+    parseWith(schema, value, where);
+  } catch (error) {
+    if (error instanceof ApiError) return { errorCode: error.code, developerMessage: error.message };
+    throw error;
+  }
+  throw new Error('The value was accepted.');
+};
+
+describe('validation messages name the field and what it accepts', () => {
+  it('a missing field says what it requires, in its own words', () => {
+    expect(refusal(magazineInput, {})).toEqual({
+      errorCode: '40001',
+      developerMessage: 'Body field `title` is required: a string of 1 to 256 characters.',
+    });
+    expect(refusal(magazineListInput, [{ title: 'a' }, {}]).developerMessage).toBe(
+      'Body field `[1].title` is required: a string of 1 to 256 characters.',
+    );
+    expect(refusal(articleInput, { title: 'a' }).developerMessage).toBe(
+      'Body field `author_first_name` is required: a string of 1 to 128 characters.',
+    );
+    expect(refusal(magazineInput, { title: 'a', tags: [{}] }).developerMessage).toBe(
+      'Body field `tags[0].name` is required: a string of 1 to 64 characters.',
+    );
+  });
+
+  it('every unknown field is named at once, with its path', () => {
+    expect(refusal(magazineInput, { title: 'a', foo: 1, bar: 2 })).toEqual({
+      errorCode: '40002',
+      developerMessage:
+        'The request body has fields this resource does not have: `foo`, `bar`. Remove them or correct the spelling.',
+    });
+    expect(refusal(magazineInput, { title: 'a', tags: [{ name: 'x', colour: 'red' }] }).developerMessage).toBe(
+      'The request body has a field this resource does not have: `tags[0].colour`. Remove it or correct the spelling.',
+    );
+  });
+
+  it('an array where an object belongs is told that an object belongs there', () => {
+    expect(refusal(magazineInput, [{ title: 'a' }]).developerMessage).toBe(
+      'The request body must be a JSON object describing a magazine.',
+    );
+    expect(refusal(magazineInput, []).developerMessage).toBe(
+      'The request body must be a JSON object describing a magazine.',
+    );
+    expect(refusal(magazineInput, { title: 'a', tags: [[{ name: 'x' }]] }).developerMessage).toBe(
+      'Body field `tags[0]` must be an object `{"id"?, "name"}`.',
+    );
+    expect(refusal(magazineListInput, [{ title: 'a' }, [{ title: 'b' }]]).developerMessage).toBe(
+      'Body field `[1]` must be a JSON object describing a magazine.',
+    );
+  });
+
+  it('a union reports the branch whose type the value has', () => {
+    const rule = 'must be seconds since the Unix epoch, as a string of up to 12 digits or a non-negative integer';
+    for (const created of [true, -1, 1.5, 'soon'])
+      expect(refusal(magazineInput, { title: 'a', created }).developerMessage).toBe(`Body field \`created\` ${rule}.`);
+    expect(refusal(magazineInput, { title: 'a', created: '99999999999' }).developerMessage).toBe(
+      'Body field `created` must not be more than a day in the future.',
+    );
+  });
+
+  it('query parameters: defaults, transforms and bounds', () => {
+    expect(parseWith(magazineListQuery, {}, 'query')).toEqual({ limit: 25, sort: 'asc' });
+    expect(parseWith(magazineListQuery, { fields: 'title, tags', year: '2024', offset: '5' }, 'query')).toEqual({
+      offset: 5,
+      limit: 25,
+      sort: 'asc',
+      year: 2024,
+      fields: ['title', 'tags'],
+    });
+    expect(refusal(magazineListQuery, { limit: '101' }, 'query')).toEqual({
+      errorCode: '40004',
+      developerMessage: 'Query parameter `limit` must be an integer from 1 to 100.',
+    });
+    expect(refusal(magazineListQuery, { year: '99' }, 'query').developerMessage).toBe(
+      'Query parameter `year` must be a year of four digits, such as `2024`.',
+    );
+  });
+});
