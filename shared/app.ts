@@ -3,24 +3,12 @@
  * (shared/db) and the simulated one (shared/mock). Table operations bind here; document
  * operations bind to shared/http/api.ts directly, so that their bundles carry no AWS SDK.
  */
-import { onTable, type TableOperations } from './db/repository';
+import { onTable } from './db/repository';
 import { tableAccessOf } from './db/store';
 import type { Store } from './domain/store';
 import { type Definition, api as httpApi } from './http/api';
 import type { TableOperationId } from './routes';
-import type { Binding } from './stores';
-
-type Bindings<K extends keyof Store> = { readonly [Name in K]: Binding<Name> };
-
-const sides = <K extends keyof Store>(bindings: Bindings<K>) => {
-  const table: Partial<Record<keyof Store, unknown>> = {};
-  const mock: Partial<Record<keyof Store, unknown>> = {};
-  for (const name of Object.keys(bindings) as K[]) {
-    table[name] = bindings[name].table;
-    mock[name] = bindings[name].mock;
-  }
-  return { table: table as TableOperations<K>, mock: mock as Pick<Store, K> };
-};
+import { type Bindings, sidesOf } from './stores';
 
 /**
  * `export const handler = await api('getMagazine', { store: { getMagazine }, run })`: the
@@ -33,7 +21,7 @@ export const api = async <Id extends TableOperationId, K extends keyof Store>(
   { store, ...definition }: Definition<Id, Pick<Store, K>> & { readonly store: Bindings<K> },
 ) => {
   const access = await tableAccessOf(id);
-  const { table, mock } = sides(store);
+  const { table, mock } = sidesOf(store);
   return httpApi<Id, Pick<Store, K>>(id, {
     ...definition,
     stores: { real: (deadline) => onTable(table, access(deadline)), mock },

@@ -6,8 +6,10 @@
  */
 import * as articles from './db/articles';
 import * as bulk from './db/bulk';
+import type { DocumentClient } from './db/client';
 import * as magazines from './db/magazines';
-import type { OnTable } from './db/repository';
+import { type OnTable, onTable, type TableOperations } from './db/repository';
+import { tableAccess } from './db/table-access';
 import * as tags from './db/tags';
 import type { Store } from './domain/store';
 import * as mock from './mock/store';
@@ -32,3 +34,37 @@ export const createArticle: Binding<'createArticle'> = { table: articles.createA
 export const getArticle: Binding<'getArticle'> = { table: articles.getArticle, mock: mock.getArticle };
 export const listTags: Binding<'listTags'> = { table: tags.listTags, mock: mock.listTags };
 export const getTag: Binding<'getTag'> = { table: tags.getTag, mock: mock.getTag };
+
+export type Bindings<K extends keyof Store> = { readonly [Name in K]: Binding<Name> };
+
+/** The table's side and the mock's side of some bindings. */
+export const sidesOf = <K extends keyof Store>(bindings: Bindings<K>) => {
+  const table: Partial<Record<keyof Store, unknown>> = {};
+  const mock: Partial<Record<keyof Store, unknown>> = {};
+  for (const name of Object.keys(bindings) as K[]) {
+    table[name] = bindings[name].table;
+    mock[name] = bindings[name].mock;
+  }
+  return { table: table as TableOperations<K>, mock: mock as Pick<Store, K> };
+};
+
+/**
+ * The whole store on the table, for tools and tests (a function composes only its own operations,
+ * in shared/app.ts). Typed `Store`: an operation left out of this list does not compile.
+ */
+export const createRepository = (client: DocumentClient, tableName: string) => {
+  const { table } = sidesOf({
+    getMagazine,
+    listMagazines,
+    createMagazine,
+    putMagazine,
+    deleteMagazine,
+    replaceAllMagazines,
+    listArticles,
+    createArticle,
+    getArticle,
+    listTags,
+    getTag,
+  });
+  return (deadline: number): Store => onTable(table, tableAccess(client, tableName, deadline));
+};

@@ -98,6 +98,11 @@ const say = (line: string) => process.stderr.write(`${line}\n`);
 const fromTree = async <T>(relative: string): Promise<T> =>
   (await import(pathToFileURL(path.join(job.tree, relative)).href)) as T;
 
+/** The whole store on the table: composed beside the per-operation bindings now, in the repository before. */
+const repositoryModule = existsSync(path.join(job.tree, 'shared', 'stores.ts'))
+  ? 'shared/stores.ts'
+  : 'shared/db/repository.ts';
+
 type LocalEnvironment = { stop(): Promise<void> };
 type LocalServer = { url: string; close(): Promise<void> };
 
@@ -204,7 +209,7 @@ const loadDirect = async (drafts: readonly Draft[]) => {
     marshallOptions: { removeUndefinedValues: true },
   });
   const repository = await fromTree<{ createRepository: (client: unknown, table: string) => unknown }>(
-    'shared/db/repository.ts',
+    repositoryModule,
   );
   type Bulk = { replaceAllMagazines: (drafts: unknown[], precondition: undefined) => Promise<unknown> };
   if (existsSync(path.join(job.tree, 'shared', 'db', 'bulk.ts'))) {
@@ -301,7 +306,7 @@ const articles = async (size: number, repeats: number): Promise<ListResult> => {
       client: unknown,
       table: string,
     ) => (deadline: number) => { createArticle: (magazineId: string, input: unknown) => Promise<unknown> };
-  }>('shared/db/repository.ts');
+  }>(repositoryModule);
   const store = repository.createRepository(client, job.table);
   for (let i = 0; i < size; i++) {
     await store(Date.now() + 600_000).createArticle('many-articles', {

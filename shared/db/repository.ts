@@ -1,10 +1,5 @@
 import type { Store } from '../domain/store';
-import { createArticle, getArticle, listArticles } from './articles';
-import { replaceAllMagazines } from './bulk';
-import type { DocumentClient } from './client';
-import { createMagazine, deleteMagazine, getMagazine, listMagazines, putMagazine } from './magazines';
-import { type TableAccess, tableAccess } from './table-access';
-import { getTag, listTags } from './tags';
+import type { TableAccess } from './table-access';
 
 /** An operation of the `Store` as its entity module does it on the table: the same, given the table's access first. */
 export type OnTable<K extends keyof Store> = (
@@ -17,6 +12,8 @@ export type TableOperations<K extends keyof Store> = { readonly [Name in K]: OnT
 /**
  * Store operations bound to the table's access for one request: every call they make gives up at
  * the access's deadline, so that the request answers, in form, before its function's timeout.
+ * Each access pattern lives in the module of its entity: magazines, articles, tags, bulk writes;
+ * counts in counters.ts, the collection generation in generation.ts, keys in keys.ts.
  */
 export const onTable = <K extends keyof Store>(operations: TableOperations<K>, access: TableAccess): Pick<Store, K> => {
   const bound: Partial<Record<K, unknown>> = {};
@@ -26,31 +23,3 @@ export const onTable = <K extends keyof Store>(operations: TableOperations<K>, a
   }
   return bound as Pick<Store, K>;
 };
-
-/**
- * The whole store on the table, for tools and tests. A function is given only the operations its
- * handler names (shared/stores.ts), so that its bundle carries no other. Each access pattern
- * lives in the module of its entity: magazines, articles, tags, bulk writes; counts in
- * counters.ts, the collection generation in generation.ts, keys in keys.ts.
- */
-export const createRepository =
-  (client: DocumentClient, tableName: string) =>
-  (deadline: number): Store =>
-    onTable(
-      {
-        getMagazine,
-        listMagazines,
-        createMagazine,
-        putMagazine,
-        deleteMagazine,
-        replaceAllMagazines,
-        listArticles,
-        createArticle,
-        getArticle,
-        listTags,
-        getTag,
-      },
-      tableAccess(client, tableName, deadline),
-    );
-
-export type RepositoryFactory = ReturnType<typeof createRepository>;
