@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { requiredOr, text } from './fields';
+import { maxChars, requiredOr, text } from './fields';
 
 const isCalendarDay = (value: string) => {
   const [year, month, day] = value.split('-').map(Number);
@@ -20,7 +20,7 @@ export const articleInput = v.strictObject(
     author_last_name: text(1, 128),
     author_email: v.pipe(
       v.string(requiredOr('an e-mail address')),
-      v.maxLength(254, 'must be an e-mail address of at most 254 characters'),
+      ...maxChars(254, 'must be an e-mail address of at most 254 characters'),
       v.regex(EMAIL, 'must be an e-mail address such as `ada@example.com`'),
     ),
     date: v.pipe(

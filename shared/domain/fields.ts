@@ -9,13 +9,32 @@ export const requiredOr =
   (issue: { readonly input: unknown }): string =>
     issue.input === undefined ? `is required: ${expected}` : `must be ${expected}`;
 
+/** Characters as JSON Schema's `minLength`/`maxLength` count them: code points, not UTF-16 units (an emoji is one). */
+const characters = (value: string) => {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+};
+
+/** At least `min` characters; the document states it as `minLength`. Counting is skipped where the UTF-16 length decides. */
+export const minChars = (min: number, message: string) => [
+  v.check((value: string) => Math.ceil(value.length / 2) >= min || characters(value) >= min, message),
+  v.metadata<string, { minLength: number }>({ minLength: min }),
+];
+
+/** At most `max` characters; the document states it as `maxLength`. */
+export const maxChars = (max: number, message: string) => [
+  v.check((value: string) => value.length <= max || characters(value) <= max, message),
+  v.metadata<string, { maxLength: number }>({ maxLength: max }),
+];
+
 /** A string of `min`..`max` characters that is not only white space. */
 export const text = (min: number, max: number) => {
   const expected = `a string of ${min} to ${max} characters`;
   return v.pipe(
     v.string(requiredOr(expected)),
-    v.minLength(min, `must be ${expected}`),
-    v.maxLength(max, `must be ${expected}`),
+    ...minChars(min, `must be ${expected}`),
+    ...maxChars(max, `must be ${expected}`),
     v.check((value: string) => value.trim().length > 0, 'must not be only white space'),
   );
 };

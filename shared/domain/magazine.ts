@@ -1,6 +1,16 @@
 import * as v from 'valibot';
 import { InvalidInput } from './errors';
-import { identifier, isIdentifier, newId, nowInSeconds, requiredOr, text, unixSeconds } from './fields';
+import {
+  identifier,
+  isIdentifier,
+  maxChars,
+  minChars,
+  newId,
+  nowInSeconds,
+  requiredOr,
+  text,
+  unixSeconds,
+} from './fields';
 import { type TagRef, tagIdFromName } from './tag';
 
 export const MAX_TAGS = 32;
@@ -12,8 +22,8 @@ export const tagInput = v.strictObject(
     id: v.optional(identifier()),
     name: v.pipe(
       v.string(requiredOr(tagNameRule)),
-      v.minLength(1, `must be ${tagNameRule}`),
-      v.maxLength(64, `must be ${tagNameRule}`),
+      ...minChars(1, `must be ${tagNameRule}`),
+      ...maxChars(64, `must be ${tagNameRule}`),
     ),
     /** Written by the server; a value sent in (from a representation read earlier) is ignored. */
     url: v.optional(v.unknown()),

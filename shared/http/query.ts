@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { IDENTIFIER_PATTERN } from '../domain/fields';
+import { IDENTIFIER_PATTERN, maxChars } from '../domain/fields';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../domain/paging';
 
 /** The query parameters of the operations, as schemas whose messages name what a parameter accepts. */
@@ -40,7 +40,7 @@ const pageEntries = {
   offset: v.optional(integer(0, undefined)),
   limit: v.optional(integer(1, MAX_LIMIT), String(DEFAULT_LIMIT)),
   sort: v.optional(v.picklist(['asc', 'desc'], 'must be `asc` or `desc`'), 'asc'),
-  cursor: v.optional(v.pipe(v.string(), v.maxLength(1024, 'must be a cursor from a `Link` header'))),
+  cursor: v.optional(v.pipe(v.string(), ...maxChars(1024, 'must be a cursor from a `Link` header'))),
 };
 
 /** Paging and sorting, shared by every list. Unknown parameters are ignored. */

@@ -24,42 +24,61 @@ type Node = Schema & {
   readonly message?: v.ErrorMessage<Issue>;
 };
 
-/** The schema beneath wrappers and pipes: the object, array or string that checks the value. */
-const bare = (schema: Schema): Node => {
-  let current = schema as Node;
+type Action = { readonly type: string; readonly requirement?: unknown; readonly message?: v.ErrorMessage<Issue> };
+
+/** What checks a value at one place: the schema beneath wrappers and pipes, and the pipes' actions. */
+interface Place {
+  readonly node: Node | undefined;
+  readonly actions: readonly Action[];
+}
+
+const placeOf = (schema: Schema | undefined): Place => {
+  const actions: Action[] = [];
+  let node = schema as Node | undefined;
   for (;;) {
-    if (current.pipe) current = current.pipe[0] as Node;
-    else if (current.wrapped) current = current.wrapped as Node;
-    else return current;
+    if (node?.pipe) {
+      actions.push(...(node.pipe.slice(1) as readonly Action[]));
+      node = node.pipe[0] as Node;
+    } else if (node?.wrapped) node = node.wrapped as Node;
+    else return { node, actions };
   }
 };
+
+/** A field of an object schema: its own entries only, never what every object inherits (`constructor`). */
+const fieldOf = (node: Node | undefined, key: PropertyKey): Schema | undefined =>
+  node?.entries && typeof key === 'string' && Object.hasOwn(node.entries, key) ? node.entries[key] : undefined;
+
+const childOf = (node: Node | undefined, item: PathItem): Schema | undefined =>
+  item.type === 'array' ? node?.item : fieldOf(node, item.key as PropertyKey);
 
 /** The schema found at `path` under `schema`, if any. */
-const schemaAt = (schema: Schema, path: readonly PathItem[]): Node | undefined => {
-  let current: Node | undefined = bare(schema);
-  for (const item of path) {
-    const next: Schema | undefined = item.type === 'array' ? current?.item : current?.entries?.[item.key as string];
-    current = next && bare(next);
-  }
-  return current;
-};
-
-const isObjectSchema = (node: Node | undefined) => node?.entries !== undefined;
+const schemaAt = (schema: Schema, path: readonly PathItem[]): Node | undefined =>
+  path.reduce<Node | undefined>((node, item) => placeOf(childOf(node, item)).node, placeOf(schema).node);
 
 /**
- * An array where an object belongs: the schema checks its indices as if they were fields; the
- * client is told, in the object's words, that an object belongs there.
+ * A container on the way to the first issue that is wrong as a whole, which the client hears of
+ * first, as it did before: an array where an object belongs (the schema would check its indices
+ * as fields), or an array longer than its schema allows (the schema would check its items first).
  */
-const arrayForObject = (root: Schema, value: unknown, path: readonly PathItem[]) => {
-  let node: Node | undefined = bare(root);
+const containerProblem = (root: Schema, value: unknown, path: readonly PathItem[]) => {
+  let place = placeOf(root);
   let current = value;
   for (let depth = 0; ; depth++) {
-    if (Array.isArray(current) && isObjectSchema(node) && typeof node?.message === 'string')
-      return { path: path.slice(0, depth), message: node.message };
+    if (Array.isArray(current)) {
+      const { node, actions } = place;
+      if (node?.entries && typeof node.message === 'string')
+        return { path: path.slice(0, depth), message: node.message };
+      const length = current.length;
+      const tooLong = actions.find(
+        (action) =>
+          action.type === 'max_length' && typeof action.requirement === 'number' && length > action.requirement,
+      );
+      if (typeof tooLong?.message === 'string') return { path: path.slice(0, depth), message: tooLong.message };
+    }
     const item = path[depth];
     if (!item) return undefined;
     current = item.value;
-    node = schemaAt(root, path.slice(0, depth + 1));
+    place = placeOf(childOf(place.node, item));
   }
 };
 
@@ -71,7 +90,7 @@ const messageOf = (root: Schema, issue: Issue): string => {
   const path = issue.path ?? [];
   const last = path.at(-1);
   if (issue.kind === 'schema' && issue.input === undefined && last?.type === 'object' && last.value === undefined) {
-    const field = schemaAt(root, path.slice(0, -1))?.entries?.[last.key as string];
+    const field = fieldOf(schemaAt(root, path.slice(0, -1)), last.key as PropertyKey);
     const own = field && safeParse(field, undefined).issues?.[0]?.message;
     if (own) return own;
   }
@@ -85,13 +104,13 @@ const toApiError = (root: Schema, value: unknown, issues: readonly Issue[], wher
     return where === 'body'
       ? invalidField('The request body is not valid.')
       : invalidParameter('The query is not valid.');
-  const misplaced = arrayForObject(root, value, issue.path ?? []);
+  const misplaced = containerProblem(root, value, issue.path ?? []);
   const path = misplaced?.path ?? issue.path ?? [];
   if (!misplaced && issue.type === 'strict_object' && issue.expected === 'never') {
     // The schema names the first unknown field; the client is told every one of them at once.
     const parent = path.slice(0, -1);
-    const entries = schemaAt(root, parent)?.entries ?? {};
-    const sent = Object.keys((path.at(-1)?.input ?? {}) as object).filter((key) => !(key in entries));
+    const container = schemaAt(root, parent);
+    const sent = Object.keys((path.at(-1)?.input ?? {}) as object).filter((key) => !fieldOf(container, key));
     const names = sent.map((key) => formatPath([...keysOf(parent), key]));
     return unknownField(
       `The request body has ${names.length > 1 ? 'fields' : 'a field'} this resource does not have: ${quoteList(names)}. Remove ${names.length > 1 ? 'them' : 'it'} or correct the spelling.`,

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 import { articleInput } from '../../domain/article';
-import { IDENTIFIER_PATTERN } from '../../domain/fields';
+import { IDENTIFIER_PATTERN, minChars } from '../../domain/fields';
 import { MAX_TAGS, magazineInput, tagInput } from '../../domain/magazine';
 import { MAX_LIMIT } from '../../domain/paging';
 import { errorCodes } from '../error-catalogue';
@@ -41,7 +41,7 @@ const described = <S extends v.GenericSchema>(schema: S, description: string) =>
 
 const identifier = v.pipe(v.string(), v.regex(IDENTIFIER_PATTERN));
 const digits = v.pipe(v.string(), v.regex(/^\d+$/));
-const nonEmpty = v.pipe(v.string(), v.minLength(1));
+const nonEmpty = v.pipe(v.string(), ...minChars(1, 'must not be empty'));
 const count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.MAX_SAFE_INTEGER));
 const url = v.pipe(v.string(), v.url());
 const tagFields = tagInput.entries;

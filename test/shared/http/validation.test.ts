@@ -85,4 +85,65 @@ describe('validation messages name the field and what it accepts', () => {
       'Query parameter `year` must be a year of four digits, such as `2024`.',
     );
   });
+
+  it('lengths count characters as JSON Schema does (code points), not UTF-16 units', () => {
+    const emoji = '\u{1F600}';
+    expect(parseWith(magazineInput, { title: emoji.repeat(256) }, 'body').title).toBe(emoji.repeat(256));
+    expect(refusal(magazineInput, { title: emoji.repeat(257) }).developerMessage).toBe(
+      'Body field `title` must be a string of 1 to 256 characters.',
+    );
+    expect(
+      parseWith(magazineInput, { title: 'a', tags: [{ name: '\u{1D54F}'.repeat(64) }] }, 'body').tags,
+    ).toHaveLength(1);
+    const article = {
+      title: 't',
+      author_first_name: emoji.repeat(128),
+      author_last_name: 'L',
+      author_email: 'ada@example.com',
+      date: '2024-02-29',
+      text: emoji.repeat(60_000),
+    };
+    expect(parseWith(articleInput, article, 'body').author_first_name).toBe(emoji.repeat(128));
+    expect(
+      refusal(articleInput, { ...article, author_email: `${emoji.repeat(130)}@example.com` }).developerMessage,
+    ).toBe('Body field `author_email` must be an e-mail address such as `ada@example.com`.');
+  });
+
+  it('a field named like what every object inherits is still an unknown field', () => {
+    expect(refusal(magazineInput, { title: 'a', constructor: 1 }).developerMessage).toBe(
+      'The request body has a field this resource does not have: `constructor`. Remove it or correct the spelling.',
+    );
+    expect(refusal(magazineInput, { title: 'a', toString: 1, foo: 2 }).developerMessage).toBe(
+      'The request body has fields this resource does not have: `toString`, `foo`. Remove them or correct the spelling.',
+    );
+    expect(refusal(magazineInput, { title: 'a', tags: [{ name: 'x', valueOf: 1 }] }).developerMessage).toBe(
+      'The request body has a field this resource does not have: `tags[0].valueOf`. Remove it or correct the spelling.',
+    );
+  });
+
+  it('too many tags is said before anything about the tags themselves', () => {
+    const tooMany = 'Body field `tags` must be an array of at most 32 tags.';
+    const tags = Array.from({ length: 33 }, (_, n) => ({ name: `t${n}` }));
+    expect(refusal(magazineInput, { title: 'a', tags: [{ name: '' }, ...tags.slice(1)] })).toEqual({
+      errorCode: '40001',
+      developerMessage: tooMany,
+    });
+    expect(refusal(magazineInput, { title: 'a', tags: Array.from({ length: 33 }, () => []) }).developerMessage).toBe(
+      tooMany,
+    );
+    expect(refusal(magazineInput, { title: 'a', tags: [...tags.slice(1), { name: 'x', bad: 1 }] })).toEqual({
+      errorCode: '40001',
+      developerMessage: tooMany,
+    });
+    // A field before `tags` that is wrong is still named first, as fields are checked in order.
+    expect(refusal(magazineInput, { title: '', tags }).developerMessage).toBe(
+      'Body field `title` must be a string of 1 to 256 characters.',
+    );
+  });
+
+  it('a `created` beyond the safe integers says what `created` accepts', () => {
+    expect(refusal(magazineInput, { title: 'a', created: 1e16 }).developerMessage).toBe(
+      'Body field `created` must be seconds since the Unix epoch, as a string of up to 12 digits or a non-negative integer.',
+    );
+  });
 });
