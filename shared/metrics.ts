@@ -6,7 +6,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { config } from './config';
-import { logger } from './logger';
+import { metricsLine } from './logger';
 
 export const metricsNamespace = 'MagazineApi';
 
@@ -106,8 +106,38 @@ export const emfEntry = (outcome: RequestOutcome, timestamp = Date.now()): Recor
   };
 };
 
+/** The directives of a request that counted nothing but itself: most requests. */
+const requestOnly = JSON.stringify(
+  (
+    emfEntry({ stage: '', operation: '', status: 200, latencyMs: 0, counts: new Map() }, 0)._aws as Record<
+      string,
+      unknown
+    >
+  ).CloudWatchMetrics,
+);
+
+/**
+ * `JSON.stringify(emfEntry(outcome, timestamp))`, with the directives of a request that counted
+ * nothing but itself written once rather than serialised on every request.
+ */
+export const emfJson = (outcome: RequestOutcome, timestamp = Date.now()): string => {
+  const { stage, operation, status, errorCode, storeReason, counts } = outcome;
+  if (errorCode || storeReason || stageMetrics.some((name) => (counts.get(name) ?? 0) > 0))
+    return JSON.stringify(emfEntry(outcome, timestamp));
+  const clientError = status >= 400 && status < 500 ? 1 : 0;
+  const serverError = status >= 500 ? 1 : 0;
+  const { stage: S, operation: O } = dimensions;
+  const { requests, latency, clientErrors, serverErrors } = requestMetrics;
+  return (
+    `{"_aws":{"Timestamp":${JSON.stringify(timestamp)},"CloudWatchMetrics":${requestOnly}},` +
+    `"${S}":${JSON.stringify(stage)},"${O}":${JSON.stringify(operation)},"statusCode":${JSON.stringify(status)},` +
+    `"${requests}":1,"${latency}":${JSON.stringify(Math.round(outcome.latencyMs * 10) / 10)},` +
+    `"${clientErrors}":${clientError},"${serverErrors}":${serverError}}`
+  );
+};
+
 export const publishMetrics = (outcome: RequestOutcome) => {
-  if (config().metricsEnabled) logger.metrics(emfEntry(outcome));
+  if (config().metricsEnabled) metricsLine(emfJson(outcome));
 };
 
 /** The counts of the request being served, which code below the HTTP edge can add to. */

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
 import { decodeHead } from './items';
 import { attr, FIRST_GENERATION, GUARDS, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
-import { backoff, ConditionsFailed, type Item, type TableAccess, type TransactItem } from './table-access';
+import { backoff, ConditionsFailed, type ItemsByKey, type TableAccess, type TransactItem } from './table-access';
 
 /**
  * The collection generation: which generation readers and writers use. The head (replicated on
@@ -36,7 +36,7 @@ export const readGeneration = async (access: TableAccess): Promise<string> => {
 export const readInGeneration = async (
   access: TableAccess,
   keysOf: (generation: string) => readonly Key[],
-): Promise<{ readonly generation: string; readonly items: Map<string, Item> }> => {
+): Promise<{ readonly generation: string; readonly items: ItemsByKey }> => {
   for (let attempt = 0; ; attempt++) {
     const generation = known ?? (await readGeneration(access));
     const head = someHead();

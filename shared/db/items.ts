@@ -22,8 +22,11 @@ const field = <T>(item: Item, name: string, check: (value: unknown) => value is 
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const isTags = (value: unknown): value is TagRef[] =>
-  Array.isArray(value) && value.every((tag) => isString((tag as TagRef)?.id) && isString((tag as TagRef)?.name));
+const isTags = (value: unknown): value is TagRef[] => {
+  if (!Array.isArray(value)) return false;
+  for (const tag of value as (TagRef | undefined)[]) if (!isString(tag?.id) || !isString(tag?.name)) return false;
+  return true;
+};
 
 const string = (item: Item, name: string) => field(item, name, isString, 'a string');
 const number = (item: Item, name: string) => field(item, name, isNumber, 'a number');
@@ -102,10 +105,23 @@ export const decodeTicket = (item: Item): Ticket => ({
 });
 
 /** Counters kept as attributes named `<prefix><key>` (`y#2024`, `m#202401`, `d#07`, `n#Science`), as a map. */
-export const countersOf = (item: Item | undefined, prefix: string): Map<string, number> => {
-  const counters = new Map<string, number>();
-  for (const [name, value] of Object.entries(item ?? {})) {
-    if (name.startsWith(prefix) && isNumber(value)) counters.set(name.slice(prefix.length), value);
+export const countersOf = (item: Item | undefined, prefix: string): Map<string, number> =>
+  countersByPrefix(item, [prefix])[0]!;
+
+/** The counters of several prefixes (none a prefix of another), in one pass over the item's attributes. */
+const countersByPrefix = (item: Item | undefined, prefixes: readonly string[]): Map<string, number>[] => {
+  const counters = prefixes.map(() => new Map<string, number>());
+  if (!item) return counters;
+  for (const name of Object.keys(item)) {
+    const value = item[name];
+    if (!isNumber(value)) continue;
+    for (let i = 0; i < prefixes.length; i++) {
+      const prefix = prefixes[i]!;
+      if (name.startsWith(prefix)) {
+        counters[i]!.set(name.slice(prefix.length), value);
+        break;
+      }
+    }
   }
   return counters;
 };
@@ -123,15 +139,18 @@ export interface Aggregate {
   readonly names: Map<string, number>;
 }
 
-export const decodeAggregate = (item: Item | undefined): Aggregate => ({
-  total: item ? numberOr(item, attr.total, 0) : 0,
-  writes: item ? numberOr(item, attr.writes, 0) : 0,
-  lastModified: item ? numberOr(item, attr.lastModified, 0) : 0,
-  years: countersOf(item, attr.yearPrefix),
-  months: countersOf(item, attr.monthPrefix),
-  tagsInUse: item ? numberOr(item, attr.tagsInUse, 0) : 0,
-  names: countersOf(item, attr.namePrefix),
-});
+export const decodeAggregate = (item: Item | undefined): Aggregate => {
+  const [years, months, names] = countersByPrefix(item, [attr.yearPrefix, attr.monthPrefix, attr.namePrefix]);
+  return {
+    total: item ? numberOr(item, attr.total, 0) : 0,
+    writes: item ? numberOr(item, attr.writes, 0) : 0,
+    lastModified: item ? numberOr(item, attr.lastModified, 0) : 0,
+    years: years!,
+    months: months!,
+    tagsInUse: item ? numberOr(item, attr.tagsInUse, 0) : 0,
+    names: names!,
+  };
+};
 
 export const decodeHead = (item: Item | undefined): string | undefined =>
   item === undefined ? undefined : string(item, attr.generation);

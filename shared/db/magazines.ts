@@ -233,10 +233,12 @@ export const listMagazines = async (
     const [read, shown] = await Promise.all([countsRead, positions]);
     const ids = shown.map(idOfPosition);
     const tag = filter.tag && !deep ? filter.tag : undefined;
-    const { generation: current, items } = await readInGeneration(access, (g) => [
-      ...ids.map((id) => magazineKey(g, id)),
-      ...(tag ? [tagKey(g, tag)] : []),
-    ]);
+    // The keys read are kept to find their items by: keys made again would be hashed again.
+    let keys: Key[] = [];
+    const { generation: current, items } = await readInGeneration(access, (g) => {
+      keys = ids.map((id) => magazineKey(g, id));
+      return tag ? [...keys, tagKey(g, tag)] : keys;
+    });
     if (current !== generation) {
       if (attempt >= 2) throw new StoreUnavailable('collection-busy');
       continue;
@@ -244,10 +246,11 @@ export const listMagazines = async (
     const counts = tag
       ? listCounts(decodeAggregate(access.itemOf(items, tagKey(generation, tag))), read.tickets, list)
       : read.counts;
-    const magazines = ids.flatMap((id) => {
-      const item = access.itemOf(items, magazineKey(generation, id));
-      return item ? [decodeMagazine(item).magazine] : [];
-    });
+    const magazines: Magazine[] = [];
+    for (const key of keys) {
+      const item = items.get(key);
+      if (item) magazines.push(decodeMagazine(item).magazine);
+    }
     const total = countIn(counts, filter.year);
     const last = shown.at(-1);
     return {

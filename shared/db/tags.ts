@@ -124,8 +124,8 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
       ids = merged.slice(Math.max(0, from), Math.max(0, from) + page.limit);
       const missing = ids.filter((id) => !access.itemOf(items, tagKey(generation, id)) && !added.includes(id));
       if (missing.length > 0)
-        for (const [key, item] of await access.getMany(missing.map((id) => tagKey(generation, id))))
-          items.set(key, item);
+        for (const item of (await access.getMany(missing.map((id) => tagKey(generation, id)))).values())
+          items.set(item);
     }
     const tags = ids.flatMap((id) => summary(id) ?? []);
     const last = ids.at(-1);

@@ -11,7 +11,10 @@ export const minimumCompressionBytes = 1024;
  * it, for caches between the client and the API.
  */
 export const varyOf = (body: string): string =>
-  Buffer.byteLength(body) >= minimumCompressionBytes ? 'Accept, Accept-Encoding' : 'Accept';
+  // A string has at least as many UTF-8 bytes as UTF-16 units: a long one needs no counting.
+  body.length >= minimumCompressionBytes || Buffer.byteLength(body) >= minimumCompressionBytes
+    ? 'Accept, Accept-Encoding'
+    : 'Accept';
 
 /** The codings API Gateway compresses with (REST APIs: no `br`). */
 export const gatewayCodings = ['gzip', 'deflate'] as const;

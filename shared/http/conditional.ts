@@ -18,7 +18,13 @@ const entityTags = (header: string, strong = false) =>
     .filter((tag) => tag && !(strong && tag.startsWith('W/')))
     .map((tag) => tag.replace(/^W\//, ''));
 
-const httpDate = (seconds: number) => new Date(seconds * 1000).toUTCString();
+/** The date last written: a collection or a magazine keeps its `Last-Modified` over many requests. */
+let lastDate = { seconds: Number.NaN, text: '' };
+
+const httpDate = (seconds: number) => {
+  if (lastDate.seconds !== seconds) lastDate = { seconds, text: new Date(seconds * 1000).toUTCString() };
+  return lastDate.text;
+};
 
 export const lastModifiedHeader = (seconds: number | undefined): Record<string, string> =>
   seconds === undefined ? {} : { 'Last-Modified': httpDate(seconds) };

@@ -31,5 +31,11 @@ export const baseUrlOf = (event: APIGatewayProxyEvent, configured: string | unde
 
 export const linksAt = (baseUrl: string): Links => ({ baseUrl, to: (path) => `${baseUrl}/${currentVersion}${path}` });
 
-export const linksFor = (event: APIGatewayProxyEvent, configured: string | undefined): Links =>
-  linksAt(baseUrlOf(event, configured));
+/** The links of the last request: a function instance serves one `{base_url}`, and what is cached on its links lasts. */
+let lastLinks: Links | undefined;
+
+export const linksFor = (event: APIGatewayProxyEvent, configured: string | undefined): Links => {
+  const baseUrl = baseUrlOf(event, configured);
+  if (lastLinks?.baseUrl !== baseUrl) lastLinks = linksAt(baseUrl);
+  return lastLinks;
+};

@@ -42,6 +42,13 @@ const linkFilters = ({ query, formatParameter, mock }: ListContext): [string, st
   return filters;
 };
 
+/** Characters that form encoding (URLSearchParams) leaves as they are: offsets and cursors are made of them. */
+const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
+
+/** A value as URLSearchParams encodes it. */
+const formValue = (value: string) =>
+  FORM_SAFE.test(value) ? value : new URLSearchParams([['', value]]).toString().slice(1);
+
 /**
  * RFC 8288 links to the first, previous, next and last pages that exist. `next` carries a cursor
  * when the store gave the page's end position (a page at any depth then costs one page), an
@@ -49,11 +56,9 @@ const linkFilters = ({ query, formatParameter, mock }: ListContext): [string, st
  */
 const linkHeader = (context: ListContext, page: Page<unknown>, limit: number): string => {
   const { links, path, label } = context;
-  const filters = linkFilters(context);
-  const href = (start: [string, string]) => {
-    const params = new URLSearchParams([...filters, start, ['limit', String(limit)]]);
-    return `<${links.to(label ? `${path}.${label}` : path)}?${params.toString()}>`;
-  };
+  // Every link has the same target and filters: encoded once, each link adding where it starts and its limit.
+  const target = `${links.to(label ? `${path}.${label}` : path)}?${new URLSearchParams(linkFilters(context)).toString()}`;
+  const href = ([name, value]: [string, string]) => `<${target}&${name}=${formValue(value)}&limit=${limit}>`;
   const at = (offset: number): [string, string] => ['offset', String(offset)];
   const { count, offset } = page;
   const lastOffset = count === 0 ? 0 : Math.floor((count - 1) / limit) * limit;

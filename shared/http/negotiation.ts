@@ -16,7 +16,18 @@ interface MediaRange {
   readonly q: number;
 }
 
-const parseAccept = (accept: string): MediaRange[] =>
+/**
+ * The `Accept` header last parsed, and its ranges: a client sends the same header request after
+ * request, and negotiation reads it twice per request (the format, and JSON's flavour for errors).
+ */
+let lastAccept: { readonly header: string; readonly ranges: readonly MediaRange[] } | undefined;
+
+const parseAccept = (accept: string): readonly MediaRange[] => {
+  if (lastAccept?.header !== accept) lastAccept = { header: accept, ranges: parseRanges(accept) };
+  return lastAccept.ranges;
+};
+
+const parseRanges = (accept: string): MediaRange[] =>
   accept
     .split(',')
     .map((part) => part.trim())

@@ -44,11 +44,16 @@ export const splitLabel = (
   return { params, label: FORMAT_LABEL.exec(event.resource)?.[1] };
 };
 
+/** The resource last made a template of: a function serves one or a few resources, request after request. */
+let lastTemplate = { resource: '', template: '' };
+
 /** `/api/v1/magazines/{id}.json` with `{id: "x"}` → `/magazines/x`. */
-export const operationPath = (resource: string, params: PathParameters) =>
-  resource
-    .replace(/^(\/api)?\/v\d+(?=\/)/, '')
-    .replace(/\.(json|xml)$/, '')
-    .replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) =>
-      encodeURIComponent(params[name as keyof PathParameters] ?? ''),
-    );
+export const operationPath = (resource: string, params: PathParameters) => {
+  if (lastTemplate.resource !== resource)
+    lastTemplate = { resource, template: resource.replace(/^(\/api)?\/v\d+(?=\/)/, '').replace(/\.(json|xml)$/, '') };
+  const { template } = lastTemplate;
+  if (!template.includes('{')) return template;
+  return template.replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) =>
+    encodeURIComponent(params[name as keyof PathParameters] ?? ''),
+  );
+};

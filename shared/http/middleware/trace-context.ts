@@ -7,6 +7,7 @@ const traceRoot = (header: string | undefined) => header && /(?:^|;)\s*Root=([^;
 
 /** Runs first, before the headers are normalised: API Gateway spells the header `X-Amzn-Trace-Id`. */
 const traceHeader = (event: APIGatewayProxyEvent) =>
+  event.headers?.['X-Amzn-Trace-Id'] ??
   Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'x-amzn-trace-id')?.[1];
 
 /**

@@ -10,7 +10,27 @@ import type { MagazineRepresentation, MagazineSelection, TagRepresentation } fro
 /** How a magazine looks in XML: `<magazine>`, its tags as `<tags><tag>…</tag></tags>`. */
 export const magazineXml = { root: 'magazine', names: { tags: 'tag' } } as const;
 
-export const tagUrl = (links: Links, id: string) => links.to(`/tags/${encodeURIComponent(id)}`);
+/**
+ * Tag URLs already written, by links and tag id: a page of magazines names the same few tags many
+ * times, and one string written again is serialised faster than a new one. Kept to a bound.
+ */
+const tagUrls = new WeakMap<Links, Map<string, string>>();
+const TAG_URLS_KEPT = 1_000;
+
+export const tagUrl = (links: Links, id: string) => {
+  let urls = tagUrls.get(links);
+  if (!urls) {
+    urls = new Map();
+    tagUrls.set(links, urls);
+  }
+  let url = urls.get(id);
+  if (url === undefined) {
+    if (urls.size >= TAG_URLS_KEPT) urls.clear();
+    url = links.to(`/tags/${encodeURIComponent(id)}`);
+    urls.set(id, url);
+  }
+  return url;
+};
 
 const toTag = (links: Links, tag: TagRef): TagRepresentation => ({
   id: tag.id,

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import type { DocumentClient } from '../../../shared/db/client';
+import { tableAccess } from '../../../shared/db/table-access';
+import { StoreUnavailable } from '../../../shared/domain/errors';
+
+/**
+ * The request's deadline is armed once, by its first call, and bounds every later call: a call
+ * that hangs after others have answered is still given up at the deadline, even by an SDK that
+ * ignores the abort, and told to abort.
+ */
+const key = { PK: 'P', SK: 'S' };
+
+/** A client that answers the first `answered` calls at once and never answers the others, whatever the abort says. */
+const clientAnswering = (answered: number) => {
+  const signals: AbortSignal[] = [];
+  let calls = 0;
+  const client = {
+    send: (_command: unknown, options: { abortSignal: AbortSignal }) => {
+      signals.push(options.abortSignal);
+      calls += 1;
+      return calls <= answered ? Promise.resolve({ Item: { ...key, n: calls } }) : new Promise(() => undefined);
+    },
+  } as unknown as DocumentClient;
+  return { client, signals };
+};
+
+describe('table access: one deadline per request', () => {
+  it('gives up a call that hangs after others answered, at the deadline, and aborts it', async () => {
+    const { client, signals } = clientAnswering(2);
+    const access = tableAccess(client, 'table', Date.now() + 150);
+    expect(await access.get(key)).toEqual({ ...key, n: 1 });
+    expect(await access.get(key)).toEqual({ ...key, n: 2 });
+    const started = Date.now();
+    const hung = access.get(key).catch((error: unknown) => error);
+    const error = await hung;
+    expect(error).toBeInstanceOf(StoreUnavailable);
+    expect((error as StoreUnavailable).reason).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(signals).toHaveLength(3);
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+  });
+
+  it('gives up every call in flight at once when the deadline passes', async () => {
+    const { client } = clientAnswering(0);
+    const access = tableAccess(client, 'table', Date.now() + 50);
+    const outcomes = await Promise.all(
+      [access.get(key), access.get(key), access.get(key)].map((p) => p.catch((e) => e)),
+    );
+    expect(outcomes.map((e) => (e as StoreUnavailable).reason)).toEqual(['timeout', 'timeout', 'timeout']);
+  });
+
+  it('refuses a call made after the deadline without sending it', async () => {
+    const { client, signals } = clientAnswering(1);
+    const access = tableAccess(client, 'table', Date.now() - 1);
+    await expect(access.get(key)).rejects.toThrow(StoreUnavailable);
+    expect(signals).toHaveLength(0);
+  });
+});

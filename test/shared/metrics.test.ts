@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { enterLogContext } from '../../shared/logger';
+import { emfEntry, emfJson, publishMetrics, type RequestOutcome, type StageMetric } from '../../shared/metrics';
+
+/**
+ * The metrics line is written from text made once for the common case (a request that counted
+ * nothing but itself): byte for byte what serialising its EMF object gives, in every case.
+ */
+const outcome = (over: Partial<RequestOutcome>): RequestOutcome => ({
+  stage: 'prod',
+  operation: 'listMagazines',
+  status: 200,
+  latencyMs: 1.26,
+  counts: new Map(),
+  ...over,
+});
+
+const outcomes: RequestOutcome[] = [
+  outcome({}),
+  outcome({ status: 304, latencyMs: 0 }),
+  outcome({ status: 404, errorCode: '40401', latencyMs: 12345.678 }),
+  outcome({ status: 503, errorCode: '50301', storeReason: 'timeout' }),
+  outcome({ status: 500, errorCode: '50001' }),
+  outcome({ status: 201, counts: new Map<StageMetric, number>([['MagazinesCreated', 1]]) }),
+  outcome({ counts: new Map<StageMetric, number>([['StoreThrottled', 0]]) }),
+  outcome({ stage: 'a "quoted" \\ stage', operation: 'x\u2028y' }),
+];
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  delete process.env.METRICS;
+});
+
+describe('the metrics line', () => {
+  it('is the EMF object serialised, whatever the outcome', () => {
+    for (const o of outcomes)
+      expect(emfJson(o, 1_795_465_421_890)).toBe(JSON.stringify(emfEntry(o, 1_795_465_421_890)));
+  });
+
+  it('is one JSON line: the head of every line, then the EMF fields', () => {
+    process.env.METRICS = 'true';
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
+    enterLogContext({ requestId: 'r1', awsRequestId: 'a1', traceId: 't1', operation: 'listMagazines' });
+    for (const o of outcomes) publishMetrics(o);
+    expect(lines).toHaveLength(outcomes.length);
+    for (const [i, line] of lines.entries()) {
+      expect(line.endsWith('}\n')).toBe(true);
+      const parsed = JSON.parse(line) as Record<string, unknown>;
+      const { _aws, ...fields } = emfEntry(outcomes[i]!, (parsed._aws as { Timestamp: number }).Timestamp);
+      expect(Object.keys(parsed)).toEqual([
+        'level',
+        'message',
+        'timestamp',
+        'service',
+        'requestId',
+        'awsRequestId',
+        'traceId',
+        'operation',
+        '_aws',
+        ...Object.keys(fields),
+      ]);
+      expect(parsed).toEqual({
+        level: 'METRICS',
+        message: 'metrics',
+        timestamp: expect.any(String),
+        service: 'magazine-api',
+        requestId: 'r1',
+        awsRequestId: 'a1',
+        traceId: 't1',
+        operation: 'listMagazines',
+        _aws,
+        ...fields,
+      });
+    }
+  });
+});
