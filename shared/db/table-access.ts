@@ -153,22 +153,32 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
   /**
    * The request's deadline, armed by its first call: one timer and one abort signal for all its
    * calls rather than one of each per call (a list makes three; a timer and an AbortController
-   * per call were a tenth of its cost). The timer does not hold the process open; firing after the
-   * request has answered, it finds nothing left to give up.
+   * per call were a tenth of its cost). The timer holds the process open only while a call is
+   * waited for, as a timer per call did; firing after the request has answered, it finds nothing
+   * left to give up.
    */
   let deadlineSignal: AbortSignal | undefined;
   /** How to give up each call still waited for: nothing a settled call needs is kept past it. */
   const waiting = new Set<(reason: unknown) => void>();
+  let timer: NodeJS.Timeout | undefined;
   const armDeadline = (left: number): AbortSignal => {
     if (deadlineSignal) return deadlineSignal;
     const controller = new AbortController();
-    setTimeout(() => {
+    timer = setTimeout(() => {
       controller.abort();
       for (const giveUp of waiting) giveUp(new StoreUnavailable('timeout'));
       waiting.clear();
-    }, left).unref();
+    }, left);
     deadlineSignal = controller.signal;
     return deadlineSignal;
+  };
+  const wait = (giveUp: (reason: unknown) => void) => {
+    waiting.add(giveUp);
+    timer?.ref();
+  };
+  const stopWaiting = (giveUp: (reason: unknown) => void) => {
+    waiting.delete(giveUp);
+    if (waiting.size === 0) timer?.unref();
   };
 
   /**
@@ -183,8 +193,8 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
     const abortSignal = armDeadline(left);
     try {
       return await new Promise<Output>((resolve, reject) => {
-        const settled = () => waiting.delete(reject);
-        waiting.add(reject);
+        const settled = () => stopWaiting(reject);
+        wait(reject);
         let sent: Promise<Output>;
         try {
           // As Promise.race did: a send that answers with a plain value (a test double) is answered.

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { DocumentClient } from '../../../shared/db/client';
 import { tableAccess } from '../../../shared/db/table-access';
@@ -54,5 +57,22 @@ describe('table access: one deadline per request', () => {
     const access = tableAccess(client, 'table', Date.now() - 1);
     await expect(access.get(key)).rejects.toThrow(StoreUnavailable);
     expect(signals).toHaveLength(0);
+  });
+
+  it('keeps the process alive while a call is waited for, so that a script or tool sees it given up', async () => {
+    // Nothing but the deadline's timer keeps this process running: the hung call must still end as a timeout.
+    const module = path.resolve(import.meta.dirname, '../../../shared/db/table-access.ts');
+    const script = `(async () => {
+      const { tableAccess } = await import(${JSON.stringify(module)});
+      const hung = { send: () => new Promise(() => {}) };
+      const outcome = await tableAccess(hung, 't', Date.now() + 200).get({ PK: 'P', SK: 'S' }).then(
+        () => 'answered',
+        (error) => 'given up: ' + error.reason,
+      );
+      process.stdout.write(outcome);
+    })();`;
+    const tsx = path.resolve(import.meta.dirname, '../../../node_modules/.bin/tsx');
+    const { stdout } = await promisify(execFile)(tsx, ['--eval', script], { timeout: 20_000 });
+    expect(stdout).toBe('given up: timeout');
   });
 });
