@@ -341,11 +341,16 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
     }
   };
 
-  /** One conditional UpdateItem; `false` when its condition did not hold. Lost races are retried until the deadline. */
-  const update = async (input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> => {
+  /**
+   * One conditional write; `false` when its condition did not hold. Lost races are retried until
+   * the deadline, and counted.
+   */
+  const conditionalWrite = async (
+    send: (options: { readonly abortSignal: AbortSignal }) => Promise<unknown>,
+  ): Promise<boolean> => {
     for (let attempt = 0; ; attempt++) {
       try {
-        await call((options) => client.send(new UpdateCommand({ ...input, TableName: tableName }), options));
+        await call(send);
         return true;
       } catch (error) {
         if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
@@ -356,20 +361,13 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
     }
   };
 
-  /** One conditional DeleteItem; `false` when its condition did not hold. Lost races are retried until the deadline. */
-  const remove = async (input: Omit<DeleteCommandInput, 'TableName'>): Promise<boolean> => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await call((options) => client.send(new DeleteCommand({ ...input, TableName: tableName }), options));
-        return true;
-      } catch (error) {
-        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
-        const conflict = error instanceof StoreUnavailable && error.reason === 'conflict';
-        if (!conflict || remaining() < 100) throw error;
-        await backoff(attempt);
-      }
-    }
-  };
+  /** One conditional UpdateItem; `false` when its condition did not hold. */
+  const update = (input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> =>
+    conditionalWrite((options) => client.send(new UpdateCommand({ ...input, TableName: tableName }), options));
+
+  /** One conditional DeleteItem; `false` when its condition did not hold. */
+  const remove = (input: Omit<DeleteCommandInput, 'TableName'>): Promise<boolean> =>
+    conditionalWrite((options) => client.send(new DeleteCommand({ ...input, TableName: tableName }), options));
 
   return {
     tableName,

@@ -198,6 +198,18 @@ describe("the store's faults, counted where they happen", () => {
     expect(counts.get('StoreConflictsRetried')).toBe(2);
   });
 
+  it('counts a conditional update or delete that lost a race and was sent again, alike', async () => {
+    const conflict = Object.assign(new Error('conflict'), { name: 'TransactionConflictException' });
+    for (const write of ['update', 'remove'] as const) {
+      const send = vi.fn().mockRejectedValueOnce(conflict).mockResolvedValue({});
+      const access = tableAccess({ send } as never, 'table', Date.now() + 5_000);
+      const counts = startRequestCounts();
+      expect(await access[write]({ Key: { PK: 'P', SK: 'S' } } as never)).toBe(true);
+      expect(send).toHaveBeenCalledTimes(2);
+      expect(counts.get('StoreConflictsRetried'), write).toBe(1);
+    }
+  });
+
   it('counts each throttled attempt, even one the SDK retried away', async () => {
     let calls = 0;
     const dynamoDb = createServer((req, res) => {
