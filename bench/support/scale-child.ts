@@ -252,6 +252,27 @@ const measurer = (repeats: number) => {
   return { figures, measure };
 };
 
+/**
+ * Each query measured after one warm-up request each (a function's init phase is not what is
+ * measured), and, as `deep.cursor`, the cursor that `deep`'s `next` link carries: the same depth, reached by cursor.
+ */
+const measureQueries = async (
+  queries: readonly [string, string][],
+  deep: { readonly name: string; readonly cursor: string },
+  repeats: number,
+) => {
+  for (const [, url] of queries) await request('GET', url);
+  const { figures, measure } = measurer(repeats);
+  for (const [name, url] of queries) {
+    const reply = await measure(name, url);
+    if (name !== deep.name) continue;
+    const next = nextOf(reply);
+    if (next) await measure(deep.cursor, next);
+    else say(`${name}: no next link`);
+  }
+  return figures;
+};
+
 const lists = async (size: number, repeats: number): Promise<ListResult> => {
   // Loaded through the data layer's own bulk path, straight to DynamoDB Local (not counted).
   const loadStarted = Date.now();
@@ -278,18 +299,7 @@ const lists = async (size: number, repeats: number): Promise<ListResult> => {
     ['tag magazines, mid offset', `/tags/news/magazines?limit=25&offset=${Math.floor(news / 2)}`],
     ['GET /tags', '/tags?limit=25'],
   ];
-  // Warm every function once (its init phase is not what is measured).
-  for (const [, url] of queries) await request('GET', url);
-  const { figures, measure } = measurer(repeats);
-  for (const [name, url] of queries) {
-    const reply = await measure(name, url);
-    // The cursor the deep page's `next` link carries: the same depth, reached by cursor.
-    if (name === 'offset N/2') {
-      const next = nextOf(reply);
-      if (next) await measure('cursor after offset N/2', next);
-      else say('offset N/2: no next link');
-    }
-  }
+  const figures = await measureQueries(queries, { name: 'offset N/2', cursor: 'cursor after offset N/2' }, repeats);
   return { size, loadSeconds, queries: figures };
 };
 
@@ -329,15 +339,11 @@ const articles = async (size: number, repeats: number): Promise<ListResult> => {
     ['articles: offset N−25', `${base}&offset=${size - 25}`],
     ['articles: desc, offset N/2', `${base}&sort=desc&offset=${half}`],
   ];
-  for (const [, url] of queries) await request('GET', url);
-  const { figures, measure } = measurer(repeats);
-  for (const [name, url] of queries) {
-    const reply = await measure(name, url);
-    if (name === 'articles: offset N/2') {
-      const next = nextOf(reply);
-      if (next) await measure('articles: cursor after offset N/2', next);
-    }
-  }
+  const figures = await measureQueries(
+    queries,
+    { name: 'articles: offset N/2', cursor: 'articles: cursor after offset N/2' },
+    repeats,
+  );
   return { size, loadSeconds, queries: figures };
 };
 

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentOperations, openApiDocument } from '../../shared/openapi/document';
 import { type LocalApi, startLocalApi } from '../support/local-api';
@@ -91,6 +91,25 @@ const overflows = (page: Page) =>
     return found.slice(0, 10);
   });
 
+type Box = NonNullable<Awaited<ReturnType<Locator['boundingBox']>>>;
+
+/**
+ * The page at one viewport: where an operation's prose and its examples sit (checked by `layout`),
+ * a screenshot of the operation, and no element wider than the page.
+ */
+const atWidth = async (width: number, height: number, layout: (doc: Box, samples: Box) => void) => {
+  const { page } = await open(width, height);
+  const doc = await page.locator('#op-getMagazine > .doc').boundingBox();
+  const samples = await page.locator('#op-getMagazine > .samples').boundingBox();
+  expect(doc).not.toBeNull();
+  expect(samples).not.toBeNull();
+  layout(doc!, samples!);
+  await page.locator('#op-getMagazine').evaluate((section) => section.scrollIntoView());
+  await page.screenshot({ path: join(screenshots, `reference-${width}.png`) });
+  expect(await overflows(page)).toEqual([]);
+  await page.close();
+};
+
 describe('the reference page', () => {
   it('shows every operation of the OpenAPI document, loading nothing from elsewhere', async () => {
     const { page, requested } = await open(1366, 900);
@@ -167,25 +186,15 @@ describe('the reference page', () => {
   });
 
   it('puts each operation’s examples beside it at 1366 px, without overflow', async () => {
-    const { page } = await open(1366, 900);
-    const doc = await page.locator('#op-getMagazine > .doc').boundingBox();
-    const samples = await page.locator('#op-getMagazine > .samples').boundingBox();
-    expect(samples!.x).toBeGreaterThanOrEqual(doc!.x + doc!.width - 1);
-    expect(Math.abs(samples!.y - doc!.y)).toBeLessThan(2);
-    await page.locator('#op-getMagazine').evaluate((section) => section.scrollIntoView());
-    await page.screenshot({ path: join(screenshots, 'reference-1366.png') });
-    expect(await overflows(page)).toEqual([]);
-    await page.close();
+    await atWidth(1366, 900, (doc, samples) => {
+      expect(samples.x).toBeGreaterThanOrEqual(doc.x + doc.width - 1);
+      expect(Math.abs(samples.y - doc.y)).toBeLessThan(2);
+    });
   });
 
   it('stacks them at 390 px, without overflow', async () => {
-    const { page } = await open(390, 844);
-    const doc = await page.locator('#op-getMagazine > .doc').boundingBox();
-    const samples = await page.locator('#op-getMagazine > .samples').boundingBox();
-    expect(samples!.y).toBeGreaterThanOrEqual(doc!.y + doc!.height - 1);
-    await page.locator('#op-getMagazine').evaluate((section) => section.scrollIntoView());
-    await page.screenshot({ path: join(screenshots, 'reference-390.png') });
-    expect(await overflows(page)).toEqual([]);
-    await page.close();
+    await atWidth(390, 844, (doc, samples) => {
+      expect(samples.y).toBeGreaterThanOrEqual(doc.y + doc.height - 1);
+    });
   });
 });

@@ -777,6 +777,21 @@ const bodyOfMagazine = (fields: {
     ...(fields.created !== undefined && { created: fields.created }),
   });
 
+/**
+ * `created` as a PUT leaves it in the model: the one sent, else the replaced magazine's, else a
+ * time within the request.
+ */
+const createdAfterPut = (
+  sent: number | undefined,
+  previous: { readonly created?: unknown } | undefined,
+  started: number,
+) =>
+  sent !== undefined
+    ? { created: sent }
+    : previous
+      ? { created: previous.created as number }
+      : { createdWithin: [started, nowSeconds()] as const };
+
 const tagRefs = (tags: readonly (typeof TAG_POOL)[number][]): TagRef[] =>
   tags.map((t) => ({ id: t.id, name: t.sent.name }));
 
@@ -1131,11 +1146,7 @@ class ReplaceMagazine extends Step {
         id,
         title: this.title,
         tags: tagRefs(this.tags),
-        ...(this.created !== undefined
-          ? { created: this.created }
-          : previous
-            ? { created: previous.created as number }
-            : { createdWithin: [started, nowSeconds()] as const }),
+        ...createdAfterPut(this.created, previous, started),
         articles: previous?.articles ?? [],
       });
     const sent: Sent = {
@@ -1306,11 +1317,7 @@ class ReplaceAll extends Step {
           id: id as string,
           title: e.title,
           tags: tagRefs(e.tags),
-          ...(e.created !== undefined
-            ? { created: e.created }
-            : previous
-              ? { created: previous.created as number }
-              : { createdWithin: [started, nowSeconds()] as const }),
+          ...createdAfterPut(e.created, previous, started),
           articles: [],
         });
       }
