@@ -21,7 +21,8 @@
  * are the same versions), for before/after ratios; `--rounds N` (3); `--measure-ms N` (300);
  * `--cold-runs N` (3 fresh processes per subject and round).
  * 5. The list path's avoidable work, put back in variants of list-magazines (a 6 MB guard that
- *    serialises every item; the SDK's logger middleware), each against the list as it is.
+ *    serialises every item; the SDK's logger middleware), each against the list as it is; and a
+ *    GET without its metrics line, against the reference: that feature's share of a GET.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -120,14 +121,26 @@ const variants = [
         to: "    { tags: 'tag' },\n    (item) => Buffer.byteLength(JSON.stringify(item)),\n  );",
       },
     ],
+    scenario: 'listJson',
     modes: ['sdk', 'send'] as Mode[],
   },
   {
     key: 'logger',
     label: 'API list + the SDK logger middleware left in',
     patches: [{ file: 'shared/db/client.ts', from: "client.middlewareStack.remove('loggerMiddleware');", to: '' }],
+    scenario: 'listJson',
     // Middleware runs only under the SDK's send.
     modes: ['sdk'] as Mode[],
+  },
+  {
+    key: 'no-metrics',
+    label: 'API GET one without its metrics line',
+    // Not avoidable work but a feature (issue 11's per-request EMF line), taken out to show its share of a GET.
+    patches: [
+      { file: 'shared/metrics.ts', from: 'if (config().metricsEnabled) metricsLine(emfJson(outcome));', to: '' },
+    ],
+    scenario: 'get',
+    modes: ['sdk', 'send'] as Mode[],
   },
 ] as const;
 
@@ -182,7 +195,12 @@ const variantBundles = new Map<string, Bundle>();
 for (const variant of variants)
   variantBundles.set(
     variant.key,
-    await bundlePair(`variant-${variant.key}`, path.join(root, 'functions', 'list-magazines.ts'), [], variant.patches),
+    await bundlePair(
+      `variant-${variant.key}`,
+      path.join(root, 'functions', `${FUNCTION_OF[variant.scenario]}.ts`),
+      [],
+      variant.patches,
+    ),
   );
 const competitorBundles = new Map<string, Bundle>();
 for (const competitor of competitors)
@@ -301,13 +319,13 @@ for (const tree of trees)
     });
   }
 for (const variant of variants) {
-  const recorded = recordings.get(recordingKey('now', 'listJson'))!;
+  const recorded = recordings.get(recordingKey('now', variant.scenario))!;
   cases.push({
     subject: variant.label,
-    scenario: 'listJson',
+    scenario: variant.scenario,
     bundle: variantBundles.get(variant.key)!,
     recording: recorded.recording,
-    check: sameAs(recorded.response, 'listJson'),
+    check: sameAs(recorded.response, variant.scenario),
     modes: variant.modes,
   });
 }
@@ -445,6 +463,12 @@ for (const mode of modes) {
     mode,
     cases: [caseOf(variants[0].label, 'listJson'), nowList],
     text: 'was 55 of 147 µs (1.6×)',
+  });
+  pairs.push({
+    what: `GET one without its metrics line / reference [${mode}]`,
+    mode,
+    cases: [caseOf(variants[2].label, 'get'), caseOf(REFERENCE, 'get')],
+    text: 'a feature taken out (issue 11)',
   });
 }
 pairs.push({
@@ -719,7 +743,7 @@ const markdown = [
     'r',
   ]),
   '',
-  `The two "API list +" rows are list-magazines of this tree with one piece of avoidable work put back (source patched at bundling, see \`variants\` in bench/calls.ts): a 6 MB guard that serialises every item again to estimate the page's size, and the SDK's logger middleware, which the API removes from its client. Their ratios to the list as it is are in the targets table.`,
+  `The two "API list +" rows are list-magazines of this tree with one piece of avoidable work put back (source patched at bundling, see \`variants\` in bench/calls.ts): a 6 MB guard that serialises every item again to estimate the page's size, and the SDK's logger middleware, which the API removes from its client. Their ratios to the list as it is are in the targets table. "API GET one without its metrics line" is get-magazine with a feature taken out rather than waste put back: the EMF line every request writes (issue 11), to show its share of a GET beside the reference, which writes nothing.`,
   '',
   unmatchedCases.length > 0
     ? `Calls the recording did not hold, answered as on an empty table (per call): ${unmatchedCases.join('; ')}. A write folds counters one time in four, which the recorded write did not.`
