@@ -78,10 +78,11 @@ export const logger = {
 export const metricsLine = (fieldsJson: string) => {
   let text = `{"level":"METRICS","message":"metrics","timestamp":"${new Date().toISOString()}","service":"magazine-api"`;
   const context = requestContext.getStore();
+  // Own keys only, and only the string ids a context holds: nothing inherited or unserialisable reaches the line.
   if (context)
-    for (const name in context) {
+    for (const name of Object.keys(context)) {
       const value = context[name as keyof LogContext];
-      if (value !== undefined) text += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
+      if (typeof value === 'string') text += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
     }
   process.stdout.write(fieldsJson === '{}' ? `${text}}\n` : `${text},${fieldsJson.slice(1)}\n`);
 };

@@ -133,13 +133,19 @@ const namesText = (stage: string, operation: string) => {
  */
 export const emfJson = (outcome: RequestOutcome, timestamp = Date.now()): string => {
   const { stage, operation, status, errorCode, storeReason, counts } = outcome;
-  if (errorCode || storeReason || (counts.size > 0 && stageMetrics.some((name) => (counts.get(name) ?? 0) > 0)))
+  const latencyMs = Math.round(outcome.latencyMs * 10) / 10;
+  if (
+    errorCode ||
+    storeReason ||
+    (counts.size > 0 && stageMetrics.some((name) => (counts.get(name) ?? 0) > 0)) ||
+    // A finite number's JSON is its text; JSON writes the others as null.
+    !(Number.isFinite(timestamp) && Number.isFinite(status) && Number.isFinite(latencyMs))
+  )
     return JSON.stringify(emfEntry(outcome, timestamp));
   const { requests, latency, clientErrors, serverErrors } = requestMetrics;
-  // Integers and finite numbers: their JSON is their text.
   return (
     `{"_aws":{"Timestamp":${timestamp},"CloudWatchMetrics":${requestOnly}},${namesText(stage, operation)},` +
-    `"statusCode":${status},"${requests}":1,"${latency}":${Math.round(outcome.latencyMs * 10) / 10},` +
+    `"statusCode":${status},"${requests}":1,"${latency}":${latencyMs},` +
     `"${clientErrors}":${status >= 400 && status < 500 ? 1 : 0},"${serverErrors}":${status >= 500 ? 1 : 0}}`
   );
 };

@@ -101,4 +101,35 @@ describe('the metrics line', () => {
     });
     expect(new Date(parsed.timestamp as string).toISOString()).toBe(parsed.timestamp);
   });
+
+  it.each([
+    ['latency NaN', { latencyMs: Number.NaN }],
+    ['latency Infinity', { latencyMs: Number.POSITIVE_INFINITY }],
+    ['latency 1e308 (×10 overflows)', { latencyMs: 1e308 }],
+    ['status NaN', { status: Number.NaN }],
+  ] as const)('is still the EMF object serialised for a number JSON writes as null: %s', (_, over) => {
+    const o = outcome(over);
+    const text = emfJson(o, 1_795_465_421_890);
+    expect(text).toBe(JSON.stringify(emfEntry(o, 1_795_465_421_890)));
+    expect(() => JSON.parse(text)).not.toThrow();
+    expect(emfJson(outcome({}), Number.NaN)).toBe(JSON.stringify(emfEntry(outcome({}), Number.NaN)));
+  });
+
+  it("carries only the context's own string ids: nothing inherited, nothing unserialisable", () => {
+    process.env.METRICS = 'true';
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
+    const context = Object.assign(Object.create({ inherited: 'x' }) as object, {
+      requestId: 'r1',
+      traceId: Symbol('t') as unknown as string,
+      awsRequestId: (() => 'a') as unknown as string,
+    });
+    enterLogContext(context);
+    publishMetrics(outcome({}));
+    const parsed = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(parsed.requestId).toBe('r1');
+    expect(Object.keys(parsed)).not.toContain('inherited');
+    expect(Object.keys(parsed)).not.toContain('traceId');
+    expect(Object.keys(parsed)).not.toContain('awsRequestId');
+  });
 });
