@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { enterLogContext } from '../../shared/logger';
+import { enterLogContext, type LogContext } from '../../shared/logger';
 import { emfEntry, emfJson, publishMetrics, type RequestOutcome, type StageMetric } from '../../shared/metrics';
 
 /**
@@ -26,6 +26,19 @@ const outcomes: RequestOutcome[] = [
   outcome({ stage: 'a "quoted" \\ stage', operation: 'x\u2028y' }),
 ];
 
+/** The lines `publishMetrics` writes for `outcomes`, under the log context `context`. */
+const linesWritten = (context: LogContext, written: readonly RequestOutcome[]): string[] => {
+  process.env.METRICS = 'true';
+  const lines: string[] = [];
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
+  enterLogContext(context);
+  for (const o of written) publishMetrics(o);
+  return lines;
+};
+
+/** What every line starts with, before the request's context. */
+const HEAD = ['level', 'message', 'timestamp', 'service'];
+
 afterEach(() => {
   vi.restoreAllMocks();
   delete process.env.METRICS;
@@ -38,21 +51,17 @@ describe('the metrics line', () => {
   });
 
   it('is one JSON line: the head of every line, then the EMF fields', () => {
-    process.env.METRICS = 'true';
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
-    enterLogContext({ requestId: 'r1', awsRequestId: 'a1', traceId: 't1', operation: 'listMagazines' });
-    for (const o of outcomes) publishMetrics(o);
+    const lines = linesWritten(
+      { requestId: 'r1', awsRequestId: 'a1', traceId: 't1', operation: 'listMagazines' },
+      outcomes,
+    );
     expect(lines).toHaveLength(outcomes.length);
     for (const [i, line] of lines.entries()) {
       expect(line.endsWith('}\n')).toBe(true);
       const parsed = JSON.parse(line) as Record<string, unknown>;
       const { _aws, ...fields } = emfEntry(outcomes[i]!, (parsed._aws as { Timestamp: number }).Timestamp);
       expect(Object.keys(parsed)).toEqual([
-        'level',
-        'message',
-        'timestamp',
-        'service',
+        ...HEAD,
         'requestId',
         'awsRequestId',
         'traceId',
@@ -76,23 +85,14 @@ describe('the metrics line', () => {
   });
 
   it('carries the request context as sent, quotes and line breaks escaped, absent ids left out', () => {
-    process.env.METRICS = 'true';
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
-    enterLogContext({ requestId: 'r"1\n\u2028', awsRequestId: 'a\\1', traceId: undefined, operation: 'getMagazine' });
-    publishMetrics(outcome({ operation: 'getMagazine' }));
+    const lines = linesWritten(
+      { requestId: 'r"1\n\u2028', awsRequestId: 'a\\1', traceId: undefined, operation: 'getMagazine' },
+      [outcome({ operation: 'getMagazine' })],
+    );
     expect(lines).toHaveLength(1);
     expect(lines[0]!.indexOf('\n')).toBe(lines[0]!.length - 1);
     const parsed = JSON.parse(lines[0]!) as Record<string, unknown>;
-    expect(Object.keys(parsed).slice(0, 7)).toEqual([
-      'level',
-      'message',
-      'timestamp',
-      'service',
-      'requestId',
-      'awsRequestId',
-      'operation',
-    ]);
+    expect(Object.keys(parsed).slice(0, 7)).toEqual([...HEAD, 'requestId', 'awsRequestId', 'operation']);
     expect(parsed).toMatchObject({
       requestId: 'r"1\n\u2028',
       awsRequestId: 'a\\1',
@@ -116,16 +116,12 @@ describe('the metrics line', () => {
   });
 
   it("carries only the context's own string ids: nothing inherited, nothing unserialisable", () => {
-    process.env.METRICS = 'true';
-    const lines: string[] = [];
-    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
     const context = Object.assign(Object.create({ inherited: 'x' }) as object, {
       requestId: 'r1',
       traceId: Symbol('t') as unknown as string,
       awsRequestId: (() => 'a') as unknown as string,
     });
-    enterLogContext(context);
-    publishMetrics(outcome({}));
+    const lines = linesWritten(context, [outcome({})]);
     const parsed = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(parsed.requestId).toBe('r1');
     expect(Object.keys(parsed)).not.toContain('inherited');
