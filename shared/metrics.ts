@@ -117,10 +117,10 @@ const requestOnly = JSON.stringify(
 );
 
 /** The stage and operation of the last line, as JSON text: a function writes for one of each, request after request. */
-let lastNames = { stage: '', operation: '', text: '"Stage":"","Operation":""' };
+let lastNames: { readonly stage: string; readonly operation: string; readonly text: string } | undefined;
 
 const namesText = (stage: string, operation: string) => {
-  if (lastNames.stage !== stage || lastNames.operation !== operation) {
+  if (lastNames?.stage !== stage || lastNames.operation !== operation) {
     const { stage: S, operation: O } = dimensions;
     lastNames = { stage, operation, text: `"${S}":${JSON.stringify(stage)},"${O}":${JSON.stringify(operation)}` };
   }
