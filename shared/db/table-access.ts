@@ -151,34 +151,35 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
   const remaining = () => deadline - Date.now();
 
   /**
-   * The request's deadline, armed by its first call: one timer and one abort signal for all its
-   * calls rather than one of each per call (a list makes three; a timer and an AbortController
-   * per call were a tenth of its cost). The timer holds the process open only while a call is
-   * waited for, as a timer per call did; firing after the request has answered, it finds nothing
-   * left to give up.
+   * The request's deadline: one abort signal for all its calls rather than one per call (a list
+   * makes three; an AbortController per call was a tenth of its cost), and one timer that runs only
+   * while a call is waited for. The timer is cleared when the last call in flight settles, so
+   * nothing of a request outlives it, and armed again for the time left by the next call.
    */
-  let deadlineSignal: AbortSignal | undefined;
+  let controller: AbortController | undefined;
   /** How to give up each call still waited for: nothing a settled call needs is kept past it. */
   const waiting = new Set<(reason: unknown) => void>();
   let timer: NodeJS.Timeout | undefined;
-  const armDeadline = (left: number): AbortSignal => {
-    if (deadlineSignal) return deadlineSignal;
-    const controller = new AbortController();
-    timer = setTimeout(() => {
-      controller.abort();
-      for (const giveUp of waiting) giveUp(new StoreUnavailable('timeout'));
-      waiting.clear();
-    }, left);
-    deadlineSignal = controller.signal;
-    return deadlineSignal;
+  const deadlinePassed = () => {
+    timer = undefined;
+    controller?.abort();
+    for (const giveUp of waiting) giveUp(new StoreUnavailable('timeout'));
+    waiting.clear();
   };
-  const wait = (giveUp: (reason: unknown) => void) => {
+  const abortSignal = (): AbortSignal => {
+    controller ??= new AbortController();
+    return controller.signal;
+  };
+  const wait = (giveUp: (reason: unknown) => void, left: number) => {
     waiting.add(giveUp);
-    timer?.ref();
+    timer ??= setTimeout(deadlinePassed, left);
   };
   const stopWaiting = (giveUp: (reason: unknown) => void) => {
     waiting.delete(giveUp);
-    if (waiting.size === 0) timer?.unref();
+    if (waiting.size === 0 && timer) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
   };
 
   /**
@@ -190,15 +191,15 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
   ): Promise<Output> => {
     const left = remaining();
     if (left <= 0) throw new StoreUnavailable('timeout');
-    const abortSignal = armDeadline(left);
+    const signal = abortSignal();
     try {
       return await new Promise<Output>((resolve, reject) => {
         const settled = () => stopWaiting(reject);
-        wait(reject);
+        wait(reject, left);
         let sent: Promise<Output>;
         try {
           // As Promise.race did: a send that answers with a plain value (a test double) is answered.
-          sent = Promise.resolve(send({ abortSignal }));
+          sent = Promise.resolve(send({ abortSignal: signal }));
         } catch (error) {
           settled();
           throw error;

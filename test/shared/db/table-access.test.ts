@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DocumentClient } from '../../../shared/db/client';
 import { tableAccess } from '../../../shared/db/table-access';
 import { StoreUnavailable } from '../../../shared/domain/errors';
@@ -27,20 +27,40 @@ const clientAnswering = (answered: number) => {
   return { client, signals };
 };
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('table access: one deadline per request', () => {
   it('gives up a call that hangs after others answered, at the deadline, and aborts it', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
     const { client, signals } = clientAnswering(2);
     const access = tableAccess(client, 'table', Date.now() + 150);
     expect(await access.get(key)).toEqual({ ...key, n: 1 });
+    await vi.advanceTimersByTimeAsync(50);
     expect(await access.get(key)).toEqual({ ...key, n: 2 });
-    const started = Date.now();
-    const hung = access.get(key).catch((error: unknown) => error);
-    const error = await hung;
-    expect(error).toBeInstanceOf(StoreUnavailable);
-    expect((error as StoreUnavailable).reason).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(1_000);
+    let outcome: unknown;
+    const hung = access.get(key).then(
+      () => 'answered',
+      (error: unknown) => (outcome = error),
+    );
+    await vi.advanceTimersByTimeAsync(99);
+    expect(outcome).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(1);
+    await hung;
+    expect(outcome).toBeInstanceOf(StoreUnavailable);
+    expect((outcome as StoreUnavailable).reason).toBe('timeout');
     expect(signals).toHaveLength(3);
     expect(signals.every((signal) => signal.aborted)).toBe(true);
+  });
+
+  it('leaves no timer behind once its calls have answered: nothing of a request outlives it', async () => {
+    vi.useFakeTimers({ now: 1_000_000 });
+    const { client } = clientAnswering(3);
+    const access = tableAccess(client, 'table', Date.now() + 8_000);
+    await access.get(key);
+    await Promise.all([access.get(key), access.get(key)]);
+    expect(vi.getTimerCount()).toBe(0);
   });
 
   it('gives up every call in flight at once when the deadline passes', async () => {
