@@ -29,7 +29,7 @@ const parseArticleId = (id: string) => {
 
 const readMagazine = async (access: TableAccess, magazineId: string) => {
   const { generation, items } = await readInGeneration(access, (g) => [magazineKey(g, magazineId)]);
-  const item = access.itemOf(items, magazineKey(generation, magazineId));
+  const item = items.get(magazineKey(generation, magazineId));
   return { generation, record: item ? decodeMagazine(item) : undefined };
 };
 
@@ -123,8 +123,8 @@ export const getArticle = async (access: TableAccess, id: string): Promise<Artic
     magazineKey(g, magazineId),
     articleKey(incarnation, seq),
   ]);
-  const magazine = access.itemOf(items, magazineKey(generation, magazineId));
-  const article = access.itemOf(items, articleKey(incarnation, seq));
+  const magazine = items.get(magazineKey(generation, magazineId));
+  const article = items.get(articleKey(incarnation, seq));
   const record = magazine && decodeMagazine(magazine);
   if (!record || !article || record.incarnation !== incarnation || seq > record.articles)
     throw new NotFound('article', id);

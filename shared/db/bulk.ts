@@ -23,7 +23,7 @@ import {
   tagList,
 } from './keys';
 import { isUnchanged, magazineItem } from './magazines';
-import { ConditionsFailed, type Item, type TableAccess, type TransactItem } from './table-access';
+import { ConditionsFailed, type Item, lookAgain, type TableAccess, type TransactItem } from './table-access';
 
 /**
  * PUT /magazines and DELETE /magazines, all or nothing as every reader sees them, at any size.
@@ -247,7 +247,7 @@ export const replaceAllMagazines = async (
   const stored = await access.getMany(drafts.map((draft) => magazineKey(generation, draft.id)));
   const buildTime = nowInSeconds();
   const built = drafts.map((draft) => {
-    const item = access.itemOf(stored, magazineKey(generation, draft.id));
+    const item = stored.get(magazineKey(generation, draft.id));
     return rebuilt(bulkId, draft, item ? decodeMagazine(item) : undefined, buildTime);
   });
   for (let start = startAt; start < built.length; start += CHUNK) {
@@ -332,13 +332,10 @@ export const replaceAllMagazines = async (
 };
 
 const switchedTo = async (access: TableAccess, target: string) => {
-  if (access.remaining() < 500) return false;
-  try {
-    const [head] = headKeys();
-    return head !== undefined && (await access.get(head))?.[attr.generation] === target;
-  } catch {
-    return false;
-  }
+  const [head] = headKeys();
+  if (head === undefined) return false;
+  const item = await lookAgain(access, head);
+  return item !== 'unknown' && item?.[attr.generation] === target;
 };
 
 /** Extends the lease (and the seal with it) when less than `needed` of it is left. */

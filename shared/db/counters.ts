@@ -332,7 +332,7 @@ export const fold = async (access: TableAccess, generation: string): Promise<num
   const read = await access.getMany(tagIds.map((tagId) => tagKey(generation, tagId)));
   const tags = new Map<string, Item>();
   for (const tagId of tagIds) {
-    const item = access.itemOf(read, tagKey(generation, tagId));
+    const item = read.get(tagKey(generation, tagId));
     if (item) tags.set(tagId, item);
   }
   for (;;) {

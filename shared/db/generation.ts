@@ -2,7 +2,14 @@ import { randomInt } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
 import { decodeHead } from './items';
 import { attr, FIRST_GENERATION, GUARDS, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
-import { backoff, ConditionsFailed, type ItemsByKey, type TableAccess, type TransactItem } from './table-access';
+import {
+  backoff,
+  ConditionsFailed,
+  type ItemsByKey,
+  lookAgain,
+  type TableAccess,
+  type TransactItem,
+} from './table-access';
 
 /**
  * The collection generation: which generation readers and writers use. The head (replicated on
@@ -41,18 +48,11 @@ export const readInGeneration = async (
     const generation = known ?? (await readGeneration(access));
     const head = someHead();
     const items = await access.getMany([head, ...keysOf(generation)]);
-    const current = decodeHead(access.itemOf(items, head)) ?? FIRST_GENERATION;
+    const current = decodeHead(items.get(head)) ?? FIRST_GENERATION;
     if (current === generation) return { generation, items };
     known = current;
     if (attempt >= 2) throw new StoreUnavailable('collection-busy');
   }
-};
-
-/** Whether a generation the caller read with is still the one the head names (for reads made of several calls). */
-export const stillCurrent = async (access: TableAccess, generation: string) => {
-  const current = decodeHead(await access.get(someHead())) ?? FIRST_GENERATION;
-  known = current;
-  return current === generation;
 };
 
 /**
@@ -119,14 +119,10 @@ export const writerOf = async (
   key: Key,
   token?: string,
 ): Promise<'this' | 'another' | 'none' | 'unknown'> => {
-  if (access.remaining() < 500) return 'unknown';
-  try {
-    const item = await access.get(key);
-    if (!item) return 'none';
-    return token !== undefined && item[attr.writeToken] === token ? 'this' : 'another';
-  } catch {
-    return 'unknown';
-  }
+  const item = await lookAgain(access, key);
+  if (item === 'unknown') return 'unknown';
+  if (!item) return 'none';
+  return token !== undefined && item[attr.writeToken] === token ? 'this' : 'another';
 };
 
 /** Points the instance at a generation it switched to itself. */

@@ -79,7 +79,7 @@ export const isUnchanged = (previous: Magazine | undefined, draft: MagazineDraft
 /** Reads one magazine and the head in one call (see generation.ts). */
 const readMagazine = async (access: TableAccess, id: string) => {
   const { generation, items } = await readInGeneration(access, (g) => [magazineKey(g, id)]);
-  const item = access.itemOf(items, magazineKey(generation, id));
+  const item = items.get(magazineKey(generation, id));
   return { generation, record: item ? decodeMagazine(item) : undefined };
 };
 
@@ -233,10 +233,8 @@ export const listMagazines = async (
     const [read, shown] = await Promise.all([countsRead, positions]);
     const ids = shown.map(idOfPosition);
     const tag = filter.tag && !deep ? filter.tag : undefined;
-    // The keys read are kept to find their items by: keys made again would be hashed again.
-    let keys: Key[] = [];
     const { generation: current, items } = await readInGeneration(access, (g) => {
-      keys = ids.map((id) => magazineKey(g, id));
+      const keys = ids.map((id) => magazineKey(g, id));
       return tag ? [...keys, tagKey(g, tag)] : keys;
     });
     if (current !== generation) {
@@ -244,11 +242,11 @@ export const listMagazines = async (
       continue;
     }
     const counts = tag
-      ? listCounts(decodeAggregate(access.itemOf(items, tagKey(generation, tag))), read.tickets, list)
+      ? listCounts(decodeAggregate(items.get(tagKey(generation, tag))), read.tickets, list)
       : read.counts;
     const magazines: Magazine[] = [];
-    for (const key of keys) {
-      const item = items.get(key);
+    for (const id of ids) {
+      const item = items.get(magazineKey(generation, id));
       if (item) magazines.push(decodeMagazine(item).magazine);
     }
     const total = countIn(counts, filter.year);

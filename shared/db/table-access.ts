@@ -261,8 +261,6 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
     return found;
   };
 
-  const itemOf = (items: ItemsByKey, key: Key) => items.get(key);
-
   /** One page of a key range (strongly consistent), and where the next one starts. */
   const query = async (input: Omit<QueryCommandInput, 'TableName' | 'ConsistentRead'>) => {
     const result = await call((options) =>
@@ -376,7 +374,6 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
     remaining,
     get,
     getMany,
-    itemOf,
     query,
     queryAll,
     partition,
@@ -388,3 +385,16 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
 };
 
 export type TableAccess = ReturnType<typeof tableAccess>;
+
+/**
+ * The item at `key` as it is now, looked at after a write whose answer did not come or that lost a
+ * race: `unknown` when the look failed too, or the request has no time left for it.
+ */
+export const lookAgain = async (access: TableAccess, key: Key): Promise<Item | undefined | 'unknown'> => {
+  if (access.remaining() < 500) return 'unknown';
+  try {
+    return await access.get(key);
+  } catch {
+    return 'unknown';
+  }
+};

@@ -42,8 +42,8 @@ export const getTag = async (access: TableAccess, id: string): Promise<TagSummar
   ]);
   const summary =
     current === generation
-      ? summaryOf(generation, id, access.itemOf(items, tagKey(generation, id)), tickets)
-      : summaryOf(current, id, access.itemOf(items, tagKey(current, id)), (await readCounts(access, current)).tickets);
+      ? summaryOf(generation, id, items.get(tagKey(generation, id)), tickets)
+      : summaryOf(current, id, items.get(tagKey(current, id)), (await readCounts(access, current)).tickets);
   if (!summary) throw new NotFound('tag', id);
   return summary;
 };
@@ -103,9 +103,8 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
       if (attempt < 2) continue;
       throw new StoreUnavailable('collection-busy');
     }
-    const summary = (id: string) =>
-      summaryOf(generation, id, access.itemOf(items, tagKey(generation, id)), counts.tickets);
-    const folded = (id: string) => access.itemOf(items, tagKey(generation, id)) !== undefined;
+    const summary = (id: string) => summaryOf(generation, id, items.get(tagKey(generation, id)), counts.tickets);
+    const folded = (id: string) => items.get(tagKey(generation, id)) !== undefined;
     // Pending tickets that bring in a tag the index lacks, or take out one it holds.
     const added = pendingTags.filter((id) => !folded(id) && summary(id) !== undefined);
     const removed = pendingTags.filter((id) => folded(id) && summary(id) === undefined);
@@ -122,7 +121,7 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
       const merged = [...new Set([...upTo, ...added])].filter((id) => !removed.includes(id)).sort(order);
       const from = after === undefined ? offset : merged.findIndex((id) => order(id, after) > 0);
       ids = merged.slice(Math.max(0, from), Math.max(0, from) + page.limit);
-      const missing = ids.filter((id) => !access.itemOf(items, tagKey(generation, id)) && !added.includes(id));
+      const missing = ids.filter((id) => !items.get(tagKey(generation, id)) && !added.includes(id));
       if (missing.length > 0)
         for (const item of (await access.getMany(missing.map((id) => tagKey(generation, id)))).values())
           items.set(item);

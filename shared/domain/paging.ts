@@ -40,8 +40,6 @@ export interface Page<T> {
   readonly revision?: string;
 }
 
-export const offsetOf = (start: PageStart): number => start.offset;
-
 /** The UTC seconds that bound a calendar year: [start, end] (before 1970, negative). */
 export const yearBounds = (year: number): [number, number] => {
   // Date.UTC reads years 0–99 as 1900–1999; setUTCFullYear takes them as given.
