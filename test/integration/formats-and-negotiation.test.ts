@@ -137,6 +137,21 @@ describe('406 for a format the API does not have', () => {
     expect(response.headers['content-type']).toMatch(/^(text\/javascript|application\/json); charset=utf-8$/);
   });
 
+  it('a long error object says Vary: Accept, Accept-Encoding, as any body compressed from 1,024 bytes on; a short one Vary: Accept', async () => {
+    // The 406 quotes the Accept header it could not serve: a long header makes a long error object.
+    const accept = Array.from({ length: 80 }, (_, i) => `image/x-type-${i}`).join(', ');
+    const long = await withAccept('/magazines', accept);
+    expect(long.status).toBe(406);
+    expect(Buffer.byteLength(long.text)).toBeGreaterThanOrEqual(1024);
+    expect(long.headers.vary).toBe('Accept, Accept-Encoding');
+    const head = await local.client.head('/magazines', { headers: { Accept: accept } });
+    expect(head.status).toBe(406);
+    expect(head.headers.vary).toBe('Accept, Accept-Encoding');
+    const short = await withAccept('/magazines', 'image/png');
+    expect(Buffer.byteLength(short.text)).toBeLessThan(1024);
+    expect(short.headers.vary).toBe('Accept');
+  });
+
   it('an error from before or outside negotiation is JSON of the default JSON type: text/javascript with no Accept or the documented default Accept', async () => {
     for (const accept of [null, 'application/json, text/javascript']) {
       for (const [path, status] of [

@@ -1,5 +1,6 @@
 import { DomainError } from '../../domain/errors';
 import { logger } from '../../logger';
+import { varyOf } from '../compression';
 import { corsResponseHeaders } from '../cors';
 import { toApiError } from '../domain-errors';
 import type { ErrorCode } from '../error-catalogue';
@@ -77,16 +78,18 @@ export const errorRenderer = (): ApiMiddleware => ({
       const state = request.context.api;
       const negotiated = state?.negotiated ?? defaultJson;
       const error = apiErrorOf(request);
-      const body = errorObject(error.code, error.message, state?.links.baseUrl ?? '');
+      const object = errorObject(error.code, error.message, state?.links.baseUrl ?? '');
+      const body = negotiated.format === 'xml' ? toXml('error', object) : JSON.stringify(object);
       request.response = {
         statusCode: error.status,
-        headers: { ...corsResponseHeaders, Vary: 'Accept', 'Content-Type': negotiated.contentType, ...error.headers },
-        body:
-          request.event.httpMethod === 'HEAD'
-            ? ''
-            : negotiated.format === 'xml'
-              ? toXml('error', body)
-              : JSON.stringify(body),
+        // A long error object is compressed as any long body is: its Vary says so (a HEAD's, as its GET's).
+        headers: {
+          ...corsResponseHeaders,
+          Vary: varyOf(body),
+          'Content-Type': negotiated.contentType,
+          ...error.headers,
+        },
+        body: request.event.httpMethod === 'HEAD' ? '' : body,
       };
     } catch (renderingError) {
       logger.error('Error rendering failed', { error: renderingError, original: request.error });
