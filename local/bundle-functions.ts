@@ -6,6 +6,12 @@ import { functionNames } from '../shared/routes';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..');
 
+/**
+ * The bundle budget: no function more than this times the reference handler (middy and one
+ * GetItem through lib-dynamodb) in size. `npm test` holds it; `npm run bundle` reports it.
+ */
+export const BUNDLE_BUDGET = 1.25;
+
 /** esbuild's options as the CDK stack bundles a function (infra/bundling.ts), for every bundle made here or measured. */
 export const deployedBuild = {
   bundle: true,

@@ -323,6 +323,9 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
     void handle(req, res);
   });
 
+  /** Where the server listens, once it does: the base of the links its own refusals write. */
+  let url = '';
+
   // A request Node cannot parse (an unknown method, raw bytes in the URL, headers over 16 KB) is
   // refused before any route, as API Gateway refuses what it cannot read: still the error object.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
@@ -331,12 +334,8 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
       return;
     }
     const failure = gatewayErrorOf('DEFAULT_4XX');
-    const address = server.address() as AddressInfo | null;
-    const base = address
-      ? `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`
-      : '';
     const body = JSON.stringify({
-      ...gatewayErrorObject(failure, base),
+      ...gatewayErrorObject(failure, url),
       developerMessage: unreadable[error.code ?? ''] ?? unreadable.default,
     });
     const headers = { ...gatewayErrorHeaders(failure), 'Content-Length': Buffer.byteLength(body), Connection: 'close' };
@@ -355,10 +354,10 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
     });
   });
   const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
+  url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   return {
-    url: `http://${urlHost}:${port}`,
+    url,
     port,
     close: async () => {
       await new Promise<void>((closed, reject) => {

@@ -1,33 +1,19 @@
 /**
  * `npm run bundle`: bundles every function exactly as the CDK stack does (infra/bundling.ts), then
- * measures each bundle's minified size and its cold import time in a fresh Node process, beside a
- * reference handler (middy + one DynamoDB GetItem). Writes bench/results/bundle.{md,json}.
- *
- * Options: `--runs N` imports per bundle (default 9; the median is reported).
+ * measures each bundle's size beside a reference handler (middy + one DynamoDB GetItem). Writes
+ * bench/results/bundle.{md,json}. Cold starts are measured by `npm run bench`, with DynamoDB
+ * answered in process: an import timed here would reach for AWS, since the API's functions read
+ * the table while they are imported (Lambda's init phase).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { bundleSettings } from '../infra/bundling';
-import { bundleFunctions, projectRoot as root } from '../local/bundle-functions';
+import { BUNDLE_BUDGET as budget, bundleFunctions, projectRoot as root } from '../local/bundle-functions';
 
 const distDir = path.join(root, 'dist', 'bench');
 const resultsDir = path.join(root, 'bench', 'results');
 const referenceName = '(reference) middy + GetItem';
-/**
- * The budget: no function more than this times the reference in size. Import time is reported
- * beside it but is no like-for-like figure: the API's functions make their first DynamoDB call
- * while they are imported (Lambda's init phase), the reference on its first request. Cold starts
- * (import and first call together) are compared by `npm run bench`.
- */
-const budget = 1.25;
-
-const runsArgument = process.argv.indexOf('--runs');
-const runs = runsArgument > 0 ? Number(process.argv[runsArgument + 1]) : 9;
-if (!Number.isInteger(runs) || runs < 1) throw new Error('--runs needs a positive integer');
-
 rmSync(distDir, { recursive: true, force: true });
 mkdirSync(resultsDir, { recursive: true });
 
@@ -36,42 +22,15 @@ const bundles = await bundleFunctions(distDir, {
 });
 const bundleMs = bundles.milliseconds;
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
-
-/** Time to import the module once in a new process, as Lambda does at a cold start (no `--enable-source-maps`, as deployed). */
-const importOnce = (file: string) => {
-  const script = `const t = performance.now(); await import(${JSON.stringify(pathToFileURL(file).href)}); process.stdout.write(String(performance.now() - t));`;
-  const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
-    // As Lambda imports it: the function's name and table set, DynamoDB found by the SDK (never called here).
-    env: {
-      PATH: process.env.PATH,
-      AWS_LAMBDA_FUNCTION_NAME: 'bench',
-      AWS_REGION: 'us-east-1',
-      TABLE_NAME: 'bench',
-      MOCK_ENABLED: 'true',
-    },
-    encoding: 'utf8',
-  });
-  return Number(output);
-};
-
 interface Row {
   readonly name: string;
   readonly bytes: number;
   readonly gzipBytes: number;
   readonly mapBytes: number;
-  readonly importMs: number;
 }
 
 const names = bundles.names;
 const fileOf = bundles.file;
-/** Rounds over all bundles, so that a busy moment of the machine weighs on every bundle alike. */
-const times = new Map<string, number[]>(names.map((name) => [name, []]));
-for (let run = 0; run < runs; run++) for (const name of names) times.get(name)!.push(importOnce(fileOf(name)));
 
 const measure = (name: string): Row => {
   const file = fileOf(name);
@@ -80,7 +39,6 @@ const measure = (name: string): Row => {
     bytes: statSync(file).size,
     gzipBytes: gzipSync(readFileSync(file)).length,
     mapBytes: statSync(`${file}.map`).size,
-    importMs: median(times.get(name)!),
   };
 };
 
@@ -92,11 +50,11 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 const over = rows.filter((row) => ratio(row.bytes, reference.bytes) > budget);
 
 const table = [
-  `| function | minified KiB | gzip KiB | map KiB | cold import ms (median of ${runs}) | size / ref | import / ref |`,
-  '|---|---:|---:|---:|---:|---:|---:|',
+  '| function | minified KiB | gzip KiB | map KiB | size / ref |',
+  '|---|---:|---:|---:|---:|',
   ...[reference, ...rows].map(
     (row) =>
-      `| ${row.name} | ${kb(row.bytes)} | ${kb(row.gzipBytes)} | ${kb(row.mapBytes)} | ${row.importMs.toFixed(1)} | ${ratio(row.bytes, reference.bytes).toFixed(2)} | ${ratio(row.importMs, reference.importMs).toFixed(2)} |`,
+      `| ${row.name} | ${kb(row.bytes)} | ${kb(row.gzipBytes)} | ${kb(row.mapBytes)} | ${ratio(row.bytes, reference.bytes).toFixed(2)} |`,
   ),
 ].join('\n');
 
@@ -105,17 +63,17 @@ const markdown = [
   '',
   `Generated by \`npm run bundle\` on ${new Date().toISOString()} with Node ${process.versions.node} (${process.arch}).`,
   `esbuild ${bundleSettings.format}, ${bundleSettings.target}, minified, AWS SDK bundled; ${names.length} bundles in ${bundleMs.toFixed(0)} ms.`,
-  'Cold import: a fresh `node` process per import (no `--enable-source-maps`, as deployed), the module imported once and timed; rounds interleave all bundles.',
+  'Cold starts (import and first call, DynamoDB answered in process) are in `calls.md`, from `npm run bench`.',
   '',
   table,
   '',
-  `Budget: at most ${budget}x the reference in size (import time is no like-for-like figure: the API's functions make their first DynamoDB call during import, the reference on its first request; \`npm run bench\` compares import and first call together). ${over.length ? `Over budget: ${over.map((row) => row.name).join(', ')}.` : 'Every function is within budget.'}`,
+  `Budget: at most ${budget}x the reference in size, held by \`test/infra/bundle-budget.test.ts\`. ${over.length ? `Over budget: ${over.map((row) => row.name).join(', ')}.` : 'Every function is within budget.'}`,
   '',
 ].join('\n');
 
 writeFileSync(path.join(resultsDir, 'bundle.md'), markdown);
 writeFileSync(
   path.join(resultsDir, 'bundle.json'),
-  `${JSON.stringify({ node: process.versions.node, runs, budget, bundleMs, reference, functions: rows, overBudget: over.map((row) => row.name) }, null, 2)}\n`,
+  `${JSON.stringify({ node: process.versions.node, budget, bundleMs, reference, functions: rows, overBudget: over.map((row) => row.name) }, null, 2)}\n`,
 );
 process.stdout.write(markdown);
