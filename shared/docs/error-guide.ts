@@ -158,6 +158,12 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
     cause: 'The `Content-Type` of the request is not a JSON media type.',
     fix: 'Send the body as JSON with `Content-Type: application/json` (or `text/javascript`, or `application/*+json`).',
   },
+  '41502': {
+    title: 'Content coding not accepted',
+    cause:
+      'The request carried a `Content-Encoding` (such as `gzip` or `br`): this API reads request bodies only as they are sent, uncompressed.',
+    fix: 'Send the JSON body uncompressed, without a `Content-Encoding` header (or with `Content-Encoding: identity`).',
+  },
   '42201': {
     title: 'Idempotency-Key reused',
     cause:

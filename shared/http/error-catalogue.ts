@@ -158,6 +158,11 @@ export const errorCatalogue = {
     developerMessage: 'The request body must be JSON (`Content-Type: application/json`).',
     userMessage: 'The request could not be read.',
   },
+  '41502': {
+    status: 415,
+    developerMessage: 'The request body must be sent uncompressed: no `Content-Encoding` but `identity` is accepted.',
+    userMessage: 'The request could not be read.',
+  },
   '42201': {
     status: 422,
     developerMessage:

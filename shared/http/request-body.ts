@@ -26,7 +26,7 @@ export const readJsonBody = ({ body, isBase64Encoded, contentType, contentEncodi
   if (coding && coding !== 'identity') {
     // RFC 9110 §15.5.16: a content coding the server does not take is 415, not a body that failed to parse.
     throw new ApiError(
-      '41501',
+      '41502',
       `The request body must be sent as it is; \`Content-Encoding: ${contentEncoding}\` is not accepted. Send the JSON uncompressed.`,
     );
   }

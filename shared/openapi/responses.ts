@@ -31,7 +31,7 @@ export const negotiates = (operation: Operation) => operation.success.every((suc
 /** Errors every operation of a kind can give: format, body, signature, mock, gateway, store. */
 export const commonErrors = ({ operation, method, labelled }: Documented): ErrorCode[] => [
   ...(negotiates(operation) && !labelled ? (['40601'] as const) : []),
-  ...(operation.body ? (['40001', '40002', '40003', '40011', '41301', '41501'] as const) : []),
+  ...(operation.body ? (['40001', '40002', '40003', '40011', '41301', '41501', '41502'] as const) : []),
   ...(method === 'GET' || method === 'HEAD' ? [] : (['40301'] as const)),
   '40005',
   '40006',

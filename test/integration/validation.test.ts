@@ -180,7 +180,9 @@ describe('request bodies: media type, syntax and size', () => {
           headers: { 'Content-Type': type },
         }),
       );
-      expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions: ['Content-Type'] });
+      expect(
+        expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions: ['Content-Type'] })?.errorCode,
+      ).toBe('41501');
     },
   );
 
@@ -191,7 +193,10 @@ describe('request bodies: media type, syntax and size', () => {
         headers: { 'Content-Type': 'application/json', 'Content-Encoding': coding },
       }),
     );
-    expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions: ['Content-Encoding', coding] });
+    expect(
+      expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions: ['Content-Encoding', coding] })
+        ?.errorCode,
+    ).toBe('41502');
   });
 
   it('415 on PUT and on articles too', async () => {
