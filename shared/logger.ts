@@ -72,8 +72,8 @@ export const logger = {
 /**
  * A line in CloudWatch's embedded metric format (`_aws` and the values at the top level), which
  * CloudWatch turns into metrics; written whatever the log level, since a level that hid it would
- * silently stop the metrics and the alarms built on them. Its fields come as JSON object text
- * (shared/metrics.ts writes their constant part once, not on every request), after the head as
+ * silently stop the metrics and the alarms built on them. Its fields come as JSON object text,
+ * never empty since `_aws` is always among them (shared/metrics.ts writes their constant part once, not on every request), after the head as
  * every line's, whose names they never take. Every request writes one, so its head is written as
  * text rather than built as an object and serialised: the same bytes, for a third of the time.
  */
@@ -86,5 +86,5 @@ export const metricsLine = (fieldsJson: string) => {
       const value = context[name as keyof LogContext];
       if (typeof value === 'string') text += `,${JSON.stringify(name)}:${JSON.stringify(value)}`;
     }
-  process.stdout.write(fieldsJson === '{}' ? `${text}}\n` : `${text},${fieldsJson.slice(1)}\n`);
+  process.stdout.write(`${text},${fieldsJson.slice(1)}\n`);
 };

@@ -70,6 +70,3 @@ const { tag: _inPath, ...tagMagazineListEntries } = magazineListEntries;
 export const tagMagazineListQuery = v.object(tagMagazineListEntries);
 
 export const magazineQuery = v.object({ fields: fieldList });
-
-export type PageParameters = v.InferOutput<typeof pageQuery>;
-export type MagazineListParameters = v.InferOutput<typeof magazineListQuery>;

@@ -129,7 +129,9 @@ const toApiError = (root: Schema, value: unknown, issues: readonly Issue[], wher
  * zod/mini took 13 ms, and check a magazine body in 1.8 µs where zod/mini took 2.3 µs.
  */
 export const parseWith = <S extends Schema>(schema: S, value: unknown, where: 'body' | 'query'): v.InferOutput<S> => {
-  const result = safeParse(schema, value);
+  // Only the first problem is told, so the check stops at it: a 1 MiB body of bad elements made
+  // 150,000 issues in 0.8 s to answer one 400.
+  const result = safeParse(schema, value, { abortEarly: true });
   if (!result.success) throw toApiError(schema, value, result.issues, where);
   return result.output;
 };

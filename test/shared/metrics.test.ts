@@ -111,7 +111,9 @@ describe('the metrics line', () => {
     const o = outcome(over);
     const text = emfJson(o, 1_795_465_421_890);
     expect(text).toBe(JSON.stringify(emfEntry(o, 1_795_465_421_890)));
-    expect(() => JSON.parse(text)).not.toThrow();
+  });
+
+  it('is still the EMF object serialised for a timestamp JSON writes as null', () => {
     expect(emfJson(outcome({}), Number.NaN)).toBe(JSON.stringify(emfEntry(outcome({}), Number.NaN)));
   });
 
