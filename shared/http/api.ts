@@ -14,6 +14,7 @@ import { mockSwitch, type Stores } from './middleware/mock';
 import { negotiation } from './middleware/negotiation';
 import { response } from './middleware/response';
 import type { ApiContext, ApiResult } from './middleware/state';
+import { wellFormedText } from './middleware/text';
 import { traceContext } from './middleware/trace-context';
 import type { Reply } from './replies';
 import type { PathParameters } from './request-path';
@@ -64,10 +65,10 @@ const noStore = new Proxy({} as Store, {
 /**
  * The one middleware stack of every function, in middy's documented order for REST APIs: the
  * trace context of the log lines and the request's metrics around everything, header
- * normalisation, negotiation, the mock switch (which store), input parsing and validation, the
- * operation, then the response (serialisation and conditional requests) in `after`, and one
- * error renderer in `onError`. The operation is the row of the route table named by `id`; `stores`
- * are given by shared/app.ts to operations that use the table.
+ * normalisation, negotiation, refusing text that is not Unicode, the mock switch (which store),
+ * input parsing and validation, the operation, then the response (serialisation and conditional
+ * requests) in `after`, and one error renderer in `onError`. The operation is the row of the
+ * route table named by `id`; `stores` are given by shared/app.ts to operations that use the table.
  */
 export const api = <Id extends OperationId | FallbackId, S extends Partial<Store> = Store>(
   id: Id,
@@ -81,6 +82,7 @@ export const api = <Id extends OperationId | FallbackId, S extends Partial<Store
     .use(metrics(id, operation))
     .use(headerNormalizer())
     .use(negotiation(negotiates, !fallback, operation ? takesLabels(operation) : true))
+    .use(wellFormedText(operation, negotiates))
     .use(mockSwitch(definition.stores, !fallback))
     .use(input(operation))
     .use(response())

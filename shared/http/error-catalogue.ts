@@ -85,6 +85,12 @@ export const errorCatalogue = {
     developerMessage: 'An identifier in the path is not of the form this API accepts.',
     userMessage: 'The request is not valid.',
   },
+  '40015': {
+    status: 400,
+    developerMessage:
+      'Text in the request holds an unpaired UTF-16 surrogate; every string the API takes must be valid Unicode text.',
+    userMessage: 'Some of the text sent is not valid.',
+  },
   '40301': {
     status: 403,
     developerMessage:

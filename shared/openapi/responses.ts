@@ -35,6 +35,8 @@ export const commonErrors = ({ operation, method, labelled }: Documented): Error
   ...(method === 'GET' || method === 'HEAD' ? [] : (['40301'] as const)),
   '40005',
   '40006',
+  // Every operation takes text: `mock` at least.
+  '40015',
   // The gateway's catch-all refusal can meet any request.
   '40012',
   '42901',

@@ -2,6 +2,7 @@ import { config } from '../../config';
 import { linksFor } from '../links';
 import { jsonFor, negotiate } from '../negotiation';
 import { splitLabel } from '../request-path';
+import { wellFormedOrAbsent } from '../text';
 import type { ApiMiddleware } from './state';
 
 /**
@@ -15,13 +16,14 @@ import type { ApiMiddleware } from './state';
 export const negotiation = (negotiates: boolean, refuses = true, labelled = true): ApiMiddleware => ({
   before: (request) => {
     const { event } = request;
-    const accept = event.headers?.accept;
+    // Text that is not Unicode names no format: it is passed over here, and refused next (middleware/text.ts).
+    const accept = wellFormedOrAbsent(event.headers?.accept);
     request.context.api = { links: linksFor(event, config().baseUrl), negotiated: jsonFor(accept), mock: false };
     if (!negotiates) return;
     try {
       request.context.api.negotiated = negotiate({
         label: splitLabel(event, labelled).label,
-        formatParameter: event.queryStringParameters?.format ?? undefined,
+        formatParameter: wellFormedOrAbsent(event.queryStringParameters?.format),
         accept,
       });
     } catch (error) {

@@ -147,3 +147,40 @@ describe('validation messages name the field and what it accepts', () => {
     );
   });
 });
+
+describe('body text that is not Unicode is refused (40015) naming the field, before the schema speaks', () => {
+  const surrogate =
+    'holds an unpaired UTF-16 surrogate (a code unit from U+D800 to U+DFFF without its partner, such as the JSON escape `\\udfff` alone); it must be valid Unicode text.';
+  const lone = (json: string): unknown => JSON.parse(json);
+
+  it.each([
+    ['a tag name', magazineInput, '{"title":"a","tags":[{"id":"lone","name":"\\udfff"}]}', 'Body field `tags[0].name`'],
+    ['a tag id', magazineInput, '{"title":"a","tags":[{"id":"x\\ud800","name":"n"}]}', 'Body field `tags[0].id`'],
+    ['a title', magazineInput, '{"title":"half \\ud83d of a face"}', 'Body field `title`'],
+    ['an id', magazineInput, '{"id":"\\udfff","title":"a"}', 'Body field `id`'],
+    ['created as a string', magazineInput, '{"title":"a","created":"17\\udfff"}', 'Body field `created`'],
+    [
+      'an element of PUT /magazines',
+      magazineListInput,
+      '[{"title":"a"},{"title":"\\udfff"}]',
+      'Body field `[1].title`',
+    ],
+    ['an element that is a string', magazineListInput, '[{"title":"a"},"\\udfff"]', 'Body field `[1]`'],
+    ['an article field', articleInput, '{"author_last_name":"\\udfff"}', 'Body field `author_last_name`'],
+    ['a whole body that is a string', magazineInput, '"\\udfff"', 'The request body'],
+    ['a field name', magazineInput, '{"title":"a","\\udfff":1}', 'A field name of the request body'],
+    [
+      'a nested field name',
+      magazineInput,
+      '{"title":"a","tags":[{"name":"n","\\udfff":1}]}',
+      'A field name in body field `tags[0]`',
+    ],
+  ])('%s', (_, schema, json, place) => {
+    expect(refusal(schema, lone(json))).toEqual({ errorCode: '40015', developerMessage: `${place} ${surrogate}` });
+  });
+
+  it('a lone half of a pair is refused; the pair itself is taken', () => {
+    expect(refusal(magazineInput, { title: '\ud83d' }).errorCode).toBe('40015');
+    expect(parseWith(magazineInput, { title: '\ud83d\ude00' }, 'body').title).toBe('😀');
+  });
+});
