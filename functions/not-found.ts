@@ -2,7 +2,8 @@ import { api } from '../shared/http/api';
 import { ApiError } from '../shared/http/errors';
 import { unknownLabel } from '../shared/http/negotiation';
 import { isOperationPath, suggestPath } from '../shared/http/suggest-path';
-import { currentVersion, resourceList } from '../shared/routes';
+import { currentVersion } from '../shared/operation/paths';
+import { resourceList } from '../shared/routes';
 
 const resources = resourceList()
   .map((path) => `\`${path}\``)

@@ -19,13 +19,12 @@ import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
 import { minimumCompressionBytes } from '../shared/http/compression';
+import type { Operation, ScheduledTask } from '../shared/operation/row';
 import {
   expandRoutes,
   fallbacks,
   functionEnvironment,
-  type Operation,
   type Route,
-  type ScheduledTask,
   scheduledTasks,
   timeoutSecondsOf,
 } from '../shared/routes';

@@ -1,4 +1,5 @@
-import type { Group, OperationId } from '../routes';
+import type { Group } from '../operation/row';
+import type { OperationId } from '../routes';
 
 /**
  * The prose of each operation, keyed by its id in the route table: what the row (shared/routes.ts)
