@@ -27,7 +27,7 @@ import {
   type Route,
   scheduledTasks,
   timeoutSecondsOf,
-} from '../shared/routes';
+} from '../shared/routes/table';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
 import { CustomDomainName } from './custom-domain';

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../http/error-catalogue';
 import { representationSchemas } from '../http/representations/schemas';
 import { currentVersion, takesLabels, versionPrefixes } from '../operation/paths';
 import type { HttpMethod, Operation } from '../operation/row';
-import { operations } from '../routes';
+import { operations } from '../routes/table';
 import { requestExamples } from './examples';
 import { componentSchemas, nameOf } from './json-schema';
 import { groupDescriptions, type OperationProse, operationDocs } from './operation-docs';

@@ -1,7 +1,7 @@
 /**
  * What a row of the route table is: an operation (method, path, schemas, grant, docs key) or a
  * scheduled task. The types sit below shared/http, which serves an operation from its row; the
- * rows themselves are in shared/routes.ts, above it, since they name http's schemas.
+ * rows themselves are in shared/routes/table.ts, above it, since they name http's schemas.
  */
 import type * as v from 'valibot';
 import type { BusinessMetric } from '../metrics';

@@ -12,7 +12,7 @@ import { type HandlerLoader, sourceHandlers } from '../../local/load-handler';
 import { allEvents, eventsDir } from '../../scripts/make-events';
 import { minimumCompressionBytes } from '../../shared/http/compression';
 import type { TableAction } from '../../shared/operation/row';
-import { expandRoutes, operations } from '../../shared/routes';
+import { expandRoutes, operations } from '../../shared/routes/table';
 import { type DynamoDbProxy, startDynamoDbProxy } from '../support/dynamodb-proxy';
 
 const files = readdirSync(eventsDir).filter((file) => file.endsWith('.json'));

@@ -4,7 +4,7 @@ import { functionLogicalId } from '../../infra/api-function';
 import { minimumCompressionBytes } from '../../shared/http/compression';
 import { metricsNamespace, requestMetrics, stageMetrics } from '../../shared/metrics';
 import type { Operation } from '../../shared/operation/row';
-import { expandRoutes, fallbacks, operations, scheduledTasks } from '../../shared/routes';
+import { expandRoutes, fallbacks, operations, scheduledTasks } from '../../shared/routes/table';
 import { apiDocumentOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 

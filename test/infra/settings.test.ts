@@ -12,7 +12,7 @@ import {
   operations,
   scheduledTasks,
   timeoutSecondsOf,
-} from '../../shared/routes';
+} from '../../shared/routes/table';
 import { apiDocumentOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 

@@ -12,7 +12,7 @@ import {
 } from '../../shared/openapi/document';
 import { resolveRef } from '../../shared/openapi/resolve-ref';
 import { formatLabels, versionPrefixes } from '../../shared/operation/paths';
-import { expandRoutes, operations } from '../../shared/routes';
+import { expandRoutes, operations } from '../../shared/routes/table';
 import { schemaProblems } from '../support/contract';
 import { invoke } from '../support/proxy-event';
 

@@ -3,7 +3,7 @@ import { articleInput } from '../../../shared/domain/article';
 import { magazineInput } from '../../../shared/domain/magazine';
 import { resourceTakesLabels } from '../../../shared/operation/paths';
 import type { Operation } from '../../../shared/operation/row';
-import { allowedMethods, expandRoutes, type Route } from '../../../shared/routes';
+import { allowedMethods, expandRoutes, type Route } from '../../../shared/routes/table';
 import type { WireRequest } from './wire';
 
 /**

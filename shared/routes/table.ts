@@ -7,10 +7,10 @@
  * Paths use API Gateway's syntax; `expandRoutes` adds the version prefixes and the format labels
  * exactly as API Gateway resources are created.
  */
-import { articleInput } from './domain/article';
-import { magazineInput, magazineListInput } from './domain/magazine';
-import type { ErrorCode } from './http/error-catalogue';
-import { magazineListQuery, magazineQuery, pageQuery, tagMagazineListQuery } from './http/query';
+import { articleInput } from '../domain/article';
+import { magazineInput, magazineListInput } from '../domain/magazine';
+import type { ErrorCode } from '../http/error-catalogue';
+import { magazineListQuery, magazineQuery, pageQuery, tagMagazineListQuery } from '../http/query';
 import {
   articleListSchema,
   articleSchema,
@@ -19,9 +19,9 @@ import {
   magazineResultSchema,
   tagListSchema,
   tagResourceSchema,
-} from './http/representations/schemas';
-import { resourcePaths, takesLabels } from './operation/paths';
-import type { HttpMethod, Operation, ScheduledTask } from './operation/row';
+} from '../http/representations/schemas';
+import { resourcePaths, takesLabels } from '../operation/paths';
+import type { HttpMethod, Operation, ScheduledTask } from '../operation/row';
 
 const magazineList = { status: 200, schema: magazineListSchema, example: 'MagazineList' } as const;
 const idReply = (status: 200 | 201, example: string) => ({ status, schema: idReplySchema, example }) as const;

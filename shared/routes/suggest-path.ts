@@ -1,5 +1,5 @@
 import { versionPrefixOf } from '../operation/paths';
-import { operations } from '../routes';
+import { operations } from './table';
 
 const distance = (a: string, b: string): number => {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
