@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
-import { errorGuide } from '../docs/error-guide';
 import { type ErrorCode, errorCatalogue } from '../http/error-catalogue';
 import { representationSchemas } from '../http/representations/schemas';
 import type { HttpMethod, Operation, Success } from '../operation/row';
+import { errorGuide } from './error-guide';
 import { errorExample, errorXml, replyExamples, xmlOf } from './examples';
 import { nameOf } from './json-schema';
 import type { OperationProse } from './operation-docs';
