@@ -1,7 +1,7 @@
 import { renderReference } from '../shared/docs/reference';
-import { api } from '../shared/http/api';
 import { document } from '../shared/http/replies';
 import { openApiDocumentAt } from '../shared/openapi/document';
+import { api } from '../shared/routes/api';
 
 /**
  * The page differs only by base URL: rendered once for each. A deployment has a handful of base

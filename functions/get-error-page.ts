@@ -1,8 +1,8 @@
 import { renderErrorPage } from '../shared/docs/error-pages';
-import { api } from '../shared/http/api';
 import { isErrorCode } from '../shared/http/error-catalogue';
 import { ApiError } from '../shared/http/errors';
 import { document } from '../shared/http/replies';
+import { api } from '../shared/routes/api';
 
 /** `{errorCode}` is the whole last segment, such as `40402.html` (API Gateway does not split it). */
 export const handler = api('getErrorPage', {

@@ -1,6 +1,6 @@
 import { renderErrorIndex } from '../shared/docs/error-pages';
-import { api } from '../shared/http/api';
 import { document } from '../shared/http/replies';
+import { api } from '../shared/routes/api';
 
 export const handler = api('listErrorPages', {
   run: ({ links }) => document('text/html; charset=utf-8', renderErrorIndex(links)),

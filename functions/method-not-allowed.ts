@@ -1,6 +1,6 @@
-import { api } from '../shared/http/api';
 import { methodNotAllowed } from '../shared/http/errors';
-import { allowedMethods } from '../shared/routes';
+import { api } from '../shared/routes/api';
+import { allowedMethods } from '../shared/routes/table';
 
 /** API Gateway's `ANY` on every resource: the methods the route table does not give it. */
 export const handler = api('methodNotAllowed', {

@@ -1,8 +1,9 @@
-import { api } from '../shared/http/api';
 import { ApiError } from '../shared/http/errors';
 import { unknownLabel } from '../shared/http/negotiation';
-import { isOperationPath, suggestPath } from '../shared/http/suggest-path';
-import { currentVersion, resourceList } from '../shared/routes';
+import { currentVersion } from '../shared/operation/paths';
+import { api } from '../shared/routes/api';
+import { isOperationPath, suggestPath } from '../shared/routes/suggest-path';
+import { resourceList } from '../shared/routes/table';
 
 const resources = resourceList()
   .map((path) => `\`${path}\``)

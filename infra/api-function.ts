@@ -15,7 +15,7 @@ import {
 import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import type { TableAction } from '../shared/routes';
+import type { TableAction } from '../shared/operation/row';
 import { bundleSettings, memorySize } from './bundling';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

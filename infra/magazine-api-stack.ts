@@ -19,16 +19,15 @@ import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
 import { minimumCompressionBytes } from '../shared/http/compression';
+import type { Operation, ScheduledTask } from '../shared/operation/row';
 import {
   expandRoutes,
   fallbacks,
   functionEnvironment,
-  type Operation,
   type Route,
-  type ScheduledTask,
   scheduledTasks,
   timeoutSecondsOf,
-} from '../shared/routes';
+} from '../shared/routes/table';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
 import { CustomDomainName } from './custom-domain';

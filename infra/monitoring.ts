@@ -19,7 +19,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { Construct } from 'constructs';
 import { dimensions, metricsNamespace, requestMetrics, type StageMetric } from '../shared/metrics';
-import type { TableAction } from '../shared/routes';
+import type { TableAction } from '../shared/operation/row';
 import type { ApiFunction } from './api-function';
 import type { AlarmThresholds, StageName } from './stage-settings';
 

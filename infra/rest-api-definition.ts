@@ -7,7 +7,7 @@
  * not the API's public OpenAPI document (shared/openapi/), which describes the API to its clients.
  */
 import { corsPreflight } from '../shared/http/cors';
-import { notFoundHandler, type Route } from '../shared/routes';
+import { notFoundHandler, type Route } from '../shared/routes/table';
 import { gatewayResponses, quoted } from './gateway-responses';
 
 /** Methods that change data: signed with SigV4 (IAM authorization); everything else is public. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { type BuildOptions, build } from 'esbuild';
 import { bundleSettings } from '../infra/bundling';
-import { functionNames } from '../shared/routes';
+import { functionNames } from '../shared/routes/table';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..');
 

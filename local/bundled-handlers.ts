@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { memorySize, runtimeName } from '../infra/bundling';
 import { readConfig } from '../shared/config';
-import { functionEnvironment, functionRowOf } from '../shared/routes';
+import { functionEnvironment, functionRowOf } from '../shared/routes/table';
 import type { Bundles } from './bundle-functions';
 import { localRegion } from './dynamodb-local';
 import type { LocalEnvironment } from './environment';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { memorySize } from '../infra/bundling';
-import { DEFAULT_TIMEOUT_SECONDS } from '../shared/routes';
+import { DEFAULT_TIMEOUT_SECONDS } from '../shared/routes/table';
 import { localAccountId } from './api-gateway-event';
 import { localRegion } from './dynamodb-local';
 

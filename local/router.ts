@@ -1,4 +1,4 @@
-import { expandRoutes, notFoundHandler, type Route } from '../shared/routes';
+import { expandRoutes, notFoundHandler, type Route } from '../shared/routes/table';
 
 /** A route chosen for a request, with the path parameters API Gateway would hand over. */
 export interface RouteMatch {
@@ -93,8 +93,8 @@ export const deployedRoutes = (): Route[] => {
 };
 
 /**
- * Matches requests to the routes of `shared/routes.ts` the way an API Gateway REST API resolves
- * its resource tree, so that the local server hands handlers the same `resource` and
+ * Matches requests to the routes of `shared/routes/table.ts` the way an API Gateway REST API
+ * resolves its resource tree, so that the local server hands handlers the same `resource` and
  * `pathParameters` the deployed API does.
  */
 export const createRouter = (routes: readonly Route[] = deployedRoutes()) => {

@@ -11,7 +11,7 @@ import {
   gatewayErrorOf,
   requestIdVariable,
 } from '../shared/http/gateway-errors';
-import { expandRoutes, timeoutSecondsOf } from '../shared/routes';
+import { expandRoutes, timeoutSecondsOf } from '../shared/routes/table';
 import { splitUrl, toApiGatewayEvent } from './api-gateway-event';
 import { compressForClient } from './compression';
 import { lambdaContext } from './lambda-context';

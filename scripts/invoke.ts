@@ -15,7 +15,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { prepareLocalEnvironment } from '../local/environment';
 import { lambdaContext } from '../local/lambda-context';
 import { sourceHandlers } from '../local/load-handler';
-import { functionNames, operations, scheduledTaskOfHandler, timeoutSecondsOf } from '../shared/routes';
+import { functionNames, operations, scheduledTaskOfHandler, timeoutSecondsOf } from '../shared/routes/table';
 
 const root = path.resolve(import.meta.dirname, '..');
 

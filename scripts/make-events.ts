@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { buildProxyEvent, type Caller, signedMethods, sigV4Headers } from '../local/api-gateway-event';
-import { methodNotAllowedHandler, notFoundHandler, type OperationId, operations } from '../shared/routes';
+import { methodNotAllowedHandler, notFoundHandler, type OperationId, operations } from '../shared/routes/table';
 
 interface Sample {
   readonly params?: Readonly<Record<string, string>>;

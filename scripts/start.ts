@@ -11,7 +11,7 @@ import { bundledHandlers } from '../local/bundled-handlers';
 import { type LocalEnvironment, prepareLocalEnvironment } from '../local/environment';
 import { sourceHandlers } from '../local/load-handler';
 import { type LocalServer, startLocalServer } from '../local/server';
-import { handlerNames } from '../shared/routes';
+import { handlerNames } from '../shared/routes/table';
 
 const usage = 'Usage: npm start [-- --data DIR] [--port N] [--bundled] [--verbose] [--quiet]';
 

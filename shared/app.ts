@@ -1,13 +1,14 @@
 /**
- * The functions' composition: the HTTP stack (shared/http) bound to the stores, the table's
- * (shared/db) and the simulated one (shared/mock). Table operations bind here; document
- * operations bind to shared/http/api.ts directly, so that their bundles carry no AWS SDK.
+ * The functions' composition: the HTTP stack bound to its row (shared/routes/api.ts) and to the
+ * stores, the table's (shared/db) and the simulated one (shared/mock). Table operations bind here;
+ * document operations bind to shared/routes/api.ts directly, so that their bundles carry no AWS SDK.
  */
 import { onTable } from './db/repository';
 import { tableAccessOf } from './db/store';
 import type { Store } from './domain/store';
-import { type Definition, api as httpApi } from './http/api';
-import type { TableOperationId } from './routes';
+import type { Definition } from './http/api';
+import { type RowOf, api as routeApi } from './routes/api';
+import type { TableOperationId } from './routes/table';
 import { type Bindings, sidesOf } from './stores';
 
 /**
@@ -18,11 +19,11 @@ import { type Bindings, sidesOf } from './stores';
  */
 export const api = async <Id extends TableOperationId, K extends keyof Store>(
   id: Id,
-  { store, ...definition }: Definition<Id, Pick<Store, K>> & { readonly store: Bindings<K> },
+  { store, ...definition }: Definition<RowOf<Id>, Pick<Store, K>> & { readonly store: Bindings<K> },
 ) => {
   const access = await tableAccessOf(id);
   const { table, mock } = sidesOf(store);
-  return httpApi<Id, Pick<Store, K>>(id, {
+  return routeApi<Id, Pick<Store, K>>(id, {
     ...definition,
     stores: { real: (deadline) => onTable(table, access(deadline)), mock },
   });

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { errorGuide } from '../shared/docs/error-guide';
 import { errorCatalogue } from '../shared/http/error-catalogue';
+import { errorGuide } from '../shared/openapi/error-guide';
 
 describe('the README', () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');

@@ -2,7 +2,7 @@ import { type ErrorCode, errorCatalogue, errorCodes } from '../http/error-catalo
 import { errorObject } from '../http/errors';
 import type { Links } from '../http/links';
 import { toXml } from '../http/xml';
-import { errorGuide } from './error-guide';
+import { errorGuide } from '../openapi/error-guide';
 import { escapeHtml, markdown, page } from './html';
 
 /** The pages every `moreInfo` links to, and their index, from the one error catalogue. */

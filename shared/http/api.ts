@@ -3,7 +3,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type * as v from 'valibot';
 import type { PageQuery } from '../domain/paging';
 import type { Precondition, Store, WriteOptions } from '../domain/store';
-import { type FallbackId, type OperationId, type OperationOf, operationById, takesLabels } from '../routes';
+import { takesLabels } from '../operation/paths';
+import type { Operation } from '../operation/row';
 import type { Links } from './links';
 import type { ListContext } from './lists';
 import { errorRenderer } from './middleware/errors';
@@ -43,16 +44,14 @@ export interface OperationRequest<Query, Body, S = Store> extends ListContext {
   readonly store: S;
 }
 
-type QueryOf<Id extends OperationId> =
-  OperationOf<Id> extends { readonly query: infer S } ? Output<S> : Record<string, never>;
-type BodyOf<Id extends OperationId> = OperationOf<Id> extends { readonly body: infer S } ? Output<S> : undefined;
+/** The 404 and 405 serve no row: no query, no body. */
+type QueryOf<Row> = Row extends { readonly query: infer S } ? Output<S> : Record<string, never>;
+type BodyOf<Row> = Row extends { readonly body: infer S } ? Output<S> : undefined;
 
-export type RequestOf<Id extends OperationId | FallbackId, S = Store> = Id extends OperationId
-  ? OperationRequest<QueryOf<Id>, BodyOf<Id>, S>
-  : OperationRequest<Record<string, never>, undefined, S>;
+export type RequestOf<Row extends Operation | undefined, S = Store> = OperationRequest<QueryOf<Row>, BodyOf<Row>, S>;
 
-export interface Definition<Id extends OperationId | FallbackId, S = Store> {
-  readonly run: (request: RequestOf<Id, S>) => Promise<Reply> | Reply;
+export interface Definition<Row extends Operation | undefined, S = Store> {
+  readonly run: (request: RequestOf<Row, S>) => Promise<Reply> | Reply;
 }
 
 /** No store: an operation that never touches the table and is typed so asks for none. */
@@ -67,15 +66,16 @@ const noStore = new Proxy({} as Store, {
  * trace context of the log lines and the request's metrics around everything, header
  * normalisation, negotiation, refusing text that is not Unicode, the mock switch (which store),
  * input parsing and validation, the operation, then the response (serialisation and conditional
- * requests) in `after`, and one error renderer in `onError`. The operation is the row of the
- * route table named by `id`; `stores` are given by shared/app.ts to operations that use the table.
+ * requests) in `after`, and one error renderer in `onError`. `operation` is the row of the route
+ * table named by `id`, found by shared/routes/api.ts, and none for the 404 and 405; `stores` are
+ * given by shared/app.ts to operations that use the table.
  */
-export const api = <Id extends OperationId | FallbackId, S extends Partial<Store> = Store>(
-  id: Id,
-  definition: Definition<Id, S> & { readonly stores?: Stores<S> },
+export const api = <Row extends Operation | undefined, S extends Partial<Store> = Store>(
+  id: string,
+  operation: Row,
+  definition: Definition<Row, S> & { readonly stores?: Stores<S> },
 ) => {
-  const fallback = id === 'notFound' || id === 'methodNotAllowed';
-  const operation = fallback ? undefined : operationById(id as OperationId);
+  const fallback = operation === undefined;
   const negotiates = !operation?.success.some((success) => 'document' in success);
   return middy<APIGatewayProxyEvent, ApiResult, Error, ApiContext>({ timeoutEarlyInMillis: 0 })
     .use(traceContext(id))
@@ -98,8 +98,8 @@ export const api = <Id extends OperationId | FallbackId, S extends Partial<Store
         store: state.store ?? noStore,
         page: given.page ?? { start: { offset: 0 }, limit: 0, sort: 'asc' },
         query: given.query ?? {},
-        // The row's schemas checked the query and body: their types are the row's, which TypeScript cannot see through the id.
-      } as RequestOf<Id, S>;
+        // The row's schemas checked the query and body: their types are the row's, which TypeScript cannot see through `Row`.
+      } as RequestOf<Row, S>;
       return definition.run(request);
     });
 };

@@ -1,7 +1,7 @@
 /**
  * Every error the API can answer with, in one place: the codes the handlers throw and the
  * gateway renders. A code starts with its HTTP status; each distinct cause has its own code.
- * What each error means for a reader (title, cause, fix) is in shared/docs/error-guide.ts,
+ * What each error means for a reader (title, cause, fix) is in shared/openapi/error-guide.ts,
  * keyed by the same codes, so that the functions do not carry the documentation in their bundles.
  */
 export interface ErrorEntry {

@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { currentVersion } from '../routes';
+import { currentVersion } from '../operation/paths';
 
 /**
  * Builds the absolute links the API writes (`Location`, tag `url`, `moreInfo`, `Link`): always

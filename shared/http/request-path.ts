@@ -1,5 +1,5 @@
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { resourceTakesLabels } from '../routes';
+import { resourceTakesLabels } from '../operation/paths';
 import { isFormat } from './negotiation';
 
 /** Every path parameter name the route table uses; those not in the matched path are `''`. */

@@ -2,7 +2,9 @@ import { articleInput } from '../domain/article';
 import { magazineInput, magazineListInput } from '../domain/magazine';
 import type { ErrorCode } from '../http/error-catalogue';
 import { representationSchemas } from '../http/representations/schemas';
-import { currentVersion, type HttpMethod, type Operation, operations, takesLabels, versionPrefixes } from '../routes';
+import { currentVersion, takesLabels, versionPrefixes } from '../operation/paths';
+import type { HttpMethod, Operation } from '../operation/row';
+import { operations } from '../routes/table';
 import { requestExamples } from './examples';
 import { componentSchemas, nameOf } from './json-schema';
 import { groupDescriptions, type OperationProse, operationDocs } from './operation-docs';
@@ -252,7 +254,7 @@ export const serversFor = (baseUrl: string | undefined): JsonObject[] =>
 
 /** Each operation on its path, its HEAD beside each GET, and both again on the labelled path where labels apply. */
 const documentedOperations = (): { path: string; documented: Documented }[] =>
-  (operations as readonly Operation[]).flatMap((operation) => {
+  (operations as readonly Operation<ErrorCode>[]).flatMap((operation) => {
     const prose = proseOf(operation);
     const methods: HttpMethod[] = operation.method === 'GET' ? ['GET', 'HEAD'] : [operation.method];
     return [false, ...(takesLabels(operation) ? [true] : [])].flatMap((labelled) =>

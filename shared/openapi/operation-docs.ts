@@ -1,9 +1,11 @@
-import type { Group, OperationId } from '../routes';
+import type { Group } from '../operation/row';
+import type { OperationId } from '../routes/table';
 
 /**
- * The prose of each operation, keyed by its id in the route table: what the row (shared/routes.ts)
- * does not say in code. `satisfies Record<OperationId, …>` makes an operation without prose a type
- * error. Kept apart from the rows so that no function carries it in its bundle.
+ * The prose of each operation, keyed by its id in the route table: what the row
+ * (shared/routes/table.ts) does not say in code. `satisfies Record<OperationId, …>` makes an
+ * operation without prose a type error. Kept apart from the rows so that no function carries it
+ * in its bundle.
  */
 export interface OperationProse {
   readonly description: string;

@@ -2,7 +2,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { IDENTIFIER_PATTERN } from '../domain/fields';
 import { errorCodes } from '../http/error-catalogue';
-import { formatLabels } from '../routes';
+import { formatLabels } from '../operation/paths';
 import { EXAMPLE_BASE_URL } from './examples';
 import { jsonSchemaConfig } from './json-schema';
 import { queryParameterDescriptions } from './operation-docs';

@@ -1,8 +1,8 @@
 import { STATUS_CODES } from 'node:http';
-import { errorGuide } from '../docs/error-guide';
 import { type ErrorCode, errorCatalogue } from '../http/error-catalogue';
 import { representationSchemas } from '../http/representations/schemas';
-import type { HttpMethod, Operation, Success } from '../routes';
+import type { HttpMethod, Operation, Success } from '../operation/row';
+import { errorGuide } from './error-guide';
 import { errorExample, errorXml, replyExamples, xmlOf } from './examples';
 import { nameOf } from './json-schema';
 import type { OperationProse } from './operation-docs';
@@ -20,7 +20,7 @@ export const XML_TYPE = 'application/xml';
 
 /** One operation as the document shows it: a method, on the plain path or on its labelled form. */
 export interface Documented {
-  readonly operation: Operation;
+  readonly operation: Operation<ErrorCode>;
   readonly prose: OperationProse;
   readonly method: HttpMethod;
   readonly labelled: boolean;

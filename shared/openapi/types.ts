@@ -1,4 +1,4 @@
-import type { HttpMethod } from '../routes';
+import type { HttpMethod } from '../operation/row';
 
 export type JsonObject = { [key: string]: unknown };
 

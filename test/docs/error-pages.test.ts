@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { handler as getErrorPage } from '../../functions/get-error-page';
 import { handler as listErrorPages } from '../../functions/list-error-pages';
-import { errorGuide } from '../../shared/docs/error-guide';
 import { escapeHtml } from '../../shared/docs/html';
 import { errorCatalogue, errorCodes } from '../../shared/http/error-catalogue';
+import { errorGuide } from '../../shared/openapi/error-guide';
 import { invoke } from '../support/proxy-event';
 
 const html = (text: string) => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');

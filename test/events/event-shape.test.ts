@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LambdaHandler } from '../../local/load-handler';
 import { type LocalServer, startLocalServer } from '../../local/server';
 import { eventsDir } from '../../scripts/make-events';
-import { expandRoutes } from '../../shared/routes';
+import { expandRoutes } from '../../shared/routes/table';
 import { clientFor } from '../support/http';
 
 /**

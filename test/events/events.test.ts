@@ -11,7 +11,8 @@ import { lambdaContext } from '../../local/lambda-context';
 import { type HandlerLoader, sourceHandlers } from '../../local/load-handler';
 import { allEvents, eventsDir } from '../../scripts/make-events';
 import { minimumCompressionBytes } from '../../shared/http/compression';
-import { expandRoutes, operations, type TableAction } from '../../shared/routes';
+import type { TableAction } from '../../shared/operation/row';
+import { expandRoutes, operations } from '../../shared/routes/table';
 import { type DynamoDbProxy, startDynamoDbProxy } from '../support/dynamodb-proxy';
 
 const files = readdirSync(eventsDir).filter((file) => file.endsWith('.json'));

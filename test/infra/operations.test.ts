@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { functionLogicalId } from '../../infra/api-function';
 import { minimumCompressionBytes } from '../../shared/http/compression';
 import { metricsNamespace, requestMetrics, stageMetrics } from '../../shared/metrics';
-import { expandRoutes, fallbacks, type Operation, operations, scheduledTasks } from '../../shared/routes';
+import type { Operation } from '../../shared/operation/row';
+import { expandRoutes, fallbacks, operations, scheduledTasks } from '../../shared/routes/table';
 import { apiDocumentOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 

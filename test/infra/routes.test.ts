@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { functionLogicalId } from '../../infra/api-function';
 import { corsPreflight } from '../../shared/http/cors';
-import { expandRoutes, methodNotAllowedHandler, notFoundHandler, scheduledTasks } from '../../shared/routes';
+import { expandRoutes, methodNotAllowedHandler, notFoundHandler, scheduledTasks } from '../../shared/routes/table';
 import { apiDocumentOf, integrationTarget, methodsOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 

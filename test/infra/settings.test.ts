@@ -5,16 +5,14 @@ import { tableDefinition } from '../../shared/db/table';
 import { corsResponseHeaders } from '../../shared/http/cors';
 import { errorCatalogue } from '../../shared/http/error-catalogue';
 import { gatewayErrors } from '../../shared/http/gateway-errors';
+import { type Operation, type TableAction, writeActions } from '../../shared/operation/row';
 import {
   DEFAULT_TIMEOUT_SECONDS,
   expandRoutes,
-  type Operation,
   operations,
   scheduledTasks,
-  type TableAction,
   timeoutSecondsOf,
-  writeActions,
-} from '../../shared/routes';
+} from '../../shared/routes/table';
 import { apiDocumentOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 

@@ -3,7 +3,7 @@ import { Template } from 'aws-cdk-lib/assertions';
 import { Code } from 'aws-cdk-lib/aws-lambda';
 import { MagazineApiStack } from '../../infra/magazine-api-stack';
 import { type StageName, stageSettingsFrom } from '../../infra/stage-settings';
-import type { Route } from '../../shared/routes';
+import type { Route } from '../../shared/routes/table';
 
 /** Template-only tests need no bundles: every function gets the same small inline code. */
 const stubCode = () => Code.fromInline('export const handler = async () => ({ statusCode: 200, body: "" });');

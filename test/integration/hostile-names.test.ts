@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expandRoutes } from '../../shared/routes';
+import { expandRoutes } from '../../shared/routes/table';
 import type { HttpResponse } from '../support/http';
 import { articleBody, magazineBody, useLocalApi } from './expect-api';
 

@@ -10,7 +10,7 @@ import { type LocalEnvironment, prepareLocalEnvironment } from '../../local/envi
 import { lambdaContext } from '../../local/lambda-context';
 import { type HandlerLoader, sourceHandlers } from '../../local/load-handler';
 import { eventsDir } from '../../scripts/make-events';
-import { timeoutSecondsOf } from '../../shared/routes';
+import { timeoutSecondsOf } from '../../shared/routes/table';
 import { type DynamoDbProxy, startDynamoDbProxy } from '../support/dynamodb-proxy';
 import { sweepGarbage } from '../support/garbage';
 import { operationOf } from '../support/grants';

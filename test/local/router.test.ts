@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRouter } from '../../local/router';
-import type { Route } from '../../shared/routes';
+import type { Route } from '../../shared/routes/table';
 
 const route = createRouter();
 

@@ -11,7 +11,8 @@ import {
   serversFor,
 } from '../../shared/openapi/document';
 import { resolveRef } from '../../shared/openapi/resolve-ref';
-import { expandRoutes, formatLabels, operations, versionPrefixes } from '../../shared/routes';
+import { formatLabels, versionPrefixes } from '../../shared/operation/paths';
+import { expandRoutes, operations } from '../../shared/routes/table';
 import { schemaProblems } from '../support/contract';
 import { invoke } from '../support/proxy-event';
 

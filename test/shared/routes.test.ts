@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { suggestPath } from '../../shared/http/suggest-path';
-import { allowedMethods, expandRoutes, operations, resourcePaths } from '../../shared/routes';
+import { resourcePaths } from '../../shared/operation/paths';
+import { suggestPath } from '../../shared/routes/suggest-path';
+import { allowedMethods, expandRoutes, operations } from '../../shared/routes/table';
 
 describe('the route table', () => {
   const routes = expandRoutes();

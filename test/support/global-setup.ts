@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
-import { operations, scheduledTasks } from '../../shared/routes';
+import { operations, scheduledTasks } from '../../shared/routes/table';
 import { startDynamoDbProxy } from './dynamodb-proxy';
 import { GrantRecorder, grantViolations } from './grants';
 

@@ -1,4 +1,4 @@
-import type { TableAction } from '../../shared/routes';
+import type { TableAction } from '../../shared/operation/row';
 
 /**
  * What IAM authorises a DynamoDB request by. A transaction needs the grant of each action inside

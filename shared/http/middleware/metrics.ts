@@ -2,7 +2,7 @@ import type { APIGatewayProxyResult } from 'aws-lambda';
 import { config } from '../../config';
 import { StoreUnavailable } from '../../domain/errors';
 import { publishMetrics, startRequestCounts } from '../../metrics';
-import type { Operation } from '../../routes';
+import type { Operation } from '../../operation/row';
 import { errorCodeOf } from './errors';
 import type { ApiMiddleware, ApiRequest } from './state';
 

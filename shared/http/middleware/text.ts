@@ -1,4 +1,4 @@
-import type { Operation } from '../../routes';
+import type { Operation } from '../../operation/row';
 import { notUnicode } from '../text';
 import type { ApiMiddleware } from './state';
 

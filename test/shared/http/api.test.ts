@@ -3,9 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '../../../local/lambda-context';
 import { NotFound } from '../../../shared/domain/errors';
 import type { Store } from '../../../shared/domain/store';
-import { api } from '../../../shared/http/api';
 import { ApiError } from '../../../shared/http/errors';
 import { created, document, ok } from '../../../shared/http/replies';
+import { api } from '../../../shared/routes/api';
 import { invoke, type ProxyHandler, proxyEvent } from '../../support/proxy-event';
 
 /** A store whose every method fails: the operations under test here must not reach it unless they say so. */

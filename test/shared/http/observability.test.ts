@@ -6,9 +6,9 @@ import { createDocumentClient } from '../../../shared/db/client';
 import { tableAccess } from '../../../shared/db/table-access';
 import { StoreUnavailable } from '../../../shared/domain/errors';
 import type { Store } from '../../../shared/domain/store';
-import { api } from '../../../shared/http/api';
 import { created, ok } from '../../../shared/http/replies';
 import { metricsNamespace, startRequestCounts } from '../../../shared/metrics';
+import { api } from '../../../shared/routes/api';
 import { type ProxyHandler, proxyEvent } from '../../support/proxy-event';
 
 /** What Lambda sets for an actively traced function; the functions' metrics line is on in Lambda. */

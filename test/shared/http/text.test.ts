@@ -1,9 +1,9 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../shared/domain/store';
-import { api } from '../../../shared/http/api';
 import { created, ok } from '../../../shared/http/replies';
 import { findIllFormedText } from '../../../shared/http/text';
+import { api } from '../../../shared/routes/api';
 import { invoke } from '../../support/proxy-event';
 
 const LONE = '\udfff';

@@ -1,7 +1,9 @@
 import fc from 'fast-check';
 import { articleInput } from '../../../shared/domain/article';
 import { magazineInput } from '../../../shared/domain/magazine';
-import { allowedMethods, expandRoutes, type Operation, type Route, resourceTakesLabels } from '../../../shared/routes';
+import { resourceTakesLabels } from '../../../shared/operation/paths';
+import type { Operation } from '../../../shared/operation/row';
+import { allowedMethods, expandRoutes, type Route } from '../../../shared/routes/table';
 import type { WireRequest } from './wire';
 
 /**

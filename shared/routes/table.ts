@@ -7,11 +7,10 @@
  * Paths use API Gateway's syntax; `expandRoutes` adds the version prefixes and the format labels
  * exactly as API Gateway resources are created.
  */
-import type * as v from 'valibot';
-import { articleInput } from './domain/article';
-import { magazineInput, magazineListInput } from './domain/magazine';
-import type { ErrorCode } from './http/error-catalogue';
-import { magazineListQuery, magazineQuery, pageQuery, tagMagazineListQuery } from './http/query';
+import { articleInput } from '../domain/article';
+import { magazineInput, magazineListInput } from '../domain/magazine';
+import type { ErrorCode } from '../http/error-catalogue';
+import { magazineListQuery, magazineQuery, pageQuery, tagMagazineListQuery } from '../http/query';
 import {
   articleListSchema,
   articleSchema,
@@ -20,76 +19,9 @@ import {
   magazineResultSchema,
   tagListSchema,
   tagResourceSchema,
-} from './http/representations/schemas';
-import type { BusinessMetric } from './metrics';
-
-export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
-
-/**
- * The DynamoDB actions (IAM names without `dynamodb:`) an operation's function is granted on the
- * table: exactly what its path through the repository sends. A transaction is authorised by the
- * actions of its items (`TransactWriteItems` of a Put and an Update needs PutItem and UpdateItem).
- */
-export type TableAction =
-  | 'GetItem'
-  | 'BatchGetItem'
-  | 'Query'
-  | 'PutItem'
-  | 'UpdateItem'
-  | 'DeleteItem'
-  | 'BatchWriteItem'
-  | 'ConditionCheckItem';
-
-/** The actions that change the table. */
-export const writeActions: ReadonlySet<TableAction> = new Set([
-  'PutItem',
-  'UpdateItem',
-  'DeleteItem',
-  'BatchWriteItem',
-]);
-
-export type Group = 'Magazines' | 'Articles' | 'Tags' | 'Documentation';
-
-/** A success the operation answers with: a representation (JSON or XML) or a document of one media type. */
-export type Success =
-  | {
-      readonly status: 200 | 201;
-      readonly schema: v.GenericSchema;
-      /** The name of its example in shared/openapi/examples.ts. */
-      readonly example: string;
-    }
-  | { readonly status: 200; readonly document: 'text/html' | 'application/json' };
-
-export interface Operation {
-  /** The OpenAPI `operationId`, the id a handler binds with, the key of its prose. */
-  readonly id: string;
-  readonly method: Exclude<HttpMethod, 'HEAD'>;
-  /** Path without version prefix or label. */
-  readonly path: string;
-  /** Module under `functions/` (without extension) exporting `handler`. */
-  readonly handler: string;
-  readonly group: Group;
-  readonly summary: string;
-  /** Its IAM grant on the table; empty for operations that never touch it. */
-  readonly actions: readonly TableAction[];
-  readonly query?: v.ObjectSchema<v.ObjectEntries, undefined>;
-  readonly body?: v.GenericSchema;
-  readonly success: readonly Success[];
-  /** Codes of this operation's own failures (those of every operation of a kind are added by the document). */
-  readonly errors: readonly ErrorCode[];
-  /** A paged list: its query has `offset`, `limit`, `sort` and `cursor`. */
-  readonly list?: boolean;
-  /** Honours `If-Match`. */
-  readonly ifMatch?: boolean;
-  /** Honours `Idempotency-Key`. */
-  readonly idempotent?: boolean;
-  /** Whether `.json`/`.xml` may end the path: every GET, and the POST of articles. */
-  readonly labels?: boolean;
-  /** Seconds the function may run; 10 unless it is a bulk operation, which must still answer before API Gateway's 29. */
-  readonly timeoutSeconds?: number;
-  /** The business metric one success with this status adds to (not a mock request, not an idempotent replay). */
-  readonly counts?: { readonly status: 200 | 201; readonly metric: BusinessMetric };
-}
+} from '../http/representations/schemas';
+import { resourcePaths, takesLabels } from '../operation/paths';
+import type { HttpMethod, Operation, ScheduledTask } from '../operation/row';
 
 const magazineList = { status: 200, schema: magazineListSchema, example: 'MagazineList' } as const;
 const idReply = (status: 200 | 201, example: string) => ({ status, schema: idReplySchema, example }) as const;
@@ -317,7 +249,7 @@ export const operations = [
     success: [{ status: 200, document: 'application/json' }],
     errors: [],
   },
-] as const satisfies readonly Operation[];
+] as const satisfies readonly Operation<ErrorCode>[];
 
 export type OperationId = (typeof operations)[number]['id'];
 export type OperationOf<Id extends OperationId> = Extract<(typeof operations)[number], { readonly id: Id }>;
@@ -339,18 +271,6 @@ export const fallbacks = [
 export type FallbackId = (typeof fallbacks)[number]['id'];
 export const methodNotAllowedHandler = fallbacks[0].handler;
 export const notFoundHandler = fallbacks[1].handler;
-
-/** A function no route serves: run on a schedule, with its own grants. */
-export interface ScheduledTask {
-  readonly id: string;
-  /** Module under `functions/`. */
-  readonly handler: string;
-  readonly summary: string;
-  readonly everyMinutes: number;
-  readonly timeoutSeconds: number;
-  /** The DynamoDB actions it sends, as for an operation. */
-  readonly actions: readonly TableAction[];
-}
 
 /**
  * The janitor: clears the garbage that deletions and bulk writes could not clear within their
@@ -421,26 +341,6 @@ export const functionEnvironment = (
   ...(settings.stage && { STAGE: settings.stage }),
 });
 
-/** `''` is the anonymous (latest) version. */
-export const versionPrefixes = ['', '/v1', '/api/v1'] as const;
-export const currentVersion = 'v1';
-export const formatLabels = ['json', 'xml'] as const;
-
-/** Resources whose representation can be chosen by a `.json`/`.xml` label on their path. */
-const hasLabels = (path: string) => !path.startsWith('/documentation') && path !== '/openapi.json';
-
-/** The version prefix a request path carries (`''`, `/v1` or `/api/v1`). */
-export const versionPrefixOf = (path: string): (typeof versionPrefixes)[number] =>
-  [...versionPrefixes].reverse().find((p) => p !== '' && (path === p || path.startsWith(`${p}/`))) ?? '';
-
-/** Whether a `.json`/`.xml` at the end of a request to this API Gateway resource is a format label (not on documents, whose names end in `.html` and `.json`). */
-export const resourceTakesLabels = (resource: string): boolean =>
-  hasLabels(resource.slice(versionPrefixOf(resource).length));
-
-/** Whether a `.json`/`.xml` label may end the operation's path (or its last parameter). */
-export const takesLabels = (operation: Operation) =>
-  hasLabels(operation.path) && (operation.labels ?? operation.method === 'GET');
-
 export interface Route {
   readonly method: HttpMethod | 'ANY';
   /** The API Gateway resource path, as it appears in the proxy event's `resource`. */
@@ -449,20 +349,6 @@ export interface Route {
   /** The operation served; absent for the 404/405 routes. */
   readonly operation?: Operation;
 }
-
-const lastSegmentIsLiteral = (path: string) => !path.endsWith('}');
-
-/**
- * The resource paths of one operation path: each version prefix, and each label where the last
- * segment is literal. Where it is a parameter (`/magazines/{id}`) API Gateway hands the label
- * over inside the parameter (`id = "1234.json"`), and the middleware splits it off.
- */
-export const resourcePaths = (path: string, labels = hasLabels(path)): string[] =>
-  versionPrefixes.flatMap((prefix) => {
-    const base = `${prefix}${path}`;
-    if (!labels || !lastSegmentIsLiteral(path)) return [base];
-    return [base, ...formatLabels.map((label) => `${base}.${label}`)];
-  });
 
 /**
  * Every route API Gateway has: operations, HEAD beside each GET, 405 per resource, 404 catch-all.

@@ -1,4 +1,5 @@
-import { operations, versionPrefixOf } from '../routes';
+import { versionPrefixOf } from '../operation/paths';
+import { operations } from './table';
 
 const distance = (a: string, b: string): number => {
   const row = Array.from({ length: b.length + 1 }, (_, i) => i);
