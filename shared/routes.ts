@@ -368,12 +368,48 @@ export const scheduledTasks = [
   },
 ] as const satisfies readonly ScheduledTask[];
 
+/** A function no route serves: run on the table's stream, for the new items it names. */
+export interface StreamTask {
+  readonly id: string;
+  /** Module under `functions/`. */
+  readonly handler: string;
+  readonly summary: string;
+  /** Only new items whose sort key starts with this reach it (the stream's filter). */
+  readonly newItemsPrefix: string;
+  /** How long the stream gathers records before it calls the function. */
+  readonly batchWindowSeconds: number;
+  readonly timeoutSeconds: number;
+  readonly actions: readonly TableAction[];
+}
+
+/**
+ * The folder: moves the tickets writes leave in a list's partition into its counts and blocks, so
+ * that readers have few to add up. Writes never wait for it; readers are exact without it.
+ */
+export const streamTasks = [
+  {
+    id: 'foldCounts',
+    handler: 'fold-counts',
+    summary: 'Folds the count changes writes leave into the lists',
+    newItemsPrefix: '#T',
+    batchWindowSeconds: 1,
+    timeoutSeconds: 60,
+    actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem'],
+  },
+] as const satisfies readonly StreamTask[];
+
+/** Functions no route serves, by the way they are started. */
+export const backgroundTasks: readonly (ScheduledTask | StreamTask)[] = [...scheduledTasks, ...streamTasks];
+
 export const scheduledTaskOfHandler = (handler: string): ScheduledTask | undefined =>
   (scheduledTasks as readonly ScheduledTask[]).find((task) => task.handler === handler);
 
+export const streamTaskOfHandler = (handler: string): StreamTask | undefined =>
+  (streamTasks as readonly StreamTask[]).find((task) => task.handler === handler);
+
 /** The row a function module is built from: its operation's, or its scheduled task's. */
-export const functionRowOf = (handler: string): Operation | ScheduledTask | undefined =>
-  operationOfHandler(handler) ?? scheduledTaskOfHandler(handler);
+export const functionRowOf = (handler: string): Operation | ScheduledTask | StreamTask | undefined =>
+  operationOfHandler(handler) ?? scheduledTaskOfHandler(handler) ?? streamTaskOfHandler(handler);
 
 const byId = new Map<string, Operation>(
   (operations as readonly Operation[]).map((operation) => [operation.id, operation]),
@@ -392,6 +428,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 10;
 export const timeoutSecondsOf = (handler: string): number =>
   operationOfHandler(handler)?.timeoutSeconds ??
   scheduledTaskOfHandler(handler)?.timeoutSeconds ??
+  streamTaskOfHandler(handler)?.timeoutSeconds ??
   DEFAULT_TIMEOUT_SECONDS;
 
 /** What a deployment sets for every function (see infra/): the CDK stack and the local runtime both use it. */
@@ -411,7 +448,7 @@ export interface DeploymentSettings {
  * logged stack by hand.
  */
 export const functionEnvironment = (
-  row: Operation | ScheduledTask | undefined,
+  row: Operation | ScheduledTask | StreamTask | undefined,
   settings: DeploymentSettings,
 ): Record<string, string> => ({
   MOCK_ENABLED: String(settings.mockEnabled),
@@ -487,7 +524,7 @@ export const expandRoutes = (table: readonly Operation[] = operations): Route[] 
 export const handlerNames = (): string[] => [...new Set(expandRoutes().map((route) => route.handler))].sort();
 
 /** Every function module: the routes' handlers and the scheduled tasks. */
-export const functionNames = (): string[] => [...handlerNames(), ...scheduledTasks.map((task) => task.handler)].sort();
+export const functionNames = (): string[] => [...handlerNames(), ...backgroundTasks.map((task) => task.handler)].sort();
 
 let methodsByResource: Map<string, HttpMethod[]> | undefined;
 

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { functionLogicalId } from '../../infra/api-function';
 import { minimumCompressionBytes } from '../../shared/http/compression';
 import { metricsNamespace, requestMetrics, stageMetrics } from '../../shared/metrics';
-import { expandRoutes, fallbacks, type Operation, operations, scheduledTasks } from '../../shared/routes';
+import {
+  backgroundTasks,
+  expandRoutes,
+  fallbacks,
+  type Operation,
+  operations,
+  scheduledTasks,
+} from '../../shared/routes';
 import { apiDocumentOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 
@@ -56,7 +63,7 @@ describe('alarms', () => {
         'api-p99-latency',
         'api-429',
         'table-throttles',
-        ...[...handlers, ...scheduledTasks.map((task) => task.handler)].flatMap((handler) => [
+        ...[...handlers, ...backgroundTasks.map((task) => task.handler)].flatMap((handler) => [
           `${handler}-errors`,
           `${handler}-throttles`,
         ]),
