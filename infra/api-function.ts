@@ -46,7 +46,7 @@ export interface ApiFunctionProps {
   /** Publish each deployment's code as a version behind the alias `live`, which is what API Gateway calls. */
   readonly liveAlias?: boolean;
   /** Who calls it: API Gateway, waiting for the answer (the default), or a schedule, which does not wait. */
-  readonly invokedBy?: 'api' | 'schedule';
+  readonly invokedBy?: 'api' | 'schedule' | 'stream';
 }
 
 /** The alias API Gateway calls where versions are published (prod): CodeDeploy moves it from version to version. */
@@ -114,33 +114,48 @@ export class ApiFunction extends Construct {
       {
         id: 'AwsSolutions-IAM5[Resource::*]',
         reason:
-          'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords apply to no resource, so IAM takes them only on `*`.',
+          props.invokedBy === 'stream'
+            ? "Active tracing (xray:PutTraceSegments, xray:PutTelemetryRecords) and the stream's event source mapping (dynamodb:ListStreams) take no resource, so IAM grants them only on `*`."
+            : 'Active tracing: xray:PutTraceSegments and xray:PutTelemetryRecords apply to no resource, so IAM takes them only on `*`.',
       },
-      ...(props.invokedBy === 'schedule'
+      ...(props.invokedBy === 'stream'
         ? [
             {
               id: 'Serverless-LambdaDLQ',
               reason:
-                'A scheduled run carries no data: a failed one (after Lambda retries it twice) is done again by the next run, and its failures raise the errors alarm; a queue of empty events would tell nothing more.',
+                "The table's stream invokes it through an event source mapping, not asynchronously: a failed batch is retried by the mapping and then sent to the mapping's own failure queue.",
             },
             {
               id: 'Serverless-LambdaAsyncFailureDestination',
               reason:
-                'A scheduled run carries no data to recover: the next run does the work again, and the errors alarm reports failures.',
+                "No asynchronous invocations: the event source mapping keeps a failed batch's record in its failure queue.",
             },
           ]
-        : [
-            {
-              id: 'Serverless-LambdaDLQ',
-              reason:
-                'API Gateway calls the function synchronously and the client gets every failure as an answer; a dead-letter queue only catches asynchronous invocations, which this function never has.',
-            },
-            {
-              id: 'Serverless-LambdaAsyncFailureDestination',
-              reason:
-                'No asynchronous invocations: API Gateway waits for the answer, so a failure destination would never receive anything.',
-            },
-          ]),
+        : props.invokedBy === 'schedule'
+          ? [
+              {
+                id: 'Serverless-LambdaDLQ',
+                reason:
+                  'A scheduled run carries no data: a failed one (after Lambda retries it twice) is done again by the next run, and its failures raise the errors alarm; a queue of empty events would tell nothing more.',
+              },
+              {
+                id: 'Serverless-LambdaAsyncFailureDestination',
+                reason:
+                  'A scheduled run carries no data to recover: the next run does the work again, and the errors alarm reports failures.',
+              },
+            ]
+          : [
+              {
+                id: 'Serverless-LambdaDLQ',
+                reason:
+                  'API Gateway calls the function synchronously and the client gets every failure as an answer; a dead-letter queue only catches asynchronous invocations, which this function never has.',
+              },
+              {
+                id: 'Serverless-LambdaAsyncFailureDestination',
+                reason:
+                  'No asynchronous invocations: API Gateway waits for the answer, so a failure destination would never receive anything.',
+              },
+            ]),
     );
   }
 

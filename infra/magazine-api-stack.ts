@@ -9,23 +9,26 @@ import {
   RestApiMode,
   SpecRestApi,
 } from 'aws-cdk-lib/aws-apigateway';
-import { AttributeType, BillingMode, Table } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
 import { ManagedPolicy, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import type { Code } from 'aws-cdk-lib/aws-lambda';
+import { type Code, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
 import { minimumCompressionBytes } from '../shared/http/compression';
-import type { Operation, ScheduledTask } from '../shared/operation/row';
+import type { Operation, ScheduledTask, StreamTask } from '../shared/operation/row';
 import {
   expandRoutes,
   fallbacks,
   functionEnvironment,
   type Route,
   scheduledTasks,
+  streamTasks,
   timeoutSecondsOf,
 } from '../shared/routes/table';
 import { ApiFunction, pascalCase } from './api-function';
@@ -75,8 +78,10 @@ export class MagazineApiStack extends Stack {
   readonly api: SpecRestApi;
   /** By handler module name (`get-magazine`): the functions API Gateway calls. */
   readonly functions = new Map<string, ApiFunction>();
-  /** By handler module name (`sweep-garbage`): the functions a schedule runs (`scheduledTasks`). */
+  /** By handler module name (`sweep-garbage`, `fold-counts`): the functions a schedule or the table's stream runs. */
   readonly scheduledFunctions = new Map<string, ApiFunction>();
+  /** Where the stream's records go that a stream function could not handle (after its retries). */
+  readonly streamFailures: Queue;
   readonly publisherPolicy: ManagedPolicy;
   readonly monitoring: Monitoring;
   readonly canaries: CanaryDeployments | undefined;
@@ -95,6 +100,7 @@ export class MagazineApiStack extends Stack {
       deletionProtection: settings.deletionProtection,
       removalPolicy: settings.tableRemovalPolicy,
       timeToLiveAttribute: tableDefinition.timeToLiveAttribute,
+      stream: StreamViewType[tableDefinition.streamView],
     });
     Validations.of(this.table).acknowledge({
       id: 'AwsSolutions-DDB4',
@@ -147,6 +153,57 @@ export class MagazineApiStack extends Stack {
         reason:
           'The schedule sends no data: an event that could not be delivered is replaced by the next one, a few minutes later, which does the same work.',
       });
+      this.scheduledFunctions.set(task.handler, fn);
+    }
+
+    this.streamFailures = new Queue(this, 'StreamFailures', {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(14),
+    });
+    Validations.of(this.streamFailures).acknowledge(
+      {
+        id: 'AwsSolutions-SQS3',
+        reason:
+          "It is itself the failure queue of the stream's functions: each message names a stream batch to look at, and its depth raises an alarm.",
+      },
+      {
+        id: 'Serverless-SQSRedrivePolicy',
+        reason: 'A failure queue has nowhere further to send what it holds: an operator reads it.',
+      },
+    );
+    for (const task of streamTasks as readonly StreamTask[]) {
+      const fn = new ApiFunction(this, pascalCase(task.handler), {
+        handler: task.handler,
+        actions: task.actions,
+        table: this.table,
+        environment: functionEnvironment(task, {
+          tableName: this.table.tableName,
+          mockEnabled: settings.mockEnabled,
+          baseUrl: settings.baseUrl,
+          stage: settings.stage,
+        }),
+        logRetention: settings.logRetention,
+        timeout: Duration.seconds(timeoutSecondsOf(task.handler)),
+        code: props.functionCode?.(task.handler),
+        invokedBy: 'stream',
+      });
+      fn.function.addEventSource(
+        new DynamoEventSource(this.table, {
+          startingPosition: StartingPosition.TRIM_HORIZON,
+          batchSize: 1000,
+          maxBatchingWindow: Duration.seconds(task.batchWindowSeconds),
+          retryAttempts: 10,
+          bisectBatchOnError: true,
+          onFailure: new SqsDlq(this.streamFailures),
+          filters: [
+            FilterCriteria.filter({
+              eventName: FilterRule.isEqual('INSERT'),
+              dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(task.newItemsPrefix) } } },
+            }),
+          ],
+        }),
+      );
       this.scheduledFunctions.set(task.handler, fn);
     }
 
@@ -232,7 +289,7 @@ export class MagazineApiStack extends Stack {
           actions: operationOf.get(handler)?.actions ?? [],
           fn,
         })),
-        ...(scheduledTasks as readonly ScheduledTask[]).map((task) => ({
+        ...[...(scheduledTasks as readonly ScheduledTask[]), ...(streamTasks as readonly StreamTask[])].map((task) => ({
           handler: task.handler,
           operationId: task.id,
           actions: task.actions,

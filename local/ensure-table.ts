@@ -4,6 +4,8 @@ import {
   type DynamoDBClient,
   ResourceInUseException,
   ResourceNotFoundException,
+  type TableDescription,
+  UpdateTableCommand,
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { createTableInput, tableDefinition } from '../shared/db/table';
@@ -11,9 +13,14 @@ import { createTableInput, tableDefinition } from '../shared/db/table';
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 const tableStatus = async (client: DynamoDBClient, tableName: string): Promise<string | undefined> => {
+  const table = await describe(client, tableName);
+  return table && (table.TableStatus ?? 'UNKNOWN');
+};
+
+const describe = async (client: DynamoDBClient, tableName: string): Promise<TableDescription | undefined> => {
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    return Table?.TableStatus ?? 'UNKNOWN';
+    return Table ?? {};
   } catch (error) {
     if (error instanceof ResourceNotFoundException) return undefined;
     throw error;
@@ -49,6 +56,14 @@ export const ensureTable = async (
           new UpdateTimeToLiveCommand({
             TableName: tableName,
             TimeToLiveSpecification: { AttributeName: tableDefinition.timeToLiveAttribute, Enabled: true },
+          }),
+        );
+      // A table kept from before the folder (`--data`) gets the stream the folder reads.
+      else if (!(await describe(client, tableName))?.StreamSpecification?.StreamEnabled)
+        await client.send(
+          new UpdateTableCommand({
+            TableName: tableName,
+            StreamSpecification: createTableInput(tableName).StreamSpecification,
           }),
         );
       return outcome;

@@ -6,12 +6,13 @@
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { type BackgroundTasks, startBackgroundTasks } from '../local/background';
 import { bundleFunctions, projectRoot } from '../local/bundle-functions';
 import { bundledHandlers } from '../local/bundled-handlers';
 import { type LocalEnvironment, prepareLocalEnvironment } from '../local/environment';
 import { sourceHandlers } from '../local/load-handler';
 import { type LocalServer, startLocalServer } from '../local/server';
-import { handlerNames } from '../shared/routes/table';
+import { handlerNames, streamTasks } from '../shared/routes/table';
 
 const usage = 'Usage: npm start [-- --data DIR] [--port N] [--bundled] [--verbose] [--quiet]';
 
@@ -64,12 +65,14 @@ const ensurePortFree = (wanted: number) =>
 
 let environment: LocalEnvironment | undefined;
 let server: LocalServer | undefined;
+let background: BackgroundTasks | undefined;
 let stopping = false;
 
 const stop = async (code: number) => {
   if (stopping) return;
   stopping = true;
   await server?.close().catch(() => undefined);
+  await background?.stop().catch(() => undefined);
   await environment?.stop().catch(() => undefined);
   process.exit(code);
 };
@@ -93,14 +96,20 @@ try {
 
   let handlers = sourceHandlers(environment);
   if (values.bundled) {
-    // The routes' functions: the server answers requests; the janitor runs with `npm run invoke -- sweep-garbage`.
-    const bundles = await bundleFunctions(path.join(projectRoot, 'dist', 'functions'), { names: handlerNames() });
+    // The routes' functions and the stream's: the janitor runs with `npm run invoke -- sweep-garbage`.
+    const bundles = await bundleFunctions(path.join(projectRoot, 'dist', 'functions'), {
+      names: [...handlerNames(), ...streamTasks.map((task) => task.handler)],
+    });
     console.log(
       `Serving ${bundles.names.length} functions bundled as they deploy (${path.relative(process.cwd(), bundles.dir)}, ${Math.round(bundles.milliseconds)} ms)`,
     );
     handlers = bundledHandlers(environment, bundles);
   }
   server = await startLocalServer({ port, quiet: values.quiet, handlers });
+  // The folder reads the table's stream, as its event source mapping does in AWS.
+  background = await startBackgroundTasks(environment, handlers, {
+    onError: (task, error) => console.error(`${task}: ${error instanceof Error ? error.message : String(error)}`),
+  });
   console.log(`Magazine API listening on ${server.url}`);
   console.log(`Try: curl -i '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`);
 } catch (error) {

@@ -3,9 +3,23 @@
  * the table. Kept apart from app.ts so that its bundle carries no HTTP stack.
  */
 import type { Swept } from './db/cleanup';
-import { tableJanitor } from './db/store';
+import { listOfPartition, TICKET_PREFIX } from './db/keys';
+import { type ListToFold, tableFolder, tableJanitor } from './db/store';
 
-export type { Swept };
+export type { ListToFold, Swept };
 
 /** Clears garbage until `deadline` (Unix ms); the table's client is made once per function instance. */
 export const janitor = (): ((deadline: number) => Promise<Swept>) => tableJanitor();
+
+/** Folds the tickets of `lists` until `deadline` (Unix ms); the table's client is made once per function instance. */
+export const folder = (): ((lists: readonly ListToFold[], deadline: number) => Promise<number>) => tableFolder();
+
+/** The lists whose partitions a ticket was written to, from the keys of new items (a stream's records). */
+export const listsOfNewItems = (keys: readonly { readonly PK: string; readonly SK: string }[]): ListToFold[] => {
+  const lists = new Map<string, ListToFold>();
+  for (const { PK, SK } of keys) {
+    const list = SK.startsWith(TICKET_PREFIX) ? listOfPartition(PK) : undefined;
+    if (list) lists.set(PK, list);
+  }
+  return [...lists.values()];
+};

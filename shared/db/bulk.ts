@@ -4,25 +4,14 @@ import { nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine } from '../domain/magazine';
 import { type Precondition, satisfies } from '../domain/store';
 import { sweep, trashEntry } from './cleanup';
-import { dayOf, listCounts, monthOf, readCounts, yearOf } from './counters';
+import { countChanges, type Delta, noCounts } from './counts';
+import { foldedItems, foldInto } from './folder';
 import { headKeys, learnGeneration, readGeneration } from './generation';
 import { decodeBulk, decodeMagazine, type MagazineRecord } from './items';
-import {
-  aggregateKey,
-  attr,
-  bulkKey,
-  daysKey,
-  FIRST_GENERATION,
-  GUARDS,
-  guardKey,
-  type ListName,
-  listEntryKey,
-  magazineKey,
-  tagIndexKey,
-  tagKey,
-  tagList,
-} from './keys';
+import { attr, bulkKey, type CountedList, FIRST_GENERATION, GUARD_COUNT, guardKey, magazineKey } from './keys';
+import { countsOf, readList } from './lists';
 import { isUnchanged, magazineItem } from './magazines';
+import { emptyDirectory } from './ranked';
 import { ConditionsFailed, type Item, lookAgain, type TableAccess, type TransactItem } from './table-access';
 
 /**
@@ -63,21 +52,18 @@ const derived = (bulkId: string, id: string, what: string) => digest(`${bulkId}\
 
 const incarnationFrom = (bulkId: string, id: string) => derived(bulkId, id, 'incarnation').replace(/[-_]/g, 'x');
 
-const sealGuards = (access: TableAccess, generation: string, bulkId: string, leaseUntil: number) =>
+const sealGuards = (access: TableAccess, generation: string, leaseUntil: number) =>
   access.writeMany(
-    Array.from({ length: GUARDS }, (_, guard) => ({
+    Array.from({ length: GUARD_COUNT }, (_, guard) => ({
       ...guardKey(generation, guard),
       [attr.leaseUntil]: leaseUntil,
-      sealedBy: bulkId,
     })),
     [],
     16,
   );
 
-const collectionRevision = async (access: TableAccess, generation: string) => {
-  const { aggregate, tickets } = await readCounts(access, generation);
-  return `${generation}.${listCounts(aggregate, tickets, 'ALL').writes}`;
-};
+const collectionRevision = async (access: TableAccess, generation: string) =>
+  `${generation}.${countsOf(await readList(access, generation, 'ALL')).writes}`;
 
 /** The magazine as the new generation holds it: what the request says, with what it keeps of the stored one. */
 const rebuilt = (bulkId: string, draft: IdentifiedDraft, stored: MagazineRecord | undefined, now: number) => {
@@ -102,81 +88,21 @@ const rebuilt = (bulkId: string, draft: IdentifiedDraft, stored: MagazineRecord 
   return { magazine, incarnation: stored?.incarnation ?? incarnationFrom(bulkId, draft.id), kept };
 };
 
-interface Counters {
-  total: number;
-  years: Map<string, number>;
-  months: Map<string, number>;
-  days: Map<string, Map<string, number>>;
-  names: Map<string, number>;
-}
-
-const add = (counters: Map<string, number>, key: string, delta = 1) =>
-  counters.set(key, (counters.get(key) ?? 0) + delta);
-
-/** The counts of the new generation, from its magazines: per list (all, each tag). */
-const countsOf = (magazines: readonly Magazine[]) => {
-  const lists = new Map<ListName, Counters>();
-  for (const magazine of magazines) {
-    for (const list of ['ALL' as ListName, ...magazine.tags.map((tag) => tagList(tag.id))]) {
-      const counters = lists.get(list) ?? {
-        total: 0,
-        years: new Map(),
-        months: new Map(),
-        days: new Map(),
-        names: new Map(),
-      };
-      lists.set(list, counters);
-      counters.total += 1;
-      add(counters.years, yearOf(magazine.created));
-      const month = monthOf(magazine.created);
-      add(counters.months, month);
-      add(
-        counters.days.get(month) ?? counters.days.set(month, new Map()).get(month) ?? new Map(),
-        dayOf(magazine.created),
-      );
-      const name = magazine.tags.find((tag) => tagList(tag.id) === list)?.name;
-      if (name !== undefined) add(counters.names, name);
+/** The new generation's lists (all magazines, each tag, the tags in use), folded from its magazines at once. */
+const listItems = (target: string, magazines: readonly Magazine[], now: number): Item[] => {
+  const changes = new Map<CountedList, Delta[]>();
+  for (const magazine of magazines)
+    for (const [list, deltas] of countChanges(undefined, magazine)) {
+      const all = changes.get(list) ?? [];
+      changes.set(list, all);
+      all.push(...deltas);
     }
-  }
-  return lists;
+  if (!changes.has('ALL')) changes.set('ALL', []);
+  const empty = { stamp: -1, counts: noCounts, directory: emptyDirectory };
+  return [...changes].flatMap(([list, deltas]) =>
+    foldedItems(target, list, foldInto(list, empty, [{ sk: '', at: Math.floor(now / 1000), deltas }], new Map(), now)),
+  );
 };
-
-const counterAttributes = (counters: Counters, now: number): Item => ({
-  [attr.total]: counters.total,
-  [attr.writes]: 0,
-  [attr.lastModified]: now,
-  ...Object.fromEntries([...counters.years].map(([year, n]) => [`${attr.yearPrefix}${year}`, n])),
-  ...Object.fromEntries([...counters.months].map(([month, n]) => [`${attr.monthPrefix}${month}`, n])),
-  ...Object.fromEntries([...counters.names].map(([name, n]) => [`${attr.namePrefix}${name}`, n])),
-});
-
-/** The new generation's counts, days, tags and the index of tags, written once its magazines are. */
-const countItems = (target: string, magazines: readonly Magazine[], now: number): Item[] => {
-  const items: Item[] = [];
-  const lists = countsOf(magazines);
-  let tags = 0;
-  for (const [list, counters] of lists) {
-    for (const [month, days] of counters.days) {
-      items.push({
-        ...daysKey(target, list, month),
-        ...Object.fromEntries([...days].map(([day, n]) => [`${attr.dayPrefix}${day}`, n])),
-      });
-    }
-    if (list === 'ALL') continue;
-    tags += 1;
-    const tagId = list.slice(4);
-    items.push({ ...tagKey(target, tagId), ...counterAttributes(counters, now) }, tagIndexKey(target, tagId));
-  }
-  const all = lists.get('ALL') ?? { total: 0, years: new Map(), months: new Map(), days: new Map(), names: new Map() };
-  items.push({ ...aggregateKey(target), ...counterAttributes(all, now), [attr.tagsInUse]: tags });
-  return items;
-};
-
-const entryItemsOf = (target: string, magazine: Magazine): Item[] =>
-  ['ALL' as ListName, ...magazine.tags.map((tag) => tagList(tag.id))].map((list) => ({
-    ...listEntryKey(target, list, magazine.created, magazine.id),
-    ...(list !== 'ALL' && { [attr.name]: magazine.tags.find((tag) => tagList(tag.id) === list)?.name }),
-  }));
 
 export const replaceAllMagazines = async (
   access: TableAccess,
@@ -226,7 +152,7 @@ export const replaceAllMagazines = async (
   if (!claimed) throw new StoreUnavailable('collection-busy', 2);
 
   // 2. Seal, then check If-Match on a collection that can no longer change.
-  await sealGuards(access, generation, bulkId, leaseUntil);
+  await sealGuards(access, generation, leaseUntil);
   const revision = await collectionRevision(access, generation);
   if (!satisfies(precondition, revision)) {
     await release(access, generation, bulkId);
@@ -253,10 +179,7 @@ export const replaceAllMagazines = async (
   for (let start = startAt; start < built.length; start += CHUNK) {
     const chunk = built.slice(start, start + CHUNK);
     await access.writeMany(
-      chunk.flatMap(({ magazine, incarnation, kept }) => [
-        magazineItem(target, magazine, incarnation, kept),
-        ...entryItemsOf(target, magazine),
-      ]),
+      chunk.flatMap(({ magazine, incarnation, kept }) => [magazineItem(target, magazine, incarnation, kept)]),
       [],
       16,
     );
@@ -270,10 +193,10 @@ export const replaceAllMagazines = async (
     leaseUntil = await renewIfNeeded(access, generation, bulkId, leaseUntil);
   }
   await access.writeMany(
-    countItems(
+    listItems(
       target,
       built.map((b) => b.magazine),
-      buildTime,
+      Date.now(),
     ),
     [],
     16,
@@ -356,7 +279,7 @@ const renewIfNeeded = async (
     ExpressionAttributeValues: { ':lease': renewed, ':bulk': bulkId },
   });
   if (!held) throw new StoreUnavailable('collection-busy', 2);
-  await sealGuards(access, generation, bulkId, renewed);
+  await sealGuards(access, generation, renewed);
   return renewed;
 };
 
@@ -369,5 +292,5 @@ const release = async (access: TableAccess, generation: string, bulkId: string) 
     ExpressionAttributeNames: { '#lease': attr.leaseUntil, '#bulk': attr.bulkId },
     ExpressionAttributeValues: { ':past': 0, ':bulk': bulkId },
   });
-  await sealGuards(access, generation, bulkId, 0);
+  await sealGuards(access, generation, 0);
 };

@@ -1,22 +1,25 @@
 import { logger } from '../logger';
-import { decodeMagazine } from './items';
+import { netted } from './counts';
+import { decodeBlock, decodeMagazine } from './items';
 import {
   articlePartition,
   attr,
+  blockKey,
   bulkKey,
-  countsPartition,
-  GUARDS,
+  type CountedList,
+  GUARD_COUNT,
   guardKey,
   idOfPosition,
   type Key,
   listPartition,
   magazineKey,
   TRASH_PARTITION,
-  tagIndexPartition,
+  tagCountPartition,
   tagList,
-  tagsPartition,
   trashKey,
 } from './keys';
+import { readList } from './lists';
+import { withDeltas } from './ranked';
 import type { Item, TableAccess, TransactItem } from './table-access';
 
 /**
@@ -61,6 +64,14 @@ class NotYet extends Error {}
 /** A replaced generation's guards outlive the switch by this much: longer than any request that read the head before it runs. */
 const GUARDS_KEPT_SECONDS = 120;
 
+/** Every member key of a list of a generation no one reads any more: its blocks' and its tickets'. */
+const membersOf = async (access: TableAccess, generation: string, list: CountedList): Promise<string[]> => {
+  const snapshot = await readList(access, generation, list, { directory: true });
+  const read = await access.getMany(snapshot.directory.blocks.map((block) => blockKey(generation, list, block.id)));
+  const folded = [...read.values()].flatMap(decodeBlock);
+  return withDeltas(folded, netted(snapshot.tickets.flatMap((ticket) => ticket.deltas))).map((entry) => entry.key);
+};
+
 const deleteGeneration = async (
   access: TableAccess,
   generation: string,
@@ -71,8 +82,7 @@ const deleteGeneration = async (
   const inTime = () => {
     if (Date.now() > until) throw new OutOfTime();
   };
-  const entries = await access.partition(listPartition(generation, 'ALL'), true);
-  const ids = entries.map((entry) => idOfPosition(String(entry.SK)));
+  const ids = (await membersOf(access, generation, 'ALL')).map(idOfPosition);
   const [old, kept] = await Promise.all([
     access.getMany(ids.map((id) => magazineKey(generation, id))),
     access.getMany(ids.map((id) => magazineKey(successor, id))),
@@ -83,21 +93,22 @@ const deleteGeneration = async (
     const { incarnation, articles } = decodeMagazine(item);
     if (articles > 0 && !keptIncarnations.has(incarnation)) await deleteArticles(access, incarnation);
   }
-  const tags = await access.partition(tagIndexPartition(generation), true);
+  const counted = await access.partition(tagCountPartition(generation), true);
+  const tags = new Set([...(await membersOf(access, generation, 'TAGS')), ...counted.map((item) => String(item.SK))]);
   for (const tag of tags) {
     inTime();
-    const list = tagList(String(tag.SK));
-    await deletePartition(access, listPartition(generation, list));
-    await deletePartition(access, `G#${generation}#DAYS#${list}`);
-    // Its index entry last: a sweep cut short finds the tags it has not reached yet.
-    await access.writeMany([], [{ PK: String(tag.PK), SK: String(tag.SK) }]);
+    await deletePartition(access, listPartition(generation, tagList(tag)));
   }
-  await deletePartition(access, `G#${generation}#DAYS#ALL`);
   await access.writeMany(
     [],
     ids.map((id) => magazineKey(generation, id)),
   );
-  for (const pk of [tagsPartition(generation), countsPartition(generation), listPartition(generation, 'ALL')]) {
+  // The lists of all magazines and of tags last: a sweep cut short finds through them what it has not reached yet.
+  for (const pk of [
+    tagCountPartition(generation),
+    listPartition(generation, 'TAGS'),
+    listPartition(generation, 'ALL'),
+  ]) {
     inTime();
     await deletePartition(access, pk);
   }
@@ -105,7 +116,7 @@ const deleteGeneration = async (
   if (Date.now() / 1000 - switchedAt < GUARDS_KEPT_SECONDS) throw new NotYet();
   await access.writeMany(
     [],
-    [...Array.from({ length: GUARDS }, (_, guard) => guardKey(generation, guard)), bulkKey(generation)],
+    [...Array.from({ length: GUARD_COUNT }, (_, guard) => guardKey(generation, guard)), bulkKey(generation)],
   );
 };
 

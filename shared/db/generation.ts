@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
 import { decodeHead } from './items';
-import { attr, FIRST_GENERATION, GUARDS, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
+import { attr, FIRST_GENERATION, GUARD_COUNT, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
 import {
   backoff,
   ConditionsFailed,
@@ -56,7 +56,7 @@ export const readInGeneration = async (
 };
 
 /**
- * The guard a write checks in its transaction: one of GUARDS items of its generation, at random,
+ * The guard a write checks in its transaction: one of GUARD_COUNT items of its generation, at random,
  * so that concurrent writes rarely meet on one. A bulk write seals every guard before it reads the
  * collection, so no write can commit into a generation it is replacing; a seal lapses at the
  * bulk's lease, so one that crashed holds writes back for its lease only.
@@ -64,7 +64,7 @@ export const readInGeneration = async (
 export const guardCheck = (tableName: string, generation: string): TransactItem => ({
   ConditionCheck: {
     TableName: tableName,
-    Key: guardKey(generation, randomInt(GUARDS)),
+    Key: guardKey(generation, randomInt(GUARD_COUNT)),
     ConditionExpression: 'attribute_not_exists(#until) OR #until < :now',
     ExpressionAttributeNames: { '#until': attr.leaseUntil },
     ExpressionAttributeValues: { ':now': Date.now() },

@@ -1,7 +1,9 @@
 import type { Article } from '../domain/article';
 import type { Magazine } from '../domain/magazine';
 import type { TagRef } from '../domain/tag';
+import { type Delta, type ListCounts, noCounts, type Ticket } from './counts';
 import { attr } from './keys';
+import { type Directory, decodeEntries, type Entry, emptyDirectory } from './ranked';
 import type { Item } from './table-access';
 
 /**
@@ -77,79 +79,107 @@ export const decodeArticle = (item: Item): Article & { readonly writeToken: stri
   writeToken: item[attr.writeToken] === undefined ? undefined : string(item, attr.writeToken),
 });
 
-/** One magazine counted in or out by a write: when it was created and which tags it carries. */
-export interface CountChange {
-  readonly created: number;
-  readonly tags: readonly TagRef[];
-  readonly sign: 1 | -1;
-}
+const json = <T>(item: Item, name: string, check: (value: unknown) => value is T, what: string, fallback: T): T => {
+  const text = item[name];
+  if (text === undefined) return fallback;
+  if (typeof text !== 'string')
+    throw new CorruptItem(`Item ${String(item.PK)} / ${String(item.SK)}: ${name} is not text.`);
+  const value: unknown = JSON.parse(text);
+  if (!check(value)) throw new CorruptItem(`Item ${String(item.PK)} / ${String(item.SK)}: ${name} is not ${what}.`);
+  return value;
+};
 
-const isChanges = (value: unknown): value is CountChange[] =>
+const isNameCounts = (value: unknown): value is [string, number][] =>
+  Array.isArray(value) && value.every((pair) => Array.isArray(pair) && isString(pair[0]) && isNumber(pair[1]));
+
+const isDeltas = (value: unknown): value is [string, number, [string, number][]?][] =>
   Array.isArray(value) &&
   value.every(
-    (change: CountChange) =>
-      isNumber(change?.created) && isTags(change?.tags) && (change?.sign === 1 || change?.sign === -1),
+    (delta) =>
+      Array.isArray(delta) &&
+      isString(delta[0]) &&
+      isNumber(delta[1]) &&
+      (delta[2] === undefined || isNameCounts(delta[2])),
   );
 
-export interface Ticket {
-  readonly sk: string;
-  readonly changes: readonly CountChange[];
-  /** When the write was made (Unix seconds). */
-  readonly at: number;
-}
+/** A ticket's deltas as stored: `[key, n, names?]` each, in JSON. */
+export const encodeDeltas = (deltas: readonly Delta[]): string =>
+  JSON.stringify(deltas.map((delta) => (delta.names ? [delta.key, delta.n, delta.names] : [delta.key, delta.n])));
 
 export const decodeTicket = (item: Item): Ticket => ({
   sk: string(item, 'SK'),
-  changes: field(item, attr.changes, isChanges, 'a list of count changes'),
   at: number(item, attr.at),
+  deltas: json(item, attr.changes, isDeltas, 'a list of count changes', []).map(([key, n, names]) => ({
+    key,
+    n,
+    ...(names && names.length > 0 && { names }),
+  })),
 });
 
-/** Counters kept as attributes named `<prefix><key>` (`y#2024`, `m#202401`, `d#07`, `n#Science`), as a map. */
-export const countersOf = (item: Item | undefined, prefix: string): Map<string, number> =>
-  countersByPrefix(item, [prefix])[0]!;
+const isYears = (value: unknown): value is Record<string, number> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every(isNumber);
 
-/** The counters of several prefixes (none a prefix of another), in one pass over the item's attributes. */
-const countersByPrefix = (item: Item | undefined, prefixes: readonly string[]): Map<string, number>[] => {
-  const counters = prefixes.map(() => new Map<string, number>());
-  if (!item) return counters;
-  for (const name of Object.keys(item)) {
-    const value = item[name];
-    if (!isNumber(value)) continue;
-    for (let i = 0; i < prefixes.length; i++) {
-      const prefix = prefixes[i]!;
-      if (name.startsWith(prefix)) {
-        counters[i]!.set(name.slice(prefix.length), value);
-        break;
-      }
-    }
-  }
-  return counters;
-};
+/** A list's folded counts (`#A`), and the fold that wrote them; no item is a list no fold or bulk write has reached. */
+export const decodeCounts = (item: Item | undefined): { readonly counts: ListCounts; readonly stamp: number } =>
+  item === undefined
+    ? { counts: noCounts, stamp: 0 }
+    : {
+        stamp: numberOr(item, attr.stamp, 0),
+        counts: {
+          total: numberOr(item, attr.total, 0),
+          years: new Map(Object.entries(json(item, attr.years, isYears, 'counts by year', {}))),
+          names: new Map(json(item, attr.names, isNameCounts, 'name counts', [])),
+          writes: numberOr(item, attr.writes, 0),
+          lastModified: numberOr(item, attr.lastModified, 0),
+        },
+      };
 
-/** The folded counts of a list (the collection's aggregate, or a tag's item). */
-export interface Aggregate {
-  readonly total: number;
-  /** Writes folded into it: with the pending tickets, the version of the list. */
-  readonly writes: number;
-  readonly lastModified: number;
-  readonly years: Map<string, number>;
-  readonly months: Map<string, number>;
-  /** The collection only: tags in use. A tag only: how many of its magazines carry each spelling of its name. */
-  readonly tagsInUse: number;
-  readonly names: Map<string, number>;
-}
+export const countsAttributes = (counts: ListCounts, stamp: number): Item => ({
+  [attr.total]: counts.total,
+  [attr.years]: JSON.stringify(Object.fromEntries(counts.years)),
+  [attr.names]: JSON.stringify([...counts.names]),
+  [attr.writes]: counts.writes,
+  [attr.lastModified]: counts.lastModified,
+  [attr.stamp]: stamp,
+});
 
-export const decodeAggregate = (item: Item | undefined): Aggregate => {
-  const [years, months, names] = countersByPrefix(item, [attr.yearPrefix, attr.monthPrefix, attr.namePrefix]);
-  return {
-    total: item ? numberOr(item, attr.total, 0) : 0,
-    writes: item ? numberOr(item, attr.writes, 0) : 0,
-    lastModified: item ? numberOr(item, attr.lastModified, 0) : 0,
-    years: years!,
-    months: months!,
-    tagsInUse: item ? numberOr(item, attr.tagsInUse, 0) : 0,
-    names: names!,
-  };
+export const decodeStamp = (item: Item | undefined): number => (item === undefined ? 0 : numberOr(item, attr.stamp, 0));
+
+const isBlockRefs = (value: unknown): value is [string, string, number, number][] =>
+  Array.isArray(value) &&
+  value.every(
+    (ref) => Array.isArray(ref) && isString(ref[0]) && isString(ref[1]) && isNumber(ref[2]) && isNumber(ref[3]),
+  );
+const isRetired = (value: unknown): value is [string, number][] =>
+  Array.isArray(value) && value.every((pair) => Array.isArray(pair) && isString(pair[0]) && isNumber(pair[1]));
+
+export const decodeDirectory = (item: Item | undefined): Directory =>
+  item === undefined
+    ? emptyDirectory
+    : {
+        blocks: json(item, attr.blocks, isBlockRefs, 'a list of blocks', []).map(([id, first, size, visible]) => ({
+          id,
+          first,
+          size,
+          visible,
+        })),
+        retired: json(item, attr.retired, isRetired, 'a list of retired blocks', []),
+      };
+
+export const directoryAttributes = (directory: Directory, stamp: number): Item => ({
+  [attr.blocks]: JSON.stringify(directory.blocks.map((block) => [block.id, block.first, block.size, block.visible])),
+  [attr.retired]: JSON.stringify(directory.retired),
+  [attr.stamp]: stamp,
+});
+
+export const decodeBlock = (item: Item): Entry[] => decodeEntries(string(item, attr.entries));
+
+/** A tag's count in `TAGS` as of fold `stamp`: the count then (the one before, if a later fold changed it). */
+export const tagCountAt = (item: Item | undefined, stamp: number): number | 'changed' => {
+  if (item === undefined) return 0;
+  if (number(item, attr.stamp) <= stamp) return number(item, attr.count);
+  if (numberOr(item, attr.previousStamp, 0) <= stamp) return numberOr(item, attr.previousCount, 0);
+  return 'changed';
 };
 
 export const decodeHead = (item: Item | undefined): string | undefined =>

@@ -1,36 +1,12 @@
 /**
- * The key design of the single table, and every attribute name the data layer writes, in one
- * place. Keys are `PK`/`SK` strings; there is no secondary index.
+ * Every key template and attribute name of the single table, in one place. Keys are `PK`/`SK`
+ * strings; there is no secondary index. docs/data-model.md explains the model; a test holds its
+ * key table against `keyTemplates` below, so the two cannot drift.
  *
- * Everything a reader sees of the collection lives under a collection generation `G`: a bulk
- * write (PUT or DELETE /magazines) builds a new generation aside and switches to it with one
- * conditional transaction on the head replicas, so readers see the old collection whole or the
- * new one whole. Articles live outside generations (PUT /magazines keeps them) under the
- * incarnation of their magazine, made anew each time an id is created.
- *
- * | Item                                   | PK                        | SK                   |
- * |----------------------------------------|---------------------------|----------------------|
- * | Head replica r (current generation)    | `HEAD#<r>`                | `HEAD`               |
- * | Magazine                               | `G#<G>#MAG#<id>`          | `MAGAZINE`           |
- * | Entry of the magazine list             | `G#<G>#LIST`              | `<created>#<id>`     |
- * | Entry of a tag's magazine list         | `G#<G>#TAG#<tagId>`       | `<created>#<id>`     |
- * | Counts of the collection (aggregate)   | `G#<G>#COUNTS`            | `AGGREGATE`          |
- * | Pending count change of one write      | `G#<G>#COUNTS`            | `T#<ticket>`         |
- * | Counts per day of one month of a list  | `G#<G>#DAYS#<list>`       | `<yyyymm>`           |
- * | A tag in use: name(s) and counts       | `G#<G>#TAGS`              | `<tagId>`            |
- * | Index of the tags in use (keys only)   | `G#<G>#TAGINDEX`          | `<tagId>`            |
- * | Write guard s of a generation          | `G#<G>#GUARD#<s>`         | `GUARD`              |
- * | Bulk write of a generation             | `BULK#<G>`                | `BULK`               |
- * | Article                                | `ART#<incarnation>`       | `<seq>`              |
- * | Idempotency key                        | `IDEM#<hash>`             | `IDEM`               |
- * | Garbage to clean up                    | `TRASH`                   | `<time>#<what>`      |
- *
- * `<created>` is Unix seconds padded to 12 digits, so string order is time order and a year, a
- * month or a day is one key range; `<seq>` is the article's number in its magazine, padded to 10.
+ * Everything a reader sees of the collection lives under a collection generation `G` (a bulk write
+ * builds a new one aside and switches the head replicas to it in one transaction). Articles live
+ * outside generations, under the incarnation of their magazine.
  */
-
-export const PK = 'PK';
-export const SK = 'SK';
 
 export type Key = { readonly PK: string; readonly SK: string };
 
@@ -43,8 +19,8 @@ export const headKey = (replica: number): Key => ({ PK: `HEAD#${pad(replica, 2)}
 /** The generation of a table no bulk write ever switched. */
 export const FIRST_GENERATION = '0';
 
-/** Write guards of a generation: a write checks one at random; a bulk write seals all of them. */
-export const GUARDS = 256;
+/** How many write guards a generation has: a write checks one at random; a bulk write seals all of them. */
+export const GUARD_COUNT = 256;
 export const guardKey = (generation: string, guard: number): Key => ({
   PK: `G#${generation}#GUARD#${pad(guard, 3)}`,
   SK: 'GUARD',
@@ -55,42 +31,64 @@ export const magazineKey = (generation: string, id: string): Key => ({
   SK: 'MAGAZINE',
 });
 
-/** `<created>#<id>`: the position of a magazine in every list it is in. */
+/** `<created>#<id>`: where a magazine stands in every list it is in (created first, then id). */
 export const listPosition = (created: number, id: string) => `${pad(created, 12)}#${id}`;
 export const idOfPosition = (position: string) => position.slice(13);
+export const createdOfPosition = (position: string) => Number(position.slice(0, 12));
 
-/** A magazine list: `ALL` or the list of one tag. */
-export type ListName = 'ALL' | `TAG#${string}`;
-export const tagList = (tagId: string): ListName => `TAG#${tagId}`;
-
-export const listPartition = (generation: string, list: ListName) =>
-  list === 'ALL' ? `G#${generation}#LIST` : `G#${generation}#${list}`;
-export const listEntryKey = (generation: string, list: ListName, created: number, id: string): Key => ({
-  PK: listPartition(generation, list),
-  SK: listPosition(created, id),
-});
-
-/** Sort-key bounds (inclusive) of a time range of a list: a year, a month, a day. */
+/** Position bounds (inclusive) of a time range: a year. */
 export const positionRange = (from: number, to: number): [string, string] => [`${pad(from, 12)}#`, `${pad(to, 12)}#~`];
 
-export const countsPartition = (generation: string) => `G#${generation}#COUNTS`;
-export const aggregateKey = (generation: string): Key => ({ PK: countsPartition(generation), SK: 'AGGREGATE' });
-export const TICKET_PREFIX = 'T#';
-export const ticketKey = (generation: string, ticket: string): Key => ({
-  PK: countsPartition(generation),
-  SK: `${TICKET_PREFIX}${ticket}`,
+/**
+ * A counted list: its members are kept in order with their counts, in a partition of its own.
+ * `ALL` and `TAG#<tagId>` hold magazines (by position); `TAGS` holds the tags in use (by tag id).
+ */
+export type MagazineList = 'ALL' | `TAG#${string}`;
+export type CountedList = MagazineList | 'TAGS';
+export const tagList = (tagId: string): MagazineList => `TAG#${tagId}`;
+
+/**
+ * A counted list's partition, in sort-key order: its folded counts (`#A`), the count changes
+ * writes left for it (tickets, `#T…`), the fold's end mark (`#U`), its directory of blocks (`#X`),
+ * then its blocks (`B#…`). A reader's one Query from `#A` to `#U` (or `#X`) sees counts and
+ * tickets together; the end mark tells it no fold landed halfway through the Query.
+ */
+export const listPartition = (generation: string, list: CountedList) => `G#${generation}#L#${list}`;
+export const listOfPartition = (pk: string): { generation: string; list: CountedList } | undefined => {
+  const match = /^G#([^#]+)#L#(ALL|TAGS|TAG#.+)$/.exec(pk);
+  return match ? { generation: match[1] ?? '', list: (match[2] ?? 'ALL') as CountedList } : undefined;
+};
+export const COUNTS_SK = '#A';
+export const TICKET_PREFIX = '#T';
+export const END_MARK_SK = '#U';
+export const DIRECTORY_SK = '#X';
+export const BLOCK_PREFIX = 'B#';
+export const countsKey = (generation: string, list: CountedList): Key => ({
+  PK: listPartition(generation, list),
+  SK: COUNTS_SK,
+});
+/** A write's count changes for one list; `<ms>` first, so the oldest are folded first. */
+export const ticketKey = (generation: string, list: CountedList, at: number, token: string): Key => ({
+  PK: listPartition(generation, list),
+  SK: `${TICKET_PREFIX}${pad(at, 13)}#${token}`,
+});
+export const endMarkKey = (generation: string, list: CountedList): Key => ({
+  PK: listPartition(generation, list),
+  SK: END_MARK_SK,
+});
+export const directoryKey = (generation: string, list: CountedList): Key => ({
+  PK: listPartition(generation, list),
+  SK: DIRECTORY_SK,
+});
+export const blockKey = (generation: string, list: CountedList, block: string): Key => ({
+  PK: listPartition(generation, list),
+  SK: `${BLOCK_PREFIX}${block}`,
 });
 
-export const daysKey = (generation: string, list: ListName, month: string): Key => ({
-  PK: `G#${generation}#DAYS#${list}`,
-  SK: month,
-});
-
-export const tagsPartition = (generation: string) => `G#${generation}#TAGS`;
-export const tagKey = (generation: string, tagId: string): Key => ({ PK: tagsPartition(generation), SK: tagId });
-export const tagIndexPartition = (generation: string) => `G#${generation}#TAGINDEX`;
-export const tagIndexKey = (generation: string, tagId: string): Key => ({
-  PK: tagIndexPartition(generation),
+/** A tag's count in the `TAGS` list, and the one before it, by tag id: for readers that must know it at a fold. */
+export const tagCountPartition = (generation: string) => `G#${generation}#TAGM`;
+export const tagCountKey = (generation: string, tagId: string): Key => ({
+  PK: tagCountPartition(generation),
   SK: tagId,
 });
 
@@ -108,12 +106,30 @@ export const idempotencyKey = (hash: string): Key => ({ PK: `IDEM#${hash}`, SK: 
 export const TRASH_PARTITION = 'TRASH';
 export const trashKey = (at: number, what: string): Key => ({ PK: TRASH_PARTITION, SK: `${pad(at, 12)}#${what}` });
 
+/**
+ * The key templates, as docs/data-model.md writes them: `<x>` is a value, everything else is
+ * literal. A test renders each template from its function and compares it with the note's table.
+ */
+export const keyTemplates = {
+  head: headKey,
+  guard: guardKey,
+  magazine: magazineKey,
+  counts: countsKey,
+  ticket: ticketKey,
+  endMark: endMarkKey,
+  directory: directoryKey,
+  block: blockKey,
+  tagCount: tagCountKey,
+  bulk: bulkKey,
+  article: articleKey,
+  idempotency: idempotencyKey,
+  trash: trashKey,
+} as const;
+
 /** Attribute names the items carry besides their keys (expressions name them through ExpressionAttributeNames). */
 export const attr = {
   /** Head: the current generation. */
   generation: 'generation',
-  /** Guard: the bulk write that sealed it. */
-  sealedBy: 'sealedBy',
   /** Magazine. */
   id: 'id',
   title: 'title',
@@ -129,21 +145,27 @@ export const attr = {
   closing: 'closing',
   /** Any item a request writes: who wrote it, so that a retry of a write whose answer was lost knows it was done. */
   writeToken: 'writeToken',
-  /** List entry of a tag: the tag's name as this magazine carries it. */
-  name: 'name',
-  /** Ticket: the count changes of one write, and when it was made. */
+  /** Ticket: its count changes (JSON), and when the write was made (Unix seconds). */
   changes: 'changes',
   at: 'at',
-  /** Aggregates: totals, writes folded, last change, tags in use; per year `y#YYYY`, month `m#YYYYMM`, day `d#DD`, name `n#<name>`. */
+  /** Counts, end mark, directory, tag count: the number of the fold that wrote them. */
+  stamp: 'stamp',
+  /** Counts: members, per year (JSON), name spellings (JSON), writes folded, last change. */
   total: 'total',
+  years: 'years',
+  names: 'names',
   writes: 'writes',
   lastModified: 'lastModified',
-  tagsInUse: 'tagsInUse',
-  yearPrefix: 'y#',
-  monthPrefix: 'm#',
-  dayPrefix: 'd#',
-  namePrefix: 'n#',
-  /** Bulk write. */
+  /** Directory: its blocks (JSON), and blocks it replaced, kept a while for readers that still hold them (JSON). */
+  blocks: 'blocks',
+  retired: 'retired',
+  /** Block: its entries (JSON). */
+  entries: 'entries',
+  /** Tag count: the count, and the count and stamp before it. */
+  count: 'count',
+  previousCount: 'previousCount',
+  previousStamp: 'previousStamp',
+  /** Bulk write; a guard's seal. */
   bulkId: 'bulkId',
   target: 'target',
   fingerprint: 'fingerprint',

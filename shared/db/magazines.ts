@@ -5,22 +5,12 @@ import type { IdentifiedDraft, Magazine, MagazineDraft } from '../domain/magazin
 import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../domain/paging';
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
 import { deleteArticles, trashEntry } from './cleanup';
-import { counted, fold, type ListCounts, listCounts, monthOf, readCounts, readDays, ticketPut } from './counters';
+import { countBefore, countIn } from './counts';
 import { guardCheck, guardedWrite, knownGeneration, readGeneration, readInGeneration, writerOf } from './generation';
 import { reserve } from './idempotency';
-import { decodeAggregate, decodeMagazine, type MagazineRecord } from './items';
-import {
-  attr,
-  idOfPosition,
-  type Key,
-  type ListName,
-  listEntryKey,
-  listPartition,
-  magazineKey,
-  positionRange,
-  tagKey,
-  tagList,
-} from './keys';
+import { decodeMagazine, type MagazineRecord } from './items';
+import { attr, idOfPosition, type Key, type MagazineList, magazineKey, positionRange, tagList } from './keys';
+import { countsOf, GenerationMoved, magazinePage, readList, ticketPuts, type Window } from './lists';
 import { backoff, ConditionsFailed, type Item, isConflict, type TableAccess, type TransactItem } from './table-access';
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
@@ -30,26 +20,6 @@ export const newIncarnation = () => randomBytes(6).toString('base64url').replace
 
 /** A magazine's deletion that began this long ago (a request that crashed) no longer refuses its articles. */
 export const CLOSING_MS = 30_000;
-
-/** Every list a magazine is in: all magazines, and one per tag. */
-const listsOf = (magazine: Pick<Magazine, 'tags'>): ListName[] => [
-  'ALL',
-  ...magazine.tags.map((tag) => tagList(tag.id)),
-];
-
-const entryItems = (tableName: string, generation: string, magazine: Magazine): TransactItem[] =>
-  listsOf(magazine).map((list) => ({
-    Put: {
-      TableName: tableName,
-      Item: {
-        ...listEntryKey(generation, list, magazine.created, magazine.id),
-        ...(list !== 'ALL' && { [attr.name]: magazine.tags.find((tag) => tagList(tag.id) === list)?.name }),
-      },
-    },
-  }));
-
-const entryKeys = (generation: string, magazine: Magazine): Key[] =>
-  listsOf(magazine).map((list) => listEntryKey(generation, list, magazine.created, magazine.id));
 
 const magazineAttributes = (magazine: Magazine) => ({
   [attr.id]: magazine.id,
@@ -93,85 +63,10 @@ export const getMagazine = async (access: TableAccess, id: string): Promise<Maga
 // ---------------------------------------------------------------------------------------------
 // Lists
 
-interface Seek {
-  /** The first position to read from (inclusive), and how many entries from there come before the page. */
-  readonly from: string;
-  readonly skip: number;
-}
-
 /**
- * Where the entry at `target` (counted from the oldest, within `[from, to]`) is: the month and
- * the day holding it from the counts, then its place within that day. A page at any offset thus
- * reads the counts, one month's days, and the entries of one day before it: never the entries of
- * the months before.
- */
-const seek = async (
-  access: TableAccess,
-  generation: string,
-  list: ListName,
-  counts: ListCounts,
-  range: readonly [number, number],
-  target: number,
-  tickets: Parameters<typeof readDays>[4],
-): Promise<Seek> => {
-  const [fromMonth, toMonth] = [monthOf(range[0]), monthOf(range[1])];
-  const months = [...counts.months]
-    .filter(([month, count]) => count > 0 && month >= fromMonth && month <= toMonth)
-    .sort(([a], [b]) => (a < b ? -1 : 1));
-  let before = 0;
-  for (const [month, count] of months) {
-    if (target < before + count) {
-      const days = [...(await readDays(access, generation, list, month, tickets))]
-        .filter(([, n]) => n > 0)
-        .sort(([a], [b]) => (a < b ? -1 : 1));
-      for (const [day, n] of days) {
-        if (target < before + n) {
-          const start = Date.UTC(Number(month.slice(0, 4)), Number(month.slice(4)) - 1, Number(day)) / 1000;
-          return { from: positionRange(Math.max(start, range[0]), range[1])[0], skip: target - before };
-        }
-        before += n;
-      }
-      break;
-    }
-    before += count;
-  }
-  // Counts and entries disagree (a write landed between the reads): step from the range's start.
-  return { from: positionRange(range[0], range[1])[0], skip: target };
-};
-
-/** The entries (positions) of a page of a list, oldest first within the page, and whether more follow. */
-const readPositions = async (
-  access: TableAccess,
-  partition: string,
-  bounds: readonly [string, string],
-  page: { readonly forward: boolean; readonly after?: string; readonly skip: number; readonly take: number },
-): Promise<string[]> => {
-  const positions: string[] = [];
-  let start: Key | undefined = page.after === undefined ? undefined : { PK: partition, SK: page.after };
-  const wanted = page.skip + page.take;
-  do {
-    const { items, next } = await access.query({
-      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-      ExpressionAttributeValues: { ':pk': partition, ':from': bounds[0], ':to': bounds[1] },
-      ProjectionExpression: '#sk',
-      ScanIndexForward: page.forward,
-      Limit: wanted - positions.length,
-      ...(start && { ExclusiveStartKey: start }),
-    });
-    positions.push(...items.map((item) => String(item.SK)));
-    start = next;
-  } while (start && positions.length < wanted);
-  return positions.slice(page.skip, wanted);
-};
-
-const MAX_CREATED = 999_999_999_999;
-
-/**
- * A page of magazines, any filter, any depth. The counts (one Query: the aggregate and the
- * pending tickets; for a tag, its item too) and the first entries are read side by side; a
- * deep offset is sought by the month and day counts; the page's magazines and a head replica
- * then come in one BatchGetItem, which also proves the generation still current.
+ * A page of magazines, any filter, any depth, in three calls: the list's snapshot (counts, tickets,
+ * directory), the blocks that hold the page, then the page's magazines with a head replica, which
+ * proves the generation still current.
  */
 export const listMagazines = async (
   access: TableAccess,
@@ -180,99 +75,56 @@ export const listMagazines = async (
 ): Promise<Page<Magazine>> => {
   // A tag id no tag can have (such as one longer than a key may be) is carried by no magazine: nothing to read.
   if (filter.tag !== undefined && !isIdentifier(filter.tag)) return { items: [], count: 0, offset: page.start.offset };
-  const list: ListName = filter.tag ? tagList(filter.tag) : 'ALL';
-  const range: [number, number] = filter.year === undefined ? [0, MAX_CREATED] : yearBounds(filter.year);
+  const list: MagazineList = filter.tag ? tagList(filter.tag) : 'ALL';
+  const year = filter.year === undefined ? undefined : String(filter.year).padStart(4, '0');
+  const [low, high] = filter.year === undefined ? ['', '~'] : positionRange(...yearBounds(filter.year));
+  const { start, limit, sort } = page;
+  const offset = start.offset;
   for (let attempt = 0; ; attempt++) {
     const generation = knownGeneration() ?? (await readGeneration(access));
-    const partition = listPartition(generation, list);
-    const bounds = positionRange(Math.max(0, range[0]), range[1]);
-    const { start, limit, sort } = page;
-    const offset = start.offset;
-    const deep = !('after' in start) && offset > 0;
-    const counting = readCounts(access, generation);
-    // A tag's folded counts: read first only to seek a deep page, else with the page's magazines.
-    const tagFirst = filter.tag && deep ? access.get(tagKey(generation, filter.tag)) : Promise.resolve(undefined);
-    const countsRead = Promise.all([counting, tagFirst]).then(([{ aggregate, tickets }, tagItem]) => ({
-      tickets,
-      aggregate,
-      counts: listCounts(filter.tag ? decodeAggregate(tagItem) : aggregate, tickets, list),
-    }));
-    let positions: Promise<string[]>;
-    // No magazine is created before 1970.
-    if (range[1] < 0) {
-      positions = Promise.resolve([]);
-    } else if ('after' in start) {
-      positions = readPositions(access, partition, bounds, {
-        forward: sort === 'asc',
-        after: start.after,
-        skip: 0,
-        take: limit,
-      });
-    } else if (!deep) {
-      positions = readPositions(access, partition, bounds, { forward: sort === 'asc', skip: 0, take: limit });
-    } else {
-      positions = countsRead.then(async ({ counts, tickets }) => {
-        const total = countIn(counts, filter.year);
-        if (offset >= total) return [];
-        // Both orders are read oldest first from where the page starts: for `desc`, its oldest entry.
-        const first = sort === 'asc' ? offset : Math.max(0, total - offset - limit);
-        const take = Math.min(limit, total - offset);
-        const { from, skip } = await seek(
-          access,
-          generation,
-          list,
-          counts,
-          [Math.max(0, range[0]), range[1]],
-          first,
-          tickets,
-        );
-        const read = await readPositions(access, partition, [from, bounds[1]], { forward: true, skip, take });
-        return sort === 'asc' ? read : read.reverse();
-      });
+    try {
+      const snapshot = await readList(access, generation, list, { directory: true });
+      const counts = countsOf(snapshot);
+      const total = countIn(counts, year);
+      const before = year === undefined ? 0 : countBefore(counts, year);
+      let window: Window | undefined;
+      if ('after' in start) window = { after: start.after, take: limit, forward: sort === 'asc' };
+      else if (offset < total)
+        window =
+          sort === 'asc'
+            ? { from: before + offset, to: before + Math.min(total, offset + limit) }
+            : { from: before + Math.max(0, total - offset - limit), to: before + total - offset };
+      const members = window ? await magazinePage(access, snapshot, window) : [];
+      const positions = members.map((member) => member.key).filter((key) => key >= low && key <= high);
+      if (sort === 'desc') positions.reverse();
+      const ids = positions.map(idOfPosition);
+      const { generation: current, items } = await readInGeneration(access, (g) => ids.map((id) => magazineKey(g, id)));
+      if (current !== generation) throw new GenerationMoved();
+      const magazines: Magazine[] = [];
+      for (const id of ids) {
+        const item = items.get(magazineKey(generation, id));
+        if (item) magazines.push(decodeMagazine(item).magazine);
+      }
+      const last = positions.at(-1);
+      return {
+        items: magazines,
+        count: total,
+        offset,
+        ...(last !== undefined && offset + positions.length < total && { next: last }),
+        lastModified: counts.lastModified,
+        revision: `${generation}.${counts.writes}`,
+      };
+    } catch (error) {
+      if (!(error instanceof GenerationMoved) || attempt >= 2) {
+        if (error instanceof GenerationMoved) throw new StoreUnavailable('collection-busy');
+        throw error;
+      }
     }
-    const [read, shown] = await Promise.all([countsRead, positions]);
-    const ids = shown.map(idOfPosition);
-    const tag = filter.tag && !deep ? filter.tag : undefined;
-    const { generation: current, items } = await readInGeneration(access, (g) => {
-      const keys = ids.map((id) => magazineKey(g, id));
-      return tag ? [...keys, tagKey(g, tag)] : keys;
-    });
-    if (current !== generation) {
-      if (attempt >= 2) throw new StoreUnavailable('collection-busy');
-      continue;
-    }
-    const counts = tag
-      ? listCounts(decodeAggregate(items.get(tagKey(generation, tag))), read.tickets, list)
-      : read.counts;
-    const magazines: Magazine[] = [];
-    for (const id of ids) {
-      const item = items.get(magazineKey(generation, id));
-      if (item) magazines.push(decodeMagazine(item).magazine);
-    }
-    const total = countIn(counts, filter.year);
-    const last = shown.at(-1);
-    return {
-      items: magazines,
-      count: total,
-      offset,
-      ...(last !== undefined && offset + shown.length < total && { next: last }),
-      lastModified: counts.lastModified,
-      revision: `${generation}.${counts.writes}`,
-    };
   }
 };
 
-const countIn = (counts: ListCounts, year: number | undefined) =>
-  year === undefined ? counts.total : (counts.years.get(String(year).padStart(4, '0')) ?? 0);
-
 // ---------------------------------------------------------------------------------------------
 // Writes
-
-/** After some writes, fold pending tickets into the aggregates; one in four is enough to keep them few. */
-const maybeFold = async (access: TableAccess, generation: string) => {
-  if (Math.random() >= 0.25 || access.remaining() < 2_000) return;
-  await fold(access, generation).catch(() => 0);
-};
 
 interface CreateOptions extends WriteOptions {
   /** `PUT /magazines/{id}`: a create under an id that must be free. */
@@ -315,8 +167,7 @@ export const createMagazine = async (
             ExpressionAttributeNames: { '#pk': 'PK' },
           },
         },
-        ...entryItems(access.tableName, generation, magazine),
-        ticketPut(access.tableName, generation, [counted(magazine, 1)], now),
+        ...ticketPuts(access.tableName, generation, undefined, magazine, token),
         ...(reservation ? [reservation.commit(id)] : []),
       ];
       let outcome: 'applied' | 'sealed';
@@ -343,7 +194,6 @@ export const createMagazine = async (
         throw error;
       }
       if (outcome === 'sealed') continue;
-      await maybeFold(access, generation);
       break;
     }
   } catch (error) {
@@ -397,7 +247,6 @@ export const putMagazine = async (
       revision: newRevision(),
     };
     const token = randomUUID();
-    const kept = new Set(entryKeys(generation, next).map((key) => key.SK + key.PK));
     const items: TransactItem[] = [
       guardCheck(access.tableName, generation),
       {
@@ -427,11 +276,7 @@ export const putMagazine = async (
           },
         },
       },
-      ...entryKeys(generation, previous)
-        .filter((key) => !kept.has(key.SK + key.PK))
-        .map((Key) => ({ Delete: { TableName: access.tableName, Key } })),
-      ...entryItems(access.tableName, generation, next),
-      ticketPut(access.tableName, generation, [counted(previous, -1), counted(next, 1)], now),
+      ...ticketPuts(access.tableName, generation, previous, next, token),
     ];
     let outcome: 'applied' | 'sealed';
     try {
@@ -446,7 +291,6 @@ export const putMagazine = async (
       throw error;
     }
     if (outcome === 'sealed') continue;
-    await maybeFold(access, generation);
     return 'replaced';
   }
 };
@@ -471,6 +315,7 @@ export const deleteMagazine = async (
     if (!satisfies(precondition, magazine.revision)) throw new PreconditionFailed();
     if (record.articles > 0 && !isClosing(record)) await markClosing(access, generation, record);
     const trash = record.articles > 0 ? trashEntry(access.tableName, { kind: 'articles', incarnation }) : undefined;
+    const token = randomUUID();
     const items: TransactItem[] = [
       guardCheck(access.tableName, generation),
       {
@@ -482,8 +327,7 @@ export const deleteMagazine = async (
           ExpressionAttributeValues: { ':revision': magazine.revision },
         },
       },
-      ...entryKeys(generation, magazine).map((Key) => ({ Delete: { TableName: access.tableName, Key } })),
-      ticketPut(access.tableName, generation, [counted(magazine, -1)], nowInSeconds()),
+      ...ticketPuts(access.tableName, generation, magazine, undefined, token),
       ...(trash ? [trash.put] : []),
     ];
     let outcome: 'applied' | 'sealed';
@@ -501,7 +345,6 @@ export const deleteMagazine = async (
       throw error;
     }
     if (outcome === 'sealed') continue;
-    await maybeFold(access, generation);
     if (trash) await finishArticles(access, incarnation, trash.key);
     return;
   }

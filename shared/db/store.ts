@@ -1,7 +1,9 @@
 import { storeConfig } from '../config';
 import { type Swept, sweep } from './cleanup';
 import { createDocumentClient } from './client';
+import { foldLists } from './folder';
 import { readGeneration } from './generation';
+import type { CountedList } from './keys';
 import { type TableAccess, tableAccess } from './table-access';
 
 /**
@@ -27,4 +29,20 @@ export const tableJanitor = (): ((deadline: number) => Promise<Swept>) => {
   const { tableName } = storeConfig();
   const client = createDocumentClient({ operation: 'sweepGarbage' });
   return (deadline) => sweep(tableAccess(client, tableName, deadline), deadline - Date.now());
+};
+
+/** A list whose partition holds tickets to fold. */
+export interface ListToFold {
+  readonly generation: string;
+  readonly list: CountedList;
+}
+
+/**
+ * The folder's work on the table, on a client made once per function instance: folds the tickets
+ * of `lists` (those the table's stream named) until `deadline` (Unix ms); how many it folded.
+ */
+export const tableFolder = (): ((lists: readonly ListToFold[], deadline: number) => Promise<number>) => {
+  const { tableName } = storeConfig();
+  const client = createDocumentClient({ operation: 'foldCounts' });
+  return (lists, deadline) => foldLists(tableAccess(client, tableName, deadline), lists);
 };

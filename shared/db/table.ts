@@ -8,6 +8,8 @@ export const tableDefinition = {
   sortKey: 'SK',
   /** Items that expire: idempotency keys, finished bulk records. */
   timeToLiveAttribute: 'expiresAt',
+  /** The table's record of changes: the folder reads the tickets writes leave from it. */
+  streamView: 'NEW_AND_OLD_IMAGES',
 } as const;
 
 /** The CreateTable input for DynamoDB Local (on-demand billing, as in AWS). */
@@ -22,4 +24,5 @@ export const createTableInput = (tableName: string) => ({
     { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' as const },
     { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' as const },
   ],
+  StreamSpecification: { StreamEnabled: true, StreamViewType: tableDefinition.streamView },
 });

@@ -89,3 +89,17 @@ export interface ScheduledTask {
   /** The DynamoDB actions it sends, as for an operation. */
   readonly actions: readonly TableAction[];
 }
+
+/** A function no route serves: run on the table's stream, for the new items it names. */
+export interface StreamTask {
+  readonly id: string;
+  /** Module under `functions/`. */
+  readonly handler: string;
+  readonly summary: string;
+  /** Only new items whose sort key starts with this reach it (the stream's filter). */
+  readonly newItemsPrefix: string;
+  /** How long the stream gathers records before it calls the function. */
+  readonly batchWindowSeconds: number;
+  readonly timeoutSeconds: number;
+  readonly actions: readonly TableAction[];
+}

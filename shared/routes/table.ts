@@ -21,7 +21,7 @@ import {
   tagResourceSchema,
 } from '../http/representations/schemas';
 import { resourcePaths, takesLabels } from '../operation/paths';
-import type { HttpMethod, Operation, ScheduledTask } from '../operation/row';
+import type { HttpMethod, Operation, ScheduledTask, StreamTask } from '../operation/row';
 
 const magazineList = { status: 200, schema: magazineListSchema, example: 'MagazineList' } as const;
 const idReply = (status: 200 | 201, example: string) => ({ status, schema: idReplySchema, example }) as const;
@@ -288,12 +288,34 @@ export const scheduledTasks = [
   },
 ] as const satisfies readonly ScheduledTask[];
 
+/**
+ * The folder: moves the tickets writes leave in a list's partition into its counts and blocks, so
+ * that readers have few to add up. Writes never wait for it; readers are exact without it.
+ */
+export const streamTasks = [
+  {
+    id: 'foldCounts',
+    handler: 'fold-counts',
+    summary: 'Folds the count changes writes leave into the lists',
+    newItemsPrefix: '#T',
+    batchWindowSeconds: 1,
+    timeoutSeconds: 60,
+    actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem'],
+  },
+] as const satisfies readonly StreamTask[];
+
+/** Functions no route serves, by the way they are started. */
+export const backgroundTasks: readonly (ScheduledTask | StreamTask)[] = [...scheduledTasks, ...streamTasks];
+
 export const scheduledTaskOfHandler = (handler: string): ScheduledTask | undefined =>
   (scheduledTasks as readonly ScheduledTask[]).find((task) => task.handler === handler);
 
+export const streamTaskOfHandler = (handler: string): StreamTask | undefined =>
+  (streamTasks as readonly StreamTask[]).find((task) => task.handler === handler);
+
 /** The row a function module is built from: its operation's, or its scheduled task's. */
-export const functionRowOf = (handler: string): Operation | ScheduledTask | undefined =>
-  operationOfHandler(handler) ?? scheduledTaskOfHandler(handler);
+export const functionRowOf = (handler: string): Operation | ScheduledTask | StreamTask | undefined =>
+  operationOfHandler(handler) ?? scheduledTaskOfHandler(handler) ?? streamTaskOfHandler(handler);
 
 const byId = new Map<string, Operation>(
   (operations as readonly Operation[]).map((operation) => [operation.id, operation]),
@@ -312,6 +334,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 10;
 export const timeoutSecondsOf = (handler: string): number =>
   operationOfHandler(handler)?.timeoutSeconds ??
   scheduledTaskOfHandler(handler)?.timeoutSeconds ??
+  streamTaskOfHandler(handler)?.timeoutSeconds ??
   DEFAULT_TIMEOUT_SECONDS;
 
 /** What a deployment sets for every function (see infra/): the CDK stack and the local runtime both use it. */
@@ -331,7 +354,7 @@ export interface DeploymentSettings {
  * logged stack by hand.
  */
 export const functionEnvironment = (
-  row: Operation | ScheduledTask | undefined,
+  row: Operation | ScheduledTask | StreamTask | undefined,
   settings: DeploymentSettings,
 ): Record<string, string> => ({
   MOCK_ENABLED: String(settings.mockEnabled),
@@ -373,7 +396,7 @@ export const expandRoutes = (table: readonly Operation[] = operations): Route[] 
 export const handlerNames = (): string[] => [...new Set(expandRoutes().map((route) => route.handler))].sort();
 
 /** Every function module: the routes' handlers and the scheduled tasks. */
-export const functionNames = (): string[] => [...handlerNames(), ...scheduledTasks.map((task) => task.handler)].sort();
+export const functionNames = (): string[] => [...handlerNames(), ...backgroundTasks.map((task) => task.handler)].sort();
 
 let methodsByResource: Map<string, HttpMethod[]> | undefined;
 

@@ -113,7 +113,7 @@ describe('handlers facing DynamoDB faults', () => {
     expect(dynamo).toHaveReceivedCommandTimes(TransactWriteCommand, 3);
   });
 
-  it('creates in one transaction of items no other write shares: a random guard, the magazine, its entries, its ticket', async () => {
+  it('creates in one transaction of items no other write shares: a random guard, the magazine, a ticket per list', async () => {
     dynamo.on(TransactWriteCommand).resolves({});
     await invoke(createMagazine, {
       method: 'POST',
@@ -128,13 +128,17 @@ describe('handlers facing DynamoDB faults', () => {
       Item: { PK: 'G#0#MAG#m1', title: 'New' },
       ConditionExpression: 'attribute_not_exists(#pk)',
     });
-    expect(items[2]?.Put?.Item).toEqual({ PK: 'G#0#LIST', SK: '001700000000#m1' });
-    expect(items[3]?.Put?.Item).toEqual({ PK: 'G#0#TAG#science', SK: '001700000000#m1', name: 'Science' });
-    expect(items[4]?.Put?.Item).toMatchObject({
-      PK: 'G#0#COUNTS',
-      SK: expect.stringMatching(/^T#/),
-      changes: [{ created: 1_700_000_000, sign: 1 }],
-    });
+    // Each ticket is a new item of its own (no condition, nothing shared), in the partition of the list it changes.
+    const tickets = items.slice(2).map((item) => item.Put);
+    expect(tickets.map((put) => [put?.Item?.PK, put?.Item?.changes])).toEqual([
+      ['G#0#L#ALL', JSON.stringify([['001700000000#m1', 1]])],
+      ['G#0#L#TAG#science', JSON.stringify([['001700000000#m1', 1, [['Science', 1]]]])],
+      ['G#0#L#TAGS', JSON.stringify([['science', 1, [['Science', 1]]]])],
+    ]);
+    for (const put of tickets) {
+      expect(put?.Item?.SK).toMatch(/^#T\d{13}#[0-9a-f-]{36}$/);
+      expect(put?.ConditionExpression).toBeUndefined();
+    }
   });
 
   it('turns a create whose id is taken into 405, the duplicate-id answer', async () => {

@@ -25,9 +25,14 @@ const allowList: readonly { readonly id: RegExp; readonly why: string }[] = [
     id: /^AwsSolutions-IAM5\[Resource::arn:<AWS::Partition>:execute-api:.*\/(PUT|POST|DELETE)\/.*\*.*\]$/,
     why: 'Path parameters in the publisher policy.',
   },
-  { id: /^AwsSolutions-IAM5\[Resource::\*\]$/, why: 'X-Ray actions exist only on `*` (functions only).' },
+  {
+    id: /^AwsSolutions-IAM5\[Resource::\*\]$/,
+    why: "X-Ray actions, and a stream function's dynamodb:ListStreams, exist only on `*` (functions only).",
+  },
+  { id: /^AwsSolutions-SQS3$/, why: "It is itself the stream functions' failure queue." },
   { id: /^AwsSolutions-SNS2$/, why: 'Alarm notifications; CloudWatch cannot use the AWS-managed SNS key.' },
   { id: /^Serverless-SNSRedrivePolicy$/, why: 'An email subscription.' },
+  { id: /^Serverless-SQSRedrivePolicy$/, why: "The stream functions' failure queue: an operator reads it." },
   { id: /^Serverless-EventBusDLQ$/, why: "A schedule's events carry no data; the next one does the same work." },
   {
     id: /^Serverless-LambdaDLQ$/,

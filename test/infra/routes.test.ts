@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { functionLogicalId } from '../../infra/api-function';
 import { corsPreflight } from '../../shared/http/cors';
-import { expandRoutes, methodNotAllowedHandler, notFoundHandler, scheduledTasks } from '../../shared/routes/table';
+import { backgroundTasks, expandRoutes, methodNotAllowedHandler, notFoundHandler } from '../../shared/routes/table';
 import { apiDocumentOf, integrationTarget, methodsOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 
@@ -137,7 +137,7 @@ describe.each(['dev', 'prod'] as const)('the REST API built from the route table
       .map(([id]) => id)
       .sort();
     expect(functions).toEqual(
-      [...handlers, ...scheduledTasks.map((task) => task.handler)].map(functionLogicalId).sort(),
+      [...handlers, ...backgroundTasks.map((task) => task.handler)].map(functionLogicalId).sort(),
     );
   });
 

@@ -7,10 +7,11 @@ import { errorCatalogue } from '../../shared/http/error-catalogue';
 import { gatewayErrors } from '../../shared/http/gateway-errors';
 import { type Operation, type TableAction, writeActions } from '../../shared/operation/row';
 import {
+  backgroundTasks,
   DEFAULT_TIMEOUT_SECONDS,
   expandRoutes,
   operations,
-  scheduledTasks,
+  streamTasks,
   timeoutSecondsOf,
 } from '../../shared/routes/table';
 import { apiDocumentOf, resourcesOf } from './api-document';
@@ -22,12 +23,12 @@ const prod = synthStack('prod');
 /** The DynamoDB actions of each function module's row (an operation's or a scheduled task's); none for 404/405. */
 const actionsByHandler = new Map<string, readonly TableAction[]>();
 for (const route of expandRoutes()) actionsByHandler.set(route.handler, route.operation?.actions ?? []);
-for (const task of scheduledTasks) actionsByHandler.set(task.handler, task.actions);
+for (const task of backgroundTasks) actionsByHandler.set(task.handler, task.actions);
 
 /** What the lead's repository sends per operation (issue 3 item 4): each function is granted exactly this. */
 /** The grant each function's role must hold: its row's actions (test/integration checks the rows against the calls made). */
 const expectedGrants: Record<string, readonly string[]> = Object.fromEntries(
-  [...(operations as readonly Operation[]), ...scheduledTasks]
+  [...(operations as readonly Operation[]), ...backgroundTasks]
     .filter((o) => o.actions.length > 0)
     .map((o) => [o.handler, o.actions]),
 );
@@ -37,12 +38,12 @@ describe('functions', () => {
     const resources = resourcesOf(dev.template);
     const functions = Object.entries(resources).filter(([, r]) => r.Type === 'AWS::Lambda::Function');
     expect(functions.length).toBe(actionsByHandler.size);
-    const scheduled = new Set(scheduledTasks.map((task) => functionLogicalId(task.handler)));
+    const scheduled = new Set(backgroundTasks.map((task) => functionLogicalId(task.handler)));
     for (const [id, fn] of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(fn.Properties.MemorySize).toBeGreaterThanOrEqual(256);
-      // A scheduled task answers no one: Lambda's own 15 minutes bound it.
+      // A background task answers no one: Lambda's own 15 minutes bound it.
       expect(fn.Properties.Timeout, id).toBeLessThan(scheduled.has(id) ? 900 : 29);
       expect(fn.Properties.LoggingConfig).toEqual({ LogGroup: { Ref: expect.any(String) } });
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
@@ -116,8 +117,19 @@ describe('least privilege', () => {
       .map((statement) => ({ actions: [statement.Action].flat(), resource: JSON.stringify(statement.Resource) }));
   };
 
+  /** What the table's event source mapping needs of a stream task: to read the stream, and to list it (IAM takes that only on `*`). */
+  const streamStatements = (handler: string) =>
+    statementsOf(handler).filter((s) =>
+      s.actions.some((a) => /^dynamodb:(DescribeStream|GetRecords|GetShardIterator|ListStreams)$/.test(a)),
+    );
+
   const dynamoStatements = (handler: string) => {
-    const dynamo = statementsOf(handler).filter((s) => s.actions.some((a) => a.startsWith('dynamodb:')));
+    const stream = new Set(streamStatements(handler));
+    const dynamo = statementsOf(handler).filter(
+      (s) =>
+        s.actions.some((a) => a.startsWith('dynamodb:')) &&
+        ![...stream].some((t) => t.resource === s.resource && t.actions.join() === s.actions.join()),
+    );
     const onTable = dynamo.filter((s) => s.resource === JSON.stringify({ 'Fn::GetAtt': [tableId, 'Arn'] }));
     const onIndexes = dynamo.filter((s) => s.resource.includes('/index/'));
     expect(onTable.length + onIndexes.length, `${handler}: nothing but the table and its indexes`).toBe(dynamo.length);
@@ -145,6 +157,27 @@ describe('least privilege', () => {
   it("grants the route table's actions, on this table only", () => {
     for (const [handler, actions] of actionsByHandler)
       expect(dynamoStatements(handler).onTable, handler).toEqual(actions.map(iamAction).sort());
+  });
+
+  it("lets stream tasks read the table's stream, and nothing else read it", () => {
+    const streamArn = JSON.stringify({ 'Fn::GetAtt': [tableId, 'StreamArn'] });
+    for (const handler of actionsByHandler.keys()) {
+      const granted = streamStatements(handler).map((s) => ({ actions: [...s.actions].sort(), resource: s.resource }));
+      if (!streamTasks.some((task) => task.handler === handler)) {
+        expect(granted, handler).toEqual([]);
+        continue;
+      }
+      expect(granted, handler).toEqual(
+        expect.arrayContaining([
+          { actions: ['dynamodb:ListStreams'], resource: '"*"' },
+          {
+            actions: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator'],
+            resource: streamArn,
+          },
+        ]),
+      );
+      expect(granted).toHaveLength(2);
+    }
   });
 
   it('grants nothing on indexes: the table has none', () => {
@@ -176,7 +209,8 @@ describe('least privilege', () => {
         tracing.map((s) => ({ ...s, actions: [...s.actions].sort() })),
         handler,
       ).toEqual([{ actions: ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], resource: '"*"' }]);
-      for (const statement of statements.filter((s) => !tracing.includes(s))) {
+      const listing = statements.filter((s) => s.actions.join() === 'dynamodb:ListStreams');
+      for (const statement of statements.filter((s) => !tracing.includes(s) && !listing.includes(s))) {
         expect(statement.actions.join(' ')).not.toContain('*');
         expect(statement.resource).not.toContain('*');
       }

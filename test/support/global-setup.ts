@@ -1,6 +1,6 @@
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
-import { operations, scheduledTasks } from '../../shared/routes/table';
+import { backgroundTasks, operations } from '../../shared/routes/table';
 import { startDynamoDbProxy } from './dynamodb-proxy';
 import { GrantRecorder, grantViolations } from './grants';
 
@@ -34,7 +34,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       !project.vitest.config.testNamePattern &&
       ran.length === testFiles.length &&
       ran.every((module) => module.ok() && [...module.children.allTests('skipped')].length === 0);
-    const problems = grantViolations(recorder.recorded, [...operations, ...scheduledTasks], wholeSuite);
+    const problems = grantViolations(recorder.recorded, [...operations, ...backgroundTasks], wholeSuite);
     if (problems.length > 0) {
       throw new Error(
         `The functions' DynamoDB calls and their grants (route rows' actions) disagree:\n  ${problems.join('\n  ')}`,

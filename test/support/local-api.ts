@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
+import { type BackgroundTasks, startBackgroundTasks } from '../../local/background';
 import { localDynamoDbClient } from '../../local/dynamodb-local';
 import { prepareLocalEnvironment } from '../../local/environment';
 import { type HandlerLoader, sourceHandlers } from '../../local/load-handler';
@@ -18,6 +19,11 @@ export interface LocalApiOptions {
   readonly logErrors?: boolean;
   /** Replace how handlers are loaded (tests of the local server itself). */
   readonly loadHandler?: HandlerLoader;
+  /**
+   * Run the folder on the table's stream, as `npm start` does (off by default: most tests count
+   * or inject the calls of their own requests, and readers are exact with or without it).
+   */
+  readonly folder?: boolean;
 }
 
 export interface LocalApi {
@@ -28,6 +34,8 @@ export interface LocalApi {
   readonly dynamoDbClient: DynamoDBClient;
   readonly tableName: string;
   readonly dynamoDbEndpoint: string;
+  /** With `folder`: resolves once the folder has handled every change written so far. */
+  foldersCaughtUp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -57,11 +65,17 @@ export const startLocalApi = async (options: LocalApiOptions = {}): Promise<Loca
 
   const before = { ...process.env };
   const environment = await prepareLocalEnvironment({ endpoint: dynamoDbEndpoint, tableName, settings });
+  const handlers = options.loadHandler ?? sourceHandlers(environment);
   const server = await startLocalServer({
     quiet: !options.logRequests,
     logErrors: options.logErrors ?? true,
-    handlers: options.loadHandler ?? sourceHandlers(environment),
+    handlers,
   });
+  const background: BackgroundTasks | undefined = options.folder
+    ? await startBackgroundTasks(environment, handlers, {
+        onError: (task, error) => console.error(`${task}:`, error),
+      })
+    : undefined;
   const dynamoDbClient = localDynamoDbClient(dynamoDbEndpoint);
   const documentClient = DynamoDBDocumentClient.from(dynamoDbClient, {
     marshallOptions: { removeUndefinedValues: true },
@@ -73,8 +87,13 @@ export const startLocalApi = async (options: LocalApiOptions = {}): Promise<Loca
     dynamoDbClient,
     tableName,
     dynamoDbEndpoint,
+    foldersCaughtUp: async () => {
+      if (!background) throw new Error('startLocalApi: the folder runs only with `folder: true`.');
+      await background.caughtUp();
+    },
     close: async () => {
       await server.close();
+      await background?.stop();
       documentClient.destroy();
       for (const name of Object.keys(process.env)) if (!(name in before)) delete process.env[name];
       Object.assign(process.env, before);

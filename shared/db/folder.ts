@@ -1,0 +1,224 @@
+import { randomBytes } from 'node:crypto';
+import { StoreUnavailable } from '../domain/errors';
+import { type Delta, type ListCounts, netted, type Ticket, withTickets } from './counts';
+import { readGeneration } from './generation';
+import { countsAttributes, decodeBlock, directoryAttributes } from './items';
+import { attr, blockKey, type CountedList, countsKey, directoryKey, endMarkKey, tagCountKey } from './keys';
+import { type ListSnapshot, readList } from './lists';
+import { applyToBlocks, type BlockChanges, blocksTouched, type Directory, type Entry, encodeEntries } from './ranked';
+import {
+  backoff,
+  ConditionsFailed,
+  type Item,
+  isConflict,
+  type TableAccess,
+  TRANSACTION_LIMIT,
+  type TransactItem,
+} from './table-access';
+
+/**
+ * The folder: moves a list's tickets into its counts and blocks, so that readers have few tickets
+ * to add up. One fold is one transaction, conditioned on the fold it read (`stamp`), that writes
+ * the counts, the end mark, the directory and the blocks it changed, and deletes the tickets it
+ * took; a fold that meets another changes nothing. It runs in the background, on the table's
+ * stream (functions/fold-counts.ts, and the local server's stream reader): no write waits for it,
+ * and a reader is exact whether it has run or not.
+ */
+
+/** Tickets one fold takes at most (the transaction's 100 items bound it further). */
+export const FOLD_TICKETS = 80;
+
+const newBlockId = () => randomBytes(6).toString('base64url');
+
+/** A magazine list's blocks hold positions only: a tag's spellings are counted in its counts item. */
+export const blockDeltas = (list: CountedList, deltas: readonly Delta[]): Delta[] =>
+  list === 'TAGS' ? [...deltas] : deltas.flatMap((delta) => (delta.n === 0 ? [] : [{ key: delta.key, n: delta.n }]));
+
+/** A list's folded state. */
+export interface Folded {
+  readonly stamp: number;
+  readonly counts: ListCounts;
+  readonly directory: Directory;
+}
+
+/** What folding tickets into a list's folded state writes: the new state, its blocks, the tag counts that moved. */
+export interface FoldResult extends BlockChanges {
+  readonly counts: ListCounts;
+  readonly stamp: number;
+  /** `TAGS` only: tags whose count changed, with their count before and the fold that had set it. */
+  readonly tagCounts: readonly { readonly tagId: string; readonly count: number; readonly before: Entry | undefined }[];
+}
+
+/**
+ * Folds `tickets` into a list's state (`blocks` holds the entries of the blocks they touch): the
+ * one place a list's counts, blocks and tag counts are worked out from changes, for the folder and
+ * for a bulk write's new generation alike.
+ */
+export const foldInto = (
+  list: CountedList,
+  state: Folded,
+  tickets: readonly Ticket[],
+  blocks: ReadonlyMap<string, readonly Entry[]>,
+  now: number,
+  blockEntries?: number,
+): FoldResult => {
+  const stamp = state.stamp + 1;
+  const deltas = blockDeltas(list, netted(tickets.flatMap((ticket) => ticket.deltas)));
+  const changes = applyToBlocks(state.directory, blocks, deltas, {
+    now,
+    newId: newBlockId,
+    ...(blockEntries !== undefined && { blockEntries }),
+    ...(list === 'TAGS' && { stamp }),
+  });
+  const counted = withTickets(state.counts, tickets);
+  if (list !== 'TAGS') return { ...changes, counts: counted, stamp, tagCounts: [] };
+  // A tag is in use while its count is above zero: how many are, and whose count moved.
+  const before = new Map<string, Entry>();
+  for (const id of blocksTouched(state.directory, deltas))
+    for (const entry of blocks.get(id) ?? []) before.set(entry.key, entry);
+  const after = new Map<string, Entry>();
+  for (const written of changes.written) for (const entry of written.entries) after.set(entry.key, entry);
+  let inUse = state.counts.total;
+  const tagCounts: { tagId: string; count: number; before: Entry | undefined }[] = [];
+  for (const delta of deltas) {
+    const was = before.get(delta.key);
+    const count = after.get(delta.key)?.n ?? 0;
+    inUse += (count > 0 ? 1 : 0) - ((was?.n ?? 0) > 0 ? 1 : 0);
+    if ((was?.n ?? 0) !== count) tagCounts.push({ tagId: delta.key, count, before: was });
+  }
+  return { ...changes, counts: { ...counted, total: inUse, years: new Map(), names: new Map() }, stamp, tagCounts };
+};
+
+/** The items a fold's result puts: counts, end mark, directory, blocks, tag counts. */
+export const foldedItems = (generation: string, list: CountedList, result: FoldResult): Item[] => [
+  { ...countsKey(generation, list), ...countsAttributes(result.counts, result.stamp) },
+  { ...endMarkKey(generation, list), [attr.stamp]: result.stamp },
+  { ...directoryKey(generation, list), ...directoryAttributes(result.directory, result.stamp) },
+  ...result.written.map((block) => ({
+    ...blockKey(generation, list, block.id),
+    [attr.entries]: encodeEntries(block.entries),
+  })),
+  ...result.tagCounts.map(({ tagId, count, before }) => ({
+    ...tagCountKey(generation, tagId),
+    [attr.count]: count,
+    [attr.stamp]: result.stamp,
+    [attr.previousCount]: before?.n ?? 0,
+    [attr.previousStamp]: before?.stamp ?? 0,
+  })),
+];
+
+interface FoldPlan {
+  readonly items: TransactItem[];
+  readonly tickets: number;
+}
+
+/** The transaction that folds `tickets` (the oldest of the snapshot), conditioned on the fold it read. */
+const planFold = (
+  access: TableAccess,
+  snapshot: ListSnapshot,
+  tickets: readonly Ticket[],
+  blocks: ReadonlyMap<string, readonly Entry[]>,
+  now: number,
+): FoldPlan => {
+  const { generation, list, stamp, tableName } = { ...snapshot, tableName: access.tableName };
+  const result = foldInto(
+    list,
+    { stamp, counts: snapshot.folded, directory: snapshot.directory },
+    tickets,
+    blocks,
+    now,
+  );
+  const [counts, ...rest] = foldedItems(generation, list, result);
+  const items: TransactItem[] = [
+    {
+      Put: {
+        TableName: tableName,
+        Item: counts ?? {},
+        ConditionExpression: stamp === 0 ? 'attribute_not_exists(#stamp) OR #stamp = :stamp' : '#stamp = :stamp',
+        ExpressionAttributeNames: { '#stamp': attr.stamp },
+        ExpressionAttributeValues: { ':stamp': stamp },
+      },
+    },
+    ...rest.map((Item): TransactItem => ({ Put: { TableName: tableName, Item } })),
+    ...result.deleted.map(
+      (id): TransactItem => ({ Delete: { TableName: tableName, Key: blockKey(generation, list, id) } }),
+    ),
+    ...tickets.map(
+      (ticket): TransactItem => ({
+        Delete: {
+          TableName: tableName,
+          Key: { PK: countsKey(generation, list).PK, SK: ticket.sk },
+          ConditionExpression: 'attribute_exists(#sk)',
+          ExpressionAttributeNames: { '#sk': 'SK' },
+        },
+      }),
+    ),
+  ];
+  return { items, tickets: tickets.length };
+};
+
+/**
+ * Folds the list's tickets, oldest first, one transaction at a time, until none is left or
+ * `until` (Unix ms) passes. Returns how many it folded; a fold that met another stops it (the
+ * other one carries on).
+ */
+export const foldList = async (
+  access: TableAccess,
+  generation: string,
+  list: CountedList,
+  until = access.deadline - 1_000,
+): Promise<number> => {
+  let folded = 0;
+  for (let attempt = 0; Date.now() < until; ) {
+    const snapshot = await readList(access, generation, list, { directory: true });
+    if (snapshot.tickets.length === 0) return folded;
+    let take = Math.min(FOLD_TICKETS, snapshot.tickets.length);
+    let plan: FoldPlan | undefined;
+    let blocks = new Map<string, Entry[]>();
+    for (;;) {
+      const tickets = snapshot.tickets.slice(0, take);
+      const deltas = blockDeltas(list, netted(tickets.flatMap((ticket) => ticket.deltas)));
+      const missing = blocksTouched(snapshot.directory, deltas).filter((id) => !blocks.has(id));
+      if (missing.length > 0) {
+        const read = await access.getMany(missing.map((id) => blockKey(generation, list, id)));
+        blocks = new Map(blocks);
+        for (const id of missing) {
+          const item = read.get(blockKey(generation, list, id));
+          if (!item) throw new StoreUnavailable('collection-busy');
+          blocks.set(id, decodeBlock(item));
+        }
+      }
+      plan = planFold(access, snapshot, tickets, blocks, Date.now());
+      if (plan.items.length <= TRANSACTION_LIMIT || take === 1) break;
+      take = Math.max(1, Math.floor(take / 2));
+    }
+    try {
+      await access.transact(plan.items, { retryConflicts: false });
+      folded += plan.tickets;
+      attempt = 0;
+    } catch (error) {
+      if (error instanceof ConditionsFailed) return folded;
+      if (!isConflict(error)) throw error;
+      await backoff(attempt++, 25, 500);
+    }
+  }
+  return folded;
+};
+
+/** The lists of partitions that changed (from the stream), folded if they belong to the collection readers see. */
+export const foldLists = async (
+  access: TableAccess,
+  lists: readonly { readonly generation: string; readonly list: CountedList }[],
+  parallel = 4,
+): Promise<number> => {
+  const current = await readGeneration(access);
+  const queue = lists.filter((entry) => entry.generation === current);
+  let folded = 0;
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      folded += await foldList(access, next.generation, next.list);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, worker));
+  return folded;
+};

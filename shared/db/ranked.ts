@@ -1,0 +1,222 @@
+import { type Delta, type NameCounts, netted } from './counts';
+
+/**
+ * A counted list's members in order, with no I/O: a directory of blocks (each block's id, first
+ * key and size) and the blocks (sorted entries). A page at any offset is found from the directory
+ * alone and read from one or two blocks, whatever the list's length; a fold rewrites only the
+ * blocks its changes fall in, into blocks with new ids, so a reader holding an older directory
+ * still finds the blocks it names (they are deleted a while after they are replaced).
+ */
+
+/** A member: its key, its count (1 for a magazine, the magazines carrying it for a tag), its spellings, the fold that last changed its count. */
+export interface Entry {
+  readonly key: string;
+  readonly n: number;
+  readonly names?: NameCounts;
+  readonly stamp?: number;
+}
+
+export interface BlockRef {
+  readonly id: string;
+  readonly first: string;
+  /** The sum of its entries' counts (a magazine list's members: linear in changes). */
+  readonly size: number;
+  /** Its entries with a count above zero (the tags in use). */
+  readonly visible: number;
+}
+
+export interface Directory {
+  readonly blocks: readonly BlockRef[];
+  /** Blocks replaced by a fold, and when (Unix ms): deleted once no reader can still hold them. */
+  readonly retired: readonly (readonly [string, number])[];
+}
+
+export const emptyDirectory: Directory = { blocks: [], retired: [] };
+
+/** Entries a block holds at most; a fuller one is split in two. */
+export const BLOCK_ENTRIES = 400;
+/** How long a replaced block is kept for readers that read the directory before the fold. */
+export const RETIRED_BLOCK_MS = 30_000;
+
+/** The block a key falls in: the last whose first key is not after it (the first block for keys before all). */
+export const blockIndexOf = (blocks: readonly BlockRef[], key: string): number => {
+  let low = 0;
+  let high = blocks.length - 1;
+  let found = 0;
+  while (low <= high) {
+    const middle = (low + high) >> 1;
+    if ((blocks[middle]?.first ?? '') <= key) {
+      found = middle;
+      low = middle + 1;
+    } else high = middle - 1;
+  }
+  return found;
+};
+
+const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+/** Entries with changes added (counts and spellings); an entry that holds nothing any more is dropped. */
+export const withDeltas = (entries: readonly Entry[], deltas: readonly Delta[], stamp?: number): Entry[] => {
+  if (deltas.length === 0) return [...entries];
+  const merged = new Map(entries.map((entry) => [entry.key, entry]));
+  for (const delta of netted(deltas)) {
+    const entry = merged.get(delta.key);
+    const [sum] = netted([{ key: delta.key, n: entry?.n ?? 0, ...(entry?.names && { names: entry.names }) }, delta]);
+    if (!sum) {
+      merged.delete(delta.key);
+      continue;
+    }
+    const changed = delta.n !== 0 ? stamp : entry?.stamp;
+    merged.set(delta.key, { ...sum, ...(changed !== undefined && { stamp: changed }) });
+  }
+  return [...merged.values()].sort(byKey);
+};
+
+const refOf = (id: string, entries: readonly Entry[]): BlockRef => ({
+  id,
+  first: entries[0]?.key ?? '',
+  size: entries.reduce((sum, entry) => sum + entry.n, 0),
+  visible: entries.reduce((sum, entry) => sum + (entry.n > 0 ? 1 : 0), 0),
+});
+
+/** A fold's changes to the blocks: the new directory, the blocks to write, the blocks it may delete now. */
+export interface BlockChanges {
+  readonly directory: Directory;
+  readonly written: readonly { readonly id: string; readonly entries: readonly Entry[] }[];
+  readonly deleted: readonly string[];
+}
+
+/** Which blocks `deltas` fall in: the blocks a fold must read. */
+export const blocksTouched = (directory: Directory, deltas: readonly Delta[]): string[] => {
+  const ids = new Set<string>();
+  for (const delta of deltas) {
+    const block = directory.blocks[blockIndexOf(directory.blocks, delta.key)];
+    if (block) ids.add(block.id);
+  }
+  return [...ids];
+};
+
+/**
+ * Adds `deltas` to the blocks they fall in (`read` holds those blocks' entries), splitting a block
+ * that grows past BLOCK_ENTRIES and dropping one left empty. Changed blocks get new ids from
+ * `newId`; the ones they replace are retired at `now`, and those retired long enough are deleted.
+ */
+export const applyToBlocks = (
+  directory: Directory,
+  read: ReadonlyMap<string, readonly Entry[]>,
+  deltas: readonly Delta[],
+  options: {
+    readonly now: number;
+    readonly stamp?: number;
+    readonly newId: () => string;
+    /** Entries a block holds at most (BLOCK_ENTRIES unless a test makes blocks small to see them split). */
+    readonly blockEntries?: number;
+  },
+): BlockChanges => {
+  const most = options.blockEntries ?? BLOCK_ENTRIES;
+  const byBlock = new Map<number, Delta[]>();
+  for (const delta of deltas) {
+    const index = directory.blocks.length === 0 ? -1 : blockIndexOf(directory.blocks, delta.key);
+    const group = byBlock.get(index) ?? [];
+    byBlock.set(index, group);
+    group.push(delta);
+  }
+  const blocks: BlockRef[] = [];
+  const written: { id: string; entries: Entry[] }[] = [];
+  const retired: (readonly [string, number])[] = [];
+  const rewrite = (entries: readonly Entry[]) => {
+    for (let start = 0; start < entries.length; ) {
+      const left = entries.length - start;
+      const take = left > most ? Math.ceil(left / Math.ceil(left / Math.max(1, Math.floor(most / 2)))) : left;
+      const chunk = entries.slice(start, start + take);
+      const id = options.newId();
+      written.push({ id, entries: chunk });
+      blocks.push(refOf(id, chunk));
+      start += take;
+    }
+  };
+  if (directory.blocks.length === 0) rewrite(withDeltas([], byBlock.get(-1) ?? [], options.stamp));
+  directory.blocks.forEach((block, index) => {
+    const group = byBlock.get(index);
+    if (!group) {
+      blocks.push(block);
+      return;
+    }
+    const entries = read.get(block.id);
+    if (!entries) throw new Error(`Block ${block.id} was not read before its fold.`);
+    retired.push([block.id, options.now]);
+    rewrite(withDeltas(entries, group, options.stamp));
+  });
+  const keep = (at: number) => options.now - at < RETIRED_BLOCK_MS;
+  return {
+    directory: { blocks, retired: [...directory.retired.filter(([, at]) => keep(at)), ...retired] },
+    written,
+    deleted: directory.retired.filter(([, at]) => !keep(at)).map(([id]) => id),
+  };
+};
+
+/** Blocks that hold the entries of ranks [from, to) (0-based, by `size`), with the rank each block starts at. */
+export const blocksForRanks = (
+  blocks: readonly BlockRef[],
+  sizes: readonly number[],
+  from: number,
+  to: number,
+): { readonly indexes: number[]; readonly startRank: number } => {
+  const indexes: number[] = [];
+  let rank = 0;
+  let startRank = 0;
+  for (let index = 0; index < blocks.length; index++) {
+    const size = sizes[index] ?? 0;
+    if (rank + size > from && rank < to) {
+      if (indexes.length === 0) startRank = rank;
+      indexes.push(index);
+    }
+    rank += size;
+  }
+  return { indexes, startRank };
+};
+
+/** Each block's size with pending deltas added, by the block each delta falls in. */
+export const sizesWith = (blocks: readonly BlockRef[], deltas: readonly Delta[]): number[] => {
+  const sizes = blocks.map((block) => block.size);
+  for (const delta of deltas) {
+    const index = blockIndexOf(blocks, delta.key);
+    if (index < sizes.length) sizes[index] = (sizes[index] ?? 0) + delta.n;
+  }
+  return sizes;
+};
+
+type Encoded = string | [string, number, NameCounts?, number?];
+
+/** A block's entries as stored: a JSON array in which a plain key is an entry of count 1. */
+export const encodeEntries = (entries: readonly Entry[]): string =>
+  JSON.stringify(
+    entries.map((entry): Encoded => {
+      if (entry.n === 1 && !entry.names && entry.stamp === undefined) return entry.key;
+      const encoded: Encoded = [entry.key, entry.n];
+      if (entry.names || entry.stamp !== undefined) encoded.push(entry.names ?? []);
+      if (entry.stamp !== undefined) encoded.push(entry.stamp);
+      return encoded;
+    }),
+  );
+
+const isNameCounts = (value: unknown): value is NameCounts =>
+  Array.isArray(value) &&
+  value.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'number');
+
+export const decodeEntries = (text: string): Entry[] => {
+  const parsed: unknown = JSON.parse(text);
+  if (!Array.isArray(parsed)) throw new Error('Block entries are not a list.');
+  return parsed.map((value: unknown): Entry => {
+    if (typeof value === 'string') return { key: value, n: 1 };
+    if (!Array.isArray(value) || typeof value[0] !== 'string' || typeof value[1] !== 'number')
+      throw new Error('A block entry is malformed.');
+    const [key, n, names, stamp] = value as [string, number, unknown, unknown];
+    return {
+      key,
+      n,
+      ...(isNameCounts(names) && names.length > 0 && { names }),
+      ...(typeof stamp === 'number' && { stamp }),
+    };
+  });
+};
