@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type StoreConfig, storeConfig } from '../config';
 import { countForRequest } from '../metrics';
-import { isThrottling } from './table-access';
+import { isThrottling } from './failures';
 
 /** How long one attempt of one call may take before the SDK gives it up (it then retries, within the request's deadline). */
 const REQUEST_TIMEOUT_MS = 2_500;

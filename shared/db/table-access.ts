@@ -15,6 +15,7 @@ import {
 import { StoreUnavailable } from '../domain/errors';
 import { countForRequest } from '../metrics';
 import type { DocumentClient } from './client';
+import { cancellationReasons, storeFailure } from './failures';
 import type { Key } from './keys';
 
 export type Item = Record<string, NativeAttributeValue>;
@@ -33,40 +34,6 @@ export const isConflict = (error: unknown) => error instanceof StoreUnavailable 
 export const backoff = (attempt: number, base = 15, cap = 400) =>
   sleep(Math.random() * Math.min(cap, base * 2 ** attempt));
 
-const THROTTLING = new Set([
-  'ProvisionedThroughputExceededException',
-  'ThrottlingException',
-  'RequestLimitExceeded',
-  'TooManyRequestsException',
-]);
-const NETWORK_CODES = new Set([
-  'ECONNRESET',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ETIMEDOUT',
-  'EAI_AGAIN',
-  'ENOTFOUND',
-  'ECONNABORTED',
-]);
-
-interface AwsErrorShape {
-  readonly name?: string;
-  readonly code?: string;
-  readonly $fault?: string;
-  readonly $metadata?: { readonly httpStatusCode?: number };
-  readonly CancellationReasons?: readonly { readonly Code?: string }[];
-}
-
-/** Why each item of a cancelled transaction failed, in the order the items were sent. */
-export const cancellationReasons = (error: unknown): string[] | undefined => {
-  if (!(error instanceof Error) || error.name !== 'TransactionCanceledException') return undefined;
-  return ((error as AwsErrorShape).CancellationReasons ?? []).map((reason) => reason.Code ?? 'None');
-};
-
-/** DynamoDB (or the SDK for it) refused a call for its rate: a whole call, or an item of a transaction. */
-export const isThrottling = (error: Error): boolean =>
-  THROTTLING.has(error.name) || (cancellationReasons(error)?.includes('ThrottlingError') ?? false);
-
 /** A transaction DynamoDB refused because a condition did not hold: which items' conditions failed. */
 export class ConditionsFailed extends Error {
   override readonly name = 'ConditionsFailed';
@@ -78,35 +45,6 @@ export class ConditionsFailed extends Error {
     return this.failed.includes(index);
   }
 }
-
-/**
- * What a retry may cure, as the domain's `StoreUnavailable`; anything else (a defect: a malformed
- * request, a missing table) is left as it is, to become a 500.
- */
-export const storeFailure = (error: unknown): unknown => {
-  if (!(error instanceof Error)) return error;
-  const aws = error as AwsErrorShape & Error;
-  const reasons = cancellationReasons(error);
-  if (isThrottling(aws)) return new StoreUnavailable('throttled', 1, { cause: error });
-  if (
-    reasons?.includes('TransactionConflict') ||
-    aws.name === 'TransactionConflictException' ||
-    aws.name === 'TransactionInProgressException'
-  ) {
-    return new StoreUnavailable('conflict', 1, { cause: error });
-  }
-  if (
-    aws.name === 'TimeoutError' ||
-    aws.name === 'AbortError' ||
-    aws.name === 'RequestTimeout' ||
-    NETWORK_CODES.has(aws.code ?? '')
-  ) {
-    return new StoreUnavailable('timeout', 1, { cause: error });
-  }
-  if (aws.$fault === 'server' || (aws.$metadata?.httpStatusCode ?? 0) >= 500)
-    return new StoreUnavailable('fault', 1, { cause: error });
-  return error;
-};
 
 /**
  * Items found by a batch read, by their key: by partition key, then sort key. Finding one makes
