@@ -9,7 +9,7 @@ import { reserve } from './idempotency';
 import { decodeArticle, decodeMagazine, type MagazineRecord } from './items';
 import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './keys';
 import { CLOSING_MS } from './magazines';
-import { ConditionsFailed, type TableAccess, type TransactItem } from './table-access';
+import { ConditionsFailed, type TableAccess, type Transaction } from './table-access';
 
 /**
  * Articles live under their magazine's incarnation, numbered 1, 2, 3… in the order they are
@@ -58,9 +58,9 @@ export const createArticle = async (
       const created = Math.max(nowInSeconds(), record.lastArticleCreated);
       const id = articleId(magazineId, record.incarnation, seq);
       const article: Article = { ...input, id, magazineId, created };
-      const items: TransactItem[] = [
-        guardCheck(access.tableName, generation),
-        {
+      const items: Transaction = {
+        guard: guardCheck(access.tableName, generation),
+        magazine: {
           Update: {
             TableName: access.tableName,
             Key: magazineKey(generation, magazineId),
@@ -83,7 +83,7 @@ export const createArticle = async (
             },
           },
         },
-        {
+        article: {
           Put: {
             TableName: access.tableName,
             Item: { ...articleKey(record.incarnation, seq), ...article, [attr.writeToken]: token },
@@ -91,8 +91,8 @@ export const createArticle = async (
             ExpressionAttributeNames: { '#pk': 'PK' },
           },
         },
-        ...(reservation ? [reservation.commit(id)] : []),
-      ];
+        idempotency: reservation?.commit(id),
+      };
       let outcome: 'applied' | 'sealed';
       try {
         outcome = await guardedWrite(

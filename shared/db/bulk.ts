@@ -12,7 +12,7 @@ import { attr, bulkKey, type CountedList, FIRST_GENERATION, GUARD_COUNT, guardKe
 import { countsOf, readList } from './lists';
 import { isUnchanged, magazineItem } from './magazines';
 import { emptyDirectory } from './ranked';
-import { ConditionsFailed, type Item, lookAgain, type TableAccess, type TransactItem } from './table-access';
+import { ConditionsFailed, type Item, lookAgain, type TableAccess, type Transaction } from './table-access';
 
 /**
  * PUT /magazines and DELETE /magazines, all or nothing as every reader sees them, at any size.
@@ -205,8 +205,8 @@ export const replaceAllMagazines = async (
   // 4. Switch, with the seal far from its end.
   leaseUntil = await renewIfNeeded(access, generation, bulkId, leaseUntil, SWITCH_MARGIN_MS + 5_000);
   const trash = trashEntry(access.tableName, { kind: 'generation', generation, successor: target });
-  const switchItems: TransactItem[] = [
-    {
+  const switchItems: Transaction = {
+    bulk: {
       Update: {
         TableName: access.tableName,
         Key: bulkKey(generation),
@@ -226,7 +226,7 @@ export const replaceAllMagazines = async (
         },
       },
     },
-    ...headKeys().map((Key) => ({
+    heads: headKeys().map((Key) => ({
       Update: {
         TableName: access.tableName,
         Key,
@@ -239,8 +239,8 @@ export const replaceAllMagazines = async (
         ExpressionAttributeValues: { ':target': target, ':current': generation },
       },
     })),
-    trash.put,
-  ];
+    trash: trash.put,
+  };
   try {
     await access.transact(switchItems);
   } catch (error) {

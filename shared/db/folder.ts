@@ -14,6 +14,7 @@ import {
   type TableAccess,
   TRANSACTION_LIMIT,
   type TransactItem,
+  type Transaction,
 } from './table-access';
 
 /**
@@ -108,7 +109,8 @@ export const foldedItems = (generation: string, list: CountedList, result: FoldR
 ];
 
 interface FoldPlan {
-  readonly items: TransactItem[];
+  readonly items: Transaction;
+  readonly size: number;
   readonly tickets: number;
 }
 
@@ -129,8 +131,8 @@ const planFold = (
     now,
   );
   const [counts, ...rest] = foldedItems(generation, list, result);
-  const items: TransactItem[] = [
-    {
+  const items = {
+    counts: {
       Put: {
         TableName: tableName,
         Item: counts ?? {},
@@ -139,11 +141,11 @@ const planFold = (
         ExpressionAttributeValues: { ':stamp': stamp },
       },
     },
-    ...rest.map((Item): TransactItem => ({ Put: { TableName: tableName, Item } })),
-    ...result.deleted.map(
+    folded: rest.map((Item): TransactItem => ({ Put: { TableName: tableName, Item } })),
+    retired: result.deleted.map(
       (id): TransactItem => ({ Delete: { TableName: tableName, Key: blockKey(generation, list, id) } }),
     ),
-    ...tickets.map(
+    tickets: tickets.map(
       (ticket): TransactItem => ({
         Delete: {
           TableName: tableName,
@@ -153,8 +155,12 @@ const planFold = (
         },
       }),
     ),
-  ];
-  return { items, tickets: tickets.length };
+  } satisfies Transaction;
+  return {
+    items,
+    size: 1 + items.folded.length + items.retired.length + items.tickets.length,
+    tickets: tickets.length,
+  };
 };
 
 /**
@@ -189,7 +195,7 @@ export const foldList = async (
         }
       }
       plan = planFold(access, snapshot, tickets, blocks, Date.now());
-      if (plan.items.length <= TRANSACTION_LIMIT || take === 1) break;
+      if (plan.size <= TRANSACTION_LIMIT || take === 1) break;
       take = Math.max(1, Math.floor(take / 2));
     }
     try {

@@ -9,6 +9,7 @@ import {
   lookAgain,
   type TableAccess,
   type TransactItem,
+  type Transaction,
 } from './table-access';
 
 /**
@@ -83,7 +84,7 @@ export const awaitCollection = async (access: TableAccess, attempt: number) => {
 };
 
 /**
- * Sends a single write whose first item is its `guardCheck`. `'sealed'` when a bulk write holds
+ * Sends a single write whose items include its `guard` (`guardCheck`). `'sealed'` when a bulk write holds
  * the generation (after waiting for it: read the head and build the write again); `'applied'`
  * when it committed, or when its failure (a lost answer, or a condition failed by its own
  * earlier attempt) turns out, by `applied(error)`, to hide a write that was made. Any other
@@ -91,7 +92,7 @@ export const awaitCollection = async (access: TableAccess, attempt: number) => {
  */
 export const guardedWrite = async (
   access: TableAccess,
-  items: readonly TransactItem[],
+  items: Transaction,
   attempt: number,
   applied: (error: unknown) => Promise<boolean>,
   options?: { readonly retryConflicts?: boolean },
@@ -100,7 +101,7 @@ export const guardedWrite = async (
     await access.transact(items, options);
     return 'applied';
   } catch (error) {
-    if (error instanceof ConditionsFailed && error.has(0)) {
+    if (error instanceof ConditionsFailed && error.has('guard')) {
       await awaitCollection(access, attempt);
       return 'sealed';
     }

@@ -11,7 +11,7 @@ import { reserve } from './idempotency';
 import { decodeMagazine, type MagazineRecord } from './items';
 import { attr, idOfPosition, type Key, type MagazineList, magazineKey, positionRange, tagList } from './keys';
 import { countsOf, GenerationMoved, magazinePage, readList, ticketPuts, type Window } from './lists';
-import { backoff, ConditionsFailed, type Item, isConflict, type TableAccess, type TransactItem } from './table-access';
+import { backoff, ConditionsFailed, type Item, isConflict, type TableAccess, type Transaction } from './table-access';
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
 
@@ -157,9 +157,9 @@ export const createMagazine = async (
         updated: now,
         revision: newRevision(),
       };
-      const items: TransactItem[] = [
-        guardCheck(access.tableName, generation),
-        {
+      const items: Transaction = {
+        guard: guardCheck(access.tableName, generation),
+        magazine: {
           Put: {
             TableName: access.tableName,
             Item: magazineItem(generation, magazine, newIncarnation(), { [attr.writeToken]: token }),
@@ -167,9 +167,9 @@ export const createMagazine = async (
             ExpressionAttributeNames: { '#pk': 'PK' },
           },
         },
-        ...ticketPuts(access.tableName, generation, undefined, magazine, token),
-        ...(reservation ? [reservation.commit(id)] : []),
-      ];
+        tickets: ticketPuts(access.tableName, generation, undefined, magazine, token),
+        idempotency: reservation?.commit(id),
+      };
       let outcome: 'applied' | 'sealed';
       try {
         // Conflicts are not retried blindly: most are another create of the same id, which a
@@ -186,7 +186,7 @@ export const createMagazine = async (
           { retryConflicts: false },
         );
       } catch (error) {
-        if (error instanceof ConditionsFailed && error.has(1)) throw new AlreadyExists('magazine', id);
+        if (error instanceof ConditionsFailed && error.has('magazine')) throw new AlreadyExists('magazine', id);
         if (isConflict(error) && access.remaining() > 100) {
           await backoff(attempt);
           continue;
@@ -204,11 +204,11 @@ export const createMagazine = async (
 };
 
 /**
- * Whether a write conditioned on the revision it read (its item 1) lost to another write made
+ * Whether a write conditioned on the revision it read (its `magazine` item) lost to another write made
  * meanwhile, and should read again: under `If-Match` that is 412, since the client's version is gone.
  */
 const lostRace = (error: unknown, precondition: Precondition | undefined, attempt: number): boolean => {
-  if (!(error instanceof ConditionsFailed && error.has(1))) return false;
+  if (!(error instanceof ConditionsFailed && error.has('magazine'))) return false;
   if (precondition) throw new PreconditionFailed();
   return attempt < 10;
 };
@@ -247,9 +247,9 @@ export const putMagazine = async (
       revision: newRevision(),
     };
     const token = randomUUID();
-    const items: TransactItem[] = [
-      guardCheck(access.tableName, generation),
-      {
+    const items: Transaction = {
+      guard: guardCheck(access.tableName, generation),
+      magazine: {
         Update: {
           TableName: access.tableName,
           Key: magazineKey(generation, next.id),
@@ -276,8 +276,8 @@ export const putMagazine = async (
           },
         },
       },
-      ...ticketPuts(access.tableName, generation, previous, next, token),
-    ];
+      tickets: ticketPuts(access.tableName, generation, previous, next, token),
+    };
     let outcome: 'applied' | 'sealed';
     try {
       outcome = await guardedWrite(
@@ -316,9 +316,9 @@ export const deleteMagazine = async (
     if (record.articles > 0 && !isClosing(record)) await markClosing(access, generation, record);
     const trash = record.articles > 0 ? trashEntry(access.tableName, { kind: 'articles', incarnation }) : undefined;
     const token = randomUUID();
-    const items: TransactItem[] = [
-      guardCheck(access.tableName, generation),
-      {
+    const items: Transaction = {
+      guard: guardCheck(access.tableName, generation),
+      magazine: {
         Delete: {
           TableName: access.tableName,
           Key: magazineKey(generation, id),
@@ -327,9 +327,9 @@ export const deleteMagazine = async (
           ExpressionAttributeValues: { ':revision': magazine.revision },
         },
       },
-      ...ticketPuts(access.tableName, generation, magazine, undefined, token),
-      ...(trash ? [trash.put] : []),
-    ];
+      tickets: ticketPuts(access.tableName, generation, magazine, undefined, token),
+      trash: trash?.put,
+    };
     let outcome: 'applied' | 'sealed';
     try {
       // A refused condition is a change by someone else, not a sign that this delete was made.

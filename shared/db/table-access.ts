@@ -37,14 +37,34 @@ export const backoff = (attempt: number, base = 15, cap = 400) =>
 /** A transaction DynamoDB refused because a condition did not hold: which items' conditions failed. */
 export class ConditionsFailed extends Error {
   override readonly name = 'ConditionsFailed';
-  constructor(readonly failed: readonly number[]) {
-    super(`Conditions failed on items ${failed.join(', ')}.`);
+  constructor(readonly failed: readonly string[]) {
+    super(`Conditions failed on ${failed.join(', ')}.`);
   }
 
-  has(index: number) {
-    return this.failed.includes(index);
+  /** Whether the condition of the transaction's item (or one of its items) of this name failed. */
+  has(name: string) {
+    return this.failed.includes(name);
   }
 }
+
+/**
+ * A transaction's items by name (`{ guard, magazine, tickets }`), each an item or a list of them:
+ * they are sent in this order, and a cancellation says which names' conditions failed, so adding
+ * an item changes no other item's meaning.
+ */
+export type Transaction = { readonly [name: string]: TransactItem | readonly TransactItem[] | undefined };
+
+const itemsOf = (transaction: Transaction) => {
+  const items: TransactItem[] = [];
+  const names: string[] = [];
+  for (const [name, value] of Object.entries(transaction)) {
+    for (const item of value === undefined ? [] : Array.isArray(value) ? value : [value as TransactItem]) {
+      items.push(item);
+      names.push(name);
+    }
+  }
+  return { items, names };
+};
 
 /**
  * Items found by a batch read, by their key: by partition key, then sort key. Finding one makes
@@ -260,16 +280,21 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
    * `ConditionsFailed` with the indexes of the items whose conditions did not hold.
    */
   const transact = async (
-    items: readonly TransactItem[],
+    transaction: Transaction,
     { retryConflicts = true }: { readonly retryConflicts?: boolean } = {},
   ): Promise<{ readonly retries: number }> => {
+    const { items, names } = itemsOf(transaction);
     for (let attempt = 0; ; attempt++) {
       try {
-        await call((options) => client.send(new TransactWriteCommand({ TransactItems: [...items] }), options));
+        await call((options) => client.send(new TransactWriteCommand({ TransactItems: items }), options));
         return { retries: attempt };
       } catch (error) {
         const reasons = cancellationReasons((error as { cause?: unknown }).cause ?? error);
-        const failed = reasons?.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [index] : [])) ?? [];
+        const failed = [
+          ...new Set(
+            reasons?.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [names[index] ?? `${index}`] : [])),
+          ),
+        ];
         if (failed.length > 0) throw new ConditionsFailed(failed);
         if (!isConflict(error) || !retryConflicts || remaining() < 100) throw error;
         countForRequest('StoreConflictsRetried');

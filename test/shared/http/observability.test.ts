@@ -193,7 +193,7 @@ describe("the store's faults, counted where they happen", () => {
     const send = vi.fn().mockRejectedValueOnce(conflict).mockRejectedValueOnce(conflict).mockResolvedValue({});
     const access = tableAccess({ send } as never, 'table', Date.now() + 5_000);
     const counts = startRequestCounts();
-    const { retries } = await access.transact([]);
+    const { retries } = await access.transact({});
     expect(retries).toBe(2);
     expect(counts.get('StoreConflictsRetried')).toBe(2);
   });
