@@ -14,7 +14,6 @@ import {
   listPartition,
   magazineKey,
   TRASH_PARTITION,
-  tagCountPartition,
   tagList,
   trashKey,
 } from './keys';
@@ -69,7 +68,9 @@ const membersOf = async (access: TableAccess, generation: string, list: CountedL
   const snapshot = await readList(access, generation, list, { directory: true });
   const read = await access.getMany(snapshot.directory.blocks.map((block) => blockKey(generation, list, block.id)));
   const folded = [...read.values()].flatMap(decodeBlock);
-  return withDeltas(folded, netted(snapshot.tickets.flatMap((ticket) => ticket.deltas))).map((entry) => entry.key);
+  return withDeltas(folded, netted(snapshot.tickets.flatMap((ticket) => ticket.deltas)), true).map(
+    (entry) => entry.key,
+  );
 };
 
 const deleteGeneration = async (
@@ -93,8 +94,7 @@ const deleteGeneration = async (
     const { incarnation, articles } = decodeMagazine(item);
     if (articles > 0 && !keptIncarnations.has(incarnation)) await deleteArticles(access, incarnation);
   }
-  const counted = await access.partition(tagCountPartition(generation), true);
-  const tags = new Set([...(await membersOf(access, generation, 'TAGS')), ...counted.map((item) => String(item.SK))]);
+  const tags = await membersOf(access, generation, 'TAGS');
   for (const tag of tags) {
     inTime();
     await deletePartition(access, listPartition(generation, tagList(tag)));
@@ -104,11 +104,7 @@ const deleteGeneration = async (
     ids.map((id) => magazineKey(generation, id)),
   );
   // The lists of all magazines and of tags last: a sweep cut short finds through them what it has not reached yet.
-  for (const pk of [
-    tagCountPartition(generation),
-    listPartition(generation, 'TAGS'),
-    listPartition(generation, 'ALL'),
-  ]) {
+  for (const pk of [listPartition(generation, 'TAGS'), listPartition(generation, 'ALL')]) {
     inTime();
     await deletePartition(access, pk);
   }

@@ -3,7 +3,7 @@ import { StoreUnavailable } from '../domain/errors';
 import { type Delta, type ListCounts, netted, type Ticket, withTickets } from './counts';
 import { readGeneration } from './generation';
 import { countsAttributes, decodeBlock, directoryAttributes } from './items';
-import { attr, blockKey, type CountedList, countsKey, directoryKey, endMarkKey, tagCountKey } from './keys';
+import { attr, blockKey, type CountedList, countsKey, directoryKey, endMarkKey } from './keys';
 import { type ListSnapshot, readList } from './lists';
 import { applyToBlocks, type BlockChanges, blocksTouched, type Directory, type Entry, encodeEntries } from './ranked';
 import {
@@ -42,18 +42,16 @@ export interface Folded {
   readonly directory: Directory;
 }
 
-/** What folding tickets into a list's folded state writes: the new state, its blocks, the tag counts that moved. */
+/** What folding tickets into a list's folded state writes: the new state and its blocks. */
 export interface FoldResult extends BlockChanges {
   readonly counts: ListCounts;
   readonly stamp: number;
-  /** `TAGS` only: tags whose count changed, with their count before and the fold that had set it. */
-  readonly tagCounts: readonly { readonly tagId: string; readonly count: number; readonly before: Entry | undefined }[];
 }
 
 /**
  * Folds `tickets` into a list's state (`blocks` holds the entries of the blocks they touch): the
- * one place a list's counts, blocks and tag counts are worked out from changes, for the folder and
- * for a bulk write's new generation alike.
+ * one place a list's counts and blocks are worked out from changes, for the folder and for a bulk
+ * write's new generation alike.
  */
 export const foldInto = (
   list: CountedList,
@@ -69,28 +67,23 @@ export const foldInto = (
     now,
     newId: newBlockId,
     ...(blockEntries !== undefined && { blockEntries }),
-    ...(list === 'TAGS' && { stamp }),
+    keepEmpty: list === 'TAGS',
   });
   const counted = withTickets(state.counts, tickets);
-  if (list !== 'TAGS') return { ...changes, counts: counted, stamp, tagCounts: [] };
-  // A tag is in use while its count is above zero: how many are, and whose count moved.
+  if (list !== 'TAGS') return { ...changes, counts: counted, stamp };
+  // A tag is in use while its count is above zero: how many are.
   const before = new Map<string, Entry>();
   for (const id of blocksTouched(state.directory, deltas))
     for (const entry of blocks.get(id) ?? []) before.set(entry.key, entry);
   const after = new Map<string, Entry>();
   for (const written of changes.written) for (const entry of written.entries) after.set(entry.key, entry);
   let inUse = state.counts.total;
-  const tagCounts: { tagId: string; count: number; before: Entry | undefined }[] = [];
-  for (const delta of deltas) {
-    const was = before.get(delta.key);
-    const count = after.get(delta.key)?.n ?? 0;
-    inUse += (count > 0 ? 1 : 0) - ((was?.n ?? 0) > 0 ? 1 : 0);
-    if ((was?.n ?? 0) !== count) tagCounts.push({ tagId: delta.key, count, before: was });
-  }
-  return { ...changes, counts: { ...counted, total: inUse, years: new Map(), names: new Map() }, stamp, tagCounts };
+  for (const delta of deltas)
+    inUse += ((after.get(delta.key)?.n ?? 0) > 0 ? 1 : 0) - ((before.get(delta.key)?.n ?? 0) > 0 ? 1 : 0);
+  return { ...changes, counts: { ...counted, total: inUse, years: new Map(), names: new Map() }, stamp };
 };
 
-/** The items a fold's result puts: counts, end mark, directory, blocks, tag counts. */
+/** The items a fold's result puts: counts, end mark, directory, blocks. */
 export const foldedItems = (generation: string, list: CountedList, result: FoldResult): Item[] => [
   { ...countsKey(generation, list), ...countsAttributes(result.counts, result.stamp) },
   { ...endMarkKey(generation, list), [attr.stamp]: result.stamp },
@@ -98,13 +91,6 @@ export const foldedItems = (generation: string, list: CountedList, result: FoldR
   ...result.written.map((block) => ({
     ...blockKey(generation, list, block.id),
     [attr.entries]: encodeEntries(block.entries),
-  })),
-  ...result.tagCounts.map(({ tagId, count, before }) => ({
-    ...tagCountKey(generation, tagId),
-    [attr.count]: count,
-    [attr.stamp]: result.stamp,
-    [attr.previousCount]: before?.n ?? 0,
-    [attr.previousStamp]: before?.stamp ?? 0,
   })),
 ];
 

@@ -174,14 +174,6 @@ export const directoryAttributes = (directory: Directory, stamp: number): Item =
 
 export const decodeBlock = (item: Item): Entry[] => decodeEntries(string(item, attr.entries));
 
-/** A tag's count in `TAGS` as of fold `stamp`: the count then (the one before, if a later fold changed it). */
-export const tagCountAt = (item: Item | undefined, stamp: number): number | 'changed' => {
-  if (item === undefined) return 0;
-  if (number(item, attr.stamp) <= stamp) return number(item, attr.count);
-  if (numberOr(item, attr.previousStamp, 0) <= stamp) return numberOr(item, attr.previousCount, 0);
-  return 'changed';
-};
-
 export const decodeHead = (item: Item | undefined): string | undefined =>
   item === undefined ? undefined : string(item, attr.generation);
 

@@ -119,7 +119,6 @@ export const keyTemplates = {
   endMark: endMarkKey,
   directory: directoryKey,
   block: blockKey,
-  tagCount: tagCountKey,
   bulk: bulkKey,
   article: articleKey,
   idempotency: idempotencyKey,
@@ -148,7 +147,7 @@ export const attr = {
   /** Ticket: its count changes (JSON), and when the write was made (Unix seconds). */
   changes: 'changes',
   at: 'at',
-  /** Counts, end mark, directory, tag count: the number of the fold that wrote them. */
+  /** Counts, end mark, directory: the number of the fold that wrote them. */
   stamp: 'stamp',
   /** Counts: members, per year (JSON), name spellings (JSON), writes folded, last change. */
   total: 'total',
@@ -161,10 +160,6 @@ export const attr = {
   retired: 'retired',
   /** Block: its entries (JSON). */
   entries: 'entries',
-  /** Tag count: the count, and the count and stamp before it. */
-  count: 'count',
-  previousCount: 'previousCount',
-  previousStamp: 'previousStamp',
   /** Bulk write; a guard's seal. */
   bulkId: 'bulkId',
   target: 'target',

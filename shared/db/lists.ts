@@ -2,15 +2,7 @@ import { StoreUnavailable } from '../domain/errors';
 import type { Magazine } from '../domain/magazine';
 import { countChanges, type Delta, type ListCounts, netted, type Ticket, withTickets } from './counts';
 import { readInGeneration } from './generation';
-import {
-  decodeBlock,
-  decodeCounts,
-  decodeDirectory,
-  decodeStamp,
-  decodeTicket,
-  encodeDeltas,
-  tagCountAt,
-} from './items';
+import { decodeBlock, decodeCounts, decodeDirectory, decodeStamp, decodeTicket, encodeDeltas } from './items';
 import {
   attr,
   blockKey,
@@ -20,7 +12,6 @@ import {
   END_MARK_SK,
   listPartition,
   TICKET_PREFIX,
-  tagCountKey,
   ticketKey,
 } from './keys';
 import {
@@ -110,24 +101,33 @@ export type Window =
   | { readonly from: number; readonly to: number }
   | { readonly after: string; readonly take: number; readonly forward: boolean };
 
+/** Blocks' entries by block id, as read. */
+export type BlocksRead = ReadonlyMap<string, readonly Entry[]>;
+
+/**
+ * The entries of `refs` (blocks the snapshot's directory names), in one BatchGetItem with a head
+ * replica, which proves the generation still the snapshot's; those in `known` are not read again.
+ */
 const readBlocks = async (
   access: TableAccess,
   snapshot: ListSnapshot,
   refs: readonly BlockRef[],
-  extraKeys: readonly { PK: string; SK: string }[] = [],
-) => {
-  const { generation, items } = await readInGeneration(access, (g) => [
-    ...refs.map((ref) => blockKey(g, snapshot.list, ref.id)),
-    ...extraKeys,
-  ]);
+  known: BlocksRead = new Map(),
+): Promise<BlocksRead> => {
+  const missing = refs.filter((ref) => !known.has(ref.id));
+  const blocks = new Map(known);
+  if (missing.length === 0) return blocks;
+  const { generation, items } = await readInGeneration(access, (g) =>
+    missing.map((ref) => blockKey(g, snapshot.list, ref.id)),
+  );
   if (generation !== snapshot.generation) throw new GenerationMoved();
-  const entries = (ref: BlockRef): Entry[] => {
+  for (const ref of missing) {
     const item = items.get(blockKey(generation, snapshot.list, ref.id));
     // A directory names only blocks that exist (replaced ones are kept while a reader may hold it).
     if (!item) throw new StoreUnavailable('collection-busy');
-    return decodeBlock(item);
-  };
-  return { entries, items };
+    blocks.set(ref.id, decodeBlock(item));
+  }
+  return blocks;
 };
 
 /** The collection was switched by a bulk write while the list was read: read it again under the new generation. */
@@ -160,19 +160,20 @@ export const pageMembers = async (
   snapshot: ListSnapshot,
   window: Window,
   sizes: readonly number[],
-  pending: readonly Delta[],
+  known: BlocksRead = new Map(),
 ): Promise<{ readonly members: Entry[]; readonly headChecked: boolean }> => {
   const { blocks } = snapshot.directory;
+  const { pending } = snapshot;
   const { indexes, startRank } = blocksFor(blocks, sizes, window);
   const refs = indexes.flatMap((index) => blocks[index] ?? []);
-  const { entries } = refs.length > 0 ? await readBlocks(access, snapshot, refs) : { entries: () => [] };
+  const read = await readBlocks(access, snapshot, refs, known);
   const inRead = new Set(indexes);
   const changes = blocks.length === 0 ? pending : pending.filter((d) => inRead.has(blockIndexOf(blocks, d.key)));
   const members = withDeltas(
-    refs.flatMap((ref) => entries(ref)),
+    refs.flatMap((ref) => read.get(ref.id) ?? []),
     changes,
   ).filter((entry) => entry.n > 0);
-  const headChecked = refs.length > 0;
+  const headChecked = refs.some((ref) => !known.has(ref.id)) || known.size > 0;
   if ('from' in window)
     return {
       members: members.slice(Math.max(0, window.from - startRank), Math.max(0, window.to - startRank)),
@@ -189,40 +190,37 @@ export const pageMembers = async (
 
 /** A magazine list's page: its members' keys in ascending order. */
 export const magazinePage = async (access: TableAccess, snapshot: ListSnapshot, window: Window): Promise<Entry[]> =>
-  (
-    await pageMembers(
-      access,
-      snapshot,
-      window,
-      sizesWith(snapshot.directory.blocks, snapshot.pending),
-      snapshot.pending,
-    )
-  ).members;
+  (await pageMembers(access, snapshot, window, sizesWith(snapshot.directory.blocks, snapshot.pending))).members;
 
 /**
- * The tags in use as of the snapshot of `TAGS`: how many, and each block's number of them. A tag's
- * pending change may bring it in or take it out; whether it does depends on its count at the fold,
- * kept for each tag in a tag count item (with the count before, for a fold that landed since).
+ * The tags in use as of the snapshot of `TAGS`: how many, each block's number of them, and the
+ * blocks read to know it. A tag's pending change brings it into use or out of it depending on its
+ * count at the fold, which its block (named by the snapshot, so of that fold) holds: the blocks
+ * the tickets fall in are read, in one call, and only when there are tickets.
  */
 export const tagsInUse = async (
   access: TableAccess,
   snapshot: ListSnapshot,
-): Promise<{ readonly count: number; readonly sizes: number[] }> => {
+): Promise<{ readonly count: number; readonly sizes: number[]; readonly read: BlocksRead }> => {
   const { blocks } = snapshot.directory;
   const sizes = blocks.map((block) => block.visible);
-  if (snapshot.pending.length === 0) return { count: snapshot.folded.total, sizes };
-  const read = await access.getMany(snapshot.pending.map((delta) => tagCountKey(snapshot.generation, delta.key)));
+  const touched = new Set(snapshot.pending.map((delta) => blockIndexOf(blocks, delta.key)));
+  const refs = [...touched].flatMap((index) => blocks[index] ?? []);
+  const read = await readBlocks(access, snapshot, refs);
+  const folded = new Map<string, number>();
+  for (const entries of read.values()) for (const entry of entries) folded.set(entry.key, entry.n);
   let count = snapshot.folded.total;
   for (const delta of snapshot.pending) {
-    const before = tagCountAt(read.get(tagCountKey(snapshot.generation, delta.key)), snapshot.stamp);
-    if (before === 'changed') throw new StoreUnavailable('collection-busy');
+    const before = folded.get(delta.key) ?? 0;
     const change = (before + delta.n > 0 ? 1 : 0) - (before > 0 ? 1 : 0);
     if (change === 0) continue;
     count += change;
-    const index = blocks.length === 0 ? -1 : blockIndexOf(blocks, delta.key);
-    if (index >= 0) sizes[index] = (sizes[index] ?? 0) + change;
+    if (blocks.length > 0) {
+      const index = blockIndexOf(blocks, delta.key);
+      sizes[index] = (sizes[index] ?? 0) + change;
+    }
   }
-  return { count, sizes };
+  return { count, sizes, read };
 };
 
 /**

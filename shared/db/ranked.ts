@@ -8,12 +8,11 @@ import { type Delta, type NameCounts, netted } from './counts';
  * still finds the blocks it names (they are deleted a while after they are replaced).
  */
 
-/** A member: its key, its count (1 for a magazine, the magazines carrying it for a tag), its spellings, the fold that last changed its count. */
+/** A member: its key, its count (1 for a magazine, the magazines carrying it for a tag), its spellings. */
 export interface Entry {
   readonly key: string;
   readonly n: number;
   readonly names?: NameCounts;
-  readonly stamp?: number;
 }
 
 export interface BlockRef {
@@ -55,19 +54,20 @@ export const blockIndexOf = (blocks: readonly BlockRef[], key: string): number =
 
 const byKey = (a: { key: string }, b: { key: string }) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
 
-/** Entries with changes added (counts and spellings); an entry that holds nothing any more is dropped. */
-export const withDeltas = (entries: readonly Entry[], deltas: readonly Delta[], stamp?: number): Entry[] => {
+/**
+ * Entries with changes added (counts and spellings); an entry that holds nothing any more is
+ * dropped, or with `keepEmpty` kept at zero (`TAGS` remembers every tag a generation had, so that
+ * its lists can be found and cleared when it is replaced).
+ */
+export const withDeltas = (entries: readonly Entry[], deltas: readonly Delta[], keepEmpty = false): Entry[] => {
   if (deltas.length === 0) return [...entries];
   const merged = new Map(entries.map((entry) => [entry.key, entry]));
   for (const delta of netted(deltas)) {
     const entry = merged.get(delta.key);
     const [sum] = netted([{ key: delta.key, n: entry?.n ?? 0, ...(entry?.names && { names: entry.names }) }, delta]);
-    if (!sum) {
-      merged.delete(delta.key);
-      continue;
-    }
-    const changed = delta.n !== 0 ? stamp : entry?.stamp;
-    merged.set(delta.key, { ...sum, ...(changed !== undefined && { stamp: changed }) });
+    if (sum) merged.set(delta.key, sum);
+    else if (keepEmpty) merged.set(delta.key, { key: delta.key, n: 0 });
+    else merged.delete(delta.key);
   }
   return [...merged.values()].sort(byKey);
 };
@@ -107,8 +107,9 @@ export const applyToBlocks = (
   deltas: readonly Delta[],
   options: {
     readonly now: number;
-    readonly stamp?: number;
     readonly newId: () => string;
+    /** Keep members whose count fell to zero (see `withDeltas`). */
+    readonly keepEmpty?: boolean;
     /** Entries a block holds at most (BLOCK_ENTRIES unless a test makes blocks small to see them split). */
     readonly blockEntries?: number;
   },
@@ -135,7 +136,7 @@ export const applyToBlocks = (
       start += take;
     }
   };
-  if (directory.blocks.length === 0) rewrite(withDeltas([], byBlock.get(-1) ?? [], options.stamp));
+  if (directory.blocks.length === 0) rewrite(withDeltas([], byBlock.get(-1) ?? [], options.keepEmpty));
   directory.blocks.forEach((block, index) => {
     const group = byBlock.get(index);
     if (!group) {
@@ -145,7 +146,7 @@ export const applyToBlocks = (
     const entries = read.get(block.id);
     if (!entries) throw new Error(`Block ${block.id} was not read before its fold.`);
     retired.push([block.id, options.now]);
-    rewrite(withDeltas(entries, group, options.stamp));
+    rewrite(withDeltas(entries, group, options.keepEmpty));
   });
   const keep = (at: number) => options.now - at < RETIRED_BLOCK_MS;
   return {
@@ -186,17 +187,14 @@ export const sizesWith = (blocks: readonly BlockRef[], deltas: readonly Delta[])
   return sizes;
 };
 
-type Encoded = string | [string, number, NameCounts?, number?];
+type Encoded = string | [string, number, NameCounts?];
 
 /** A block's entries as stored: a JSON array in which a plain key is an entry of count 1. */
 export const encodeEntries = (entries: readonly Entry[]): string =>
   JSON.stringify(
     entries.map((entry): Encoded => {
-      if (entry.n === 1 && !entry.names && entry.stamp === undefined) return entry.key;
-      const encoded: Encoded = [entry.key, entry.n];
-      if (entry.names || entry.stamp !== undefined) encoded.push(entry.names ?? []);
-      if (entry.stamp !== undefined) encoded.push(entry.stamp);
-      return encoded;
+      if (entry.n === 1 && !entry.names) return entry.key;
+      return entry.names ? [entry.key, entry.n, entry.names] : [entry.key, entry.n];
     }),
   );
 
@@ -211,12 +209,7 @@ export const decodeEntries = (text: string): Entry[] => {
     if (typeof value === 'string') return { key: value, n: 1 };
     if (!Array.isArray(value) || typeof value[0] !== 'string' || typeof value[1] !== 'number')
       throw new Error('A block entry is malformed.');
-    const [key, n, names, stamp] = value as [string, number, unknown, unknown];
-    return {
-      key,
-      n,
-      ...(isNameCounts(names) && names.length > 0 && { names }),
-      ...(typeof stamp === 'number' && { stamp }),
-    };
+    const [key, n, names] = value as [string, number, unknown];
+    return { key, n, ...(isNameCounts(names) && names.length > 0 && { names }) };
   });
 };

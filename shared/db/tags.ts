@@ -50,7 +50,7 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
     const generation = knownGeneration() ?? (await readGeneration(access));
     try {
       const snapshot = await readList(access, generation, 'TAGS', { directory: true });
-      const { count, sizes } = await tagsInUse(access, snapshot);
+      const { count, sizes, read } = await tagsInUse(access, snapshot);
       let window: Window | undefined;
       if ('after' in page.start) window = { after: page.start.after, take: page.limit, forward: page.sort === 'asc' };
       else if (offset < count)
@@ -59,7 +59,7 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
             ? { from: offset, to: Math.min(count, offset + page.limit) }
             : { from: Math.max(0, count - offset - page.limit), to: count - offset };
       const { members, headChecked } = window
-        ? await pageMembers(access, snapshot, window, sizes, snapshot.pending)
+        ? await pageMembers(access, snapshot, window, sizes, read)
         : { members: [], headChecked: false };
       if (!headChecked && (await readInGeneration(access, () => [])).generation !== generation)
         throw new GenerationMoved();

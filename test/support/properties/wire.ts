@@ -83,9 +83,10 @@ export const sendWire = (baseUrl: string, request: WireRequest, counters?: WireC
 const LEAK_PATTERNS: readonly { readonly name: string; readonly pattern: RegExp }[] = [
   { name: 'PK', pattern: /(^|[^A-Za-z0-9_-])PK([^A-Za-z0-9_-]|$)/ },
   { name: 'SK', pattern: /(^|[^A-Za-z0-9_-])SK([^A-Za-z0-9_-]|$)/ },
-  ...['GSI1', 'MAG#', 'G#', 'HEAD#', 'ART#', 'IDEM#', 'BULK#', 'GUARD#', 'TRASH#', '#LIST', '#COUNTS', '#TAGINDEX'].map(
-    (name) => ({ name, pattern: new RegExp(name.replace(/[#]/g, '\\#')) }),
-  ),
+  ...['GSI1', 'MAG#', 'G#', 'HEAD#', 'ART#', 'IDEM#', 'BULK#', 'GUARD#', 'TRASH#', '#L#', '#TAGM'].map((name) => ({
+    name,
+    pattern: new RegExp(name.replace(/[#]/g, '\\#')),
+  })),
   { name: 'a stack line', pattern: /\bat [^\n]*\.[cm]?[tj]s:\d+/ },
   { name: '.ts:', pattern: /\.ts:\d/ },
   { name: 'node_modules', pattern: /node_modules/ },
