@@ -282,6 +282,7 @@ export class MagazineApiStack extends Stack {
       api: this.api,
       accessLogs,
       table: this.table,
+      stream: { handlers: streamTasks.map((task) => task.handler), failures: this.streamFailures },
       functions: [
         ...[...this.functions].map(([handler, fn]) => ({
           handler,

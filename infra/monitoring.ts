@@ -17,6 +17,7 @@ import { type Table, Operation as TableOperation } from 'aws-cdk-lib/aws-dynamod
 import { FilterPattern, type LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { dimensions, metricsNamespace, requestMetrics, type StageMetric } from '../shared/metrics';
 import type { TableAction } from '../shared/operation/row';
@@ -64,6 +65,8 @@ export interface MonitoringProps {
   readonly accessLogs: LogGroup;
   readonly table: Table;
   readonly functions: readonly MonitoredFunction[];
+  /** The functions the table's stream runs, and where the batches they could not handle go. */
+  readonly stream?: { readonly handlers: readonly string[]; readonly failures: IQueue };
 }
 
 const fiveMinutes = Duration.minutes(5);
@@ -182,6 +185,26 @@ export class Monitoring extends Construct {
       thresholds.alarmTableThrottles,
       `At least ${thresholds.alarmTableThrottles} DynamoDB requests throttled in 5 minutes.`,
     );
+
+    if (props.stream) {
+      // A batch the stream gave up on holds tickets no fold took: readers still count them, but they stay until replayed.
+      alarm(
+        'StreamFailures',
+        'stream-failures',
+        props.stream.failures.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
+        1,
+        "A batch of the table's stream failed every retry and waits in the StreamFailures queue: its lists keep tickets until it is replayed.",
+      );
+      for (const { handler, fn } of props.functions.filter((f) => props.stream?.handlers.includes(f.handler)))
+        alarm(
+          `${fn.node.id}IteratorAge`,
+          `${handler}-iterator-age`,
+          fn.function.metric('IteratorAge', { period: oneMinute, statistic: 'Maximum' }),
+          60_000,
+          `functions/${handler}.ts is more than a minute behind the table's stream: tickets pile up and list pages read more.`,
+          { periods: 3, datapoints: 2 },
+        );
+    }
 
     for (const { handler, operationId, fn } of props.functions) {
       const target = fn.live ?? fn.function;

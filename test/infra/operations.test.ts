@@ -4,7 +4,14 @@ import { functionLogicalId } from '../../infra/api-function';
 import { minimumCompressionBytes } from '../../shared/http/compression';
 import { metricsNamespace, requestMetrics, stageMetrics } from '../../shared/metrics';
 import type { Operation } from '../../shared/operation/row';
-import { backgroundTasks, expandRoutes, fallbacks, operations, scheduledTasks } from '../../shared/routes/table';
+import {
+  backgroundTasks,
+  expandRoutes,
+  fallbacks,
+  operations,
+  scheduledTasks,
+  streamTasks,
+} from '../../shared/routes/table';
 import { apiDocumentOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 
@@ -57,6 +64,8 @@ describe('alarms', () => {
         'api-p99-latency',
         'api-429',
         'table-throttles',
+        'stream-failures',
+        ...streamTasks.map((task) => `${task.handler}-iterator-age`),
         ...[...handlers, ...backgroundTasks.map((task) => task.handler)].flatMap((handler) => [
           `${handler}-errors`,
           `${handler}-throttles`,
