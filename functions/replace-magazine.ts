@@ -1,13 +1,13 @@
 import { api } from '../shared/app';
 import { draftFor } from '../shared/domain/magazine';
 import { created, done } from '../shared/http/replies';
-import { putMagazine } from '../shared/stores';
+import { replaceMagazine } from '../shared/stores';
 
 export const handler = await api('replaceMagazine', {
-  store: { putMagazine },
+  store: { replaceMagazine },
   run: async ({ params, body, links, store, precondition }) => {
     const draft = draftFor(params.id, body);
-    const outcome = await store.putMagazine(draft, precondition);
+    const outcome = await store.replaceMagazine(draft, precondition);
     return outcome === 'created' ? created(draft.id, links.to(`/magazines/${draft.id}`)) : done(draft.id);
   },
 });

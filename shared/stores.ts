@@ -23,7 +23,10 @@ export interface Binding<K extends keyof Store> {
 export const getMagazine: Binding<'getMagazine'> = { table: magazines.getMagazine, mock: mock.getMagazine };
 export const listMagazines: Binding<'listMagazines'> = { table: magazines.listMagazines, mock: mock.listMagazines };
 export const createMagazine: Binding<'createMagazine'> = { table: magazines.createMagazine, mock: mock.createMagazine };
-export const putMagazine: Binding<'putMagazine'> = { table: magazines.putMagazine, mock: mock.putMagazine };
+export const replaceMagazine: Binding<'replaceMagazine'> = {
+  table: magazines.replaceMagazine,
+  mock: mock.replaceMagazine,
+};
 export const deleteMagazine: Binding<'deleteMagazine'> = { table: magazines.deleteMagazine, mock: mock.deleteMagazine };
 export const replaceAllMagazines: Binding<'replaceAllMagazines'> = {
   table: bulk.replaceAllMagazines,
@@ -57,7 +60,7 @@ export const createRepository = (client: DocumentClient, tableName: string) => {
     getMagazine,
     listMagazines,
     createMagazine,
-    putMagazine,
+    replaceMagazine,
     deleteMagazine,
     replaceAllMagazines,
     listArticles,

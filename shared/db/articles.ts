@@ -6,10 +6,11 @@ import type { Page, PageQuery } from '../domain/paging';
 import type { Created, WriteOptions } from '../domain/store';
 import { guardCheck, guardedWrite, readInGeneration, writerOf } from './generation';
 import { reserve } from './idempotency';
-import { decodeArticle, decodeMagazine, type MagazineRecord } from './items';
+import { decodeArticle, decodeMagazine } from './items';
 import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './keys';
-import { CLOSING_MS } from './magazines';
+import { isClosing, readMagazine } from './magazines';
 import { ConditionsFailed, type TableAccess, type Transaction } from './table-access';
+import { CLOSING_MS } from './timing';
 
 /**
  * Articles live under their magazine's incarnation, numbered 1, 2, 3… in the order they are
@@ -26,14 +27,6 @@ const parseArticleId = (id: string) => {
   const match = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})~([A-Za-z0-9]{1,16})~([1-9][0-9]{0,9})$/.exec(id);
   return match ? { magazineId: match[1] ?? '', incarnation: match[2] ?? '', seq: Number(match[3]) } : undefined;
 };
-
-const readMagazine = async (access: TableAccess, magazineId: string) => {
-  const { generation, items } = await readInGeneration(access, (g) => [magazineKey(g, magazineId)]);
-  const item = items.get(magazineKey(generation, magazineId));
-  return { generation, record: item ? decodeMagazine(item) : undefined };
-};
-
-const closing = (record: MagazineRecord) => record.closing !== undefined && record.closing > Date.now() - CLOSING_MS;
 
 /**
  * One transaction: the magazine's next article number taken (only while it is the same
@@ -53,7 +46,7 @@ export const createArticle = async (
   try {
     for (let attempt = 0; ; attempt++) {
       const { generation, record } = await readMagazine(access, magazineId);
-      if (!record || closing(record)) throw new NotFound('magazine', magazineId);
+      if (!record || isClosing(record)) throw new NotFound('magazine', magazineId);
       const seq = record.articles + 1;
       const created = Math.max(nowInSeconds(), record.lastArticleCreated);
       const id = articleId(magazineId, record.incarnation, seq);

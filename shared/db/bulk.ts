@@ -13,6 +13,7 @@ import { countsOf, readList } from './lists';
 import { isUnchanged, magazineItem } from './magazines';
 import { emptyDirectory } from './ranked';
 import { ConditionsFailed, type Item, lookAgain, type TableAccess, type Transaction } from './table-access';
+import { BULK_LEASE_MS, BULK_SWEEP_MS, SWITCH_MARGIN_MS } from './timing';
 
 /**
  * PUT /magazines and DELETE /magazines, all or nothing as every reader sees them, at any size.
@@ -33,15 +34,6 @@ import { ConditionsFailed, type Item, lookAgain, type TableAccess, type Transact
  * has done its work: sent again, it replaces the collection with the same magazines.
  */
 
-/** Long enough for a bulk function's run (25 s), renewed while it builds. */
-const LEASE_MS = 40_000;
-/**
- * The switch happens only while the seal still has this long to run: any write that read the
- * head before the switch has given up or committed (into the sealed generation: refused) by then.
- */
-const SWITCH_MARGIN_MS = 15_000;
-/** How long a bulk write spends on garbage before it answers. */
-const SWEEP_MS = 2_000;
 /** Magazines written between two notes of progress. */
 const CHUNK = 500;
 
@@ -124,7 +116,7 @@ export const replaceAllMagazines = async (
   }
   const bulkId = ours && existing ? existing.bulkId : randomUUID();
   const target = ours && existing ? existing.target : randomUUID().slice(0, 13);
-  let leaseUntil = now + LEASE_MS;
+  let leaseUntil = now + BULK_LEASE_MS;
   const claimed = await access.update({
     Key: bulkKey(generation),
     UpdateExpression:
@@ -251,7 +243,7 @@ export const replaceAllMagazines = async (
   learnGeneration(target);
 
   // 5. Clean up what no reader can reach any more, for a moment: later sweeps (and the janitor) finish it.
-  await sweep(access, Math.min(SWEEP_MS, access.remaining() - 3_000)).catch(() => undefined);
+  await sweep(access, Math.min(BULK_SWEEP_MS, access.remaining() - 3_000)).catch(() => undefined);
 };
 
 const switchedTo = async (access: TableAccess, target: string) => {
@@ -267,10 +259,10 @@ const renewIfNeeded = async (
   generation: string,
   bulkId: string,
   leaseUntil: number,
-  needed = LEASE_MS / 2,
+  needed = BULK_LEASE_MS / 2,
 ) => {
   if (leaseUntil - Date.now() > needed) return leaseUntil;
-  const renewed = Date.now() + LEASE_MS;
+  const renewed = Date.now() + BULK_LEASE_MS;
   const held = await access.update({
     Key: bulkKey(generation),
     UpdateExpression: 'SET #lease = :lease',

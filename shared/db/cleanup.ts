@@ -20,6 +20,7 @@ import {
 import { readList } from './lists';
 import { withDeltas } from './ranked';
 import type { Item, TableAccess, TransactItem } from './table-access';
+import { GUARDS_KEPT_MS } from './timing';
 
 /**
  * Garbage and its removal. What no reader can reach any more, the articles of a deleted magazine
@@ -59,9 +60,6 @@ class OutOfTime extends Error {}
 
 /** The rest of this garbage must wait (a replaced generation's guards); the sweep goes on to the next. */
 class NotYet extends Error {}
-
-/** A replaced generation's guards outlive the switch by this much: longer than any request that read the head before it runs. */
-const GUARDS_KEPT_SECONDS = 120;
 
 /** Every member key of a list of a generation no one reads any more: its blocks' and its tickets'. */
 const membersOf = async (access: TableAccess, generation: string, list: CountedList): Promise<string[]> => {
@@ -109,7 +107,7 @@ const deleteGeneration = async (
     await deletePartition(access, pk);
   }
   // The guards stay sealed until every write that read the head before the switch is long over.
-  if (Date.now() / 1000 - switchedAt < GUARDS_KEPT_SECONDS) throw new NotYet();
+  if (Date.now() - switchedAt * 1000 < GUARDS_KEPT_MS) throw new NotYet();
   await access.writeMany(
     [],
     [...Array.from({ length: GUARD_COUNT }, (_, guard) => guardKey(generation, guard)), bulkKey(generation)],

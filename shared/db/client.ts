@@ -3,12 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type StoreConfig, storeConfig } from '../config';
 import { countForRequest } from '../metrics';
 import { isThrottling } from './failures';
-
-/** How long one attempt of one call may take before the SDK gives it up (it then retries, within the request's deadline). */
-const REQUEST_TIMEOUT_MS = 2_500;
-const CONNECTION_TIMEOUT_MS = 1_000;
-/** Attempts per call; the request's deadline (table-access.ts) bounds them all in time. */
-const MAX_ATTEMPTS = 3;
+import { CALL_ATTEMPT_MS, CALL_ATTEMPTS, CONNECTION_MS } from './timing';
 
 export interface ClientOptions {
   /** The operation the client works for: DynamoDB sees it in the user agent (CloudTrail data events, the test proxy). */
@@ -31,10 +26,10 @@ export const createDocumentClient = ({ operation, settings = storeConfig() }: Cl
       useDualstackEndpoint: false,
     }),
     region: settings.region,
-    maxAttempts: MAX_ATTEMPTS,
+    maxAttempts: CALL_ATTEMPTS,
     requestHandler: {
-      requestTimeout: REQUEST_TIMEOUT_MS,
-      connectionTimeout: CONNECTION_TIMEOUT_MS,
+      requestTimeout: CALL_ATTEMPT_MS,
+      connectionTimeout: CONNECTION_MS,
       throwOnRequestTimeout: true,
     },
     ...(operation && { customUserAgent: [['magazine-api', operation]] as [string, string][] }),

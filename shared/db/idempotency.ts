@@ -4,6 +4,7 @@ import type { WriteOptions } from '../domain/store';
 import { decodeIdempotency } from './items';
 import { attr, idempotencyKey } from './keys';
 import type { TableAccess, TransactItem } from './table-access';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './timing';
 
 /**
  * `Idempotency-Key` on POST. A request first reserves its key (a lease, so that a duplicate sent
@@ -12,10 +13,8 @@ import type { TableAccess, TransactItem } from './table-access';
  * retry finds the key done and gets the first answer. Keys expire through the table's TTL.
  */
 
-/** How long a reservation holds a key against duplicates: longer than any request runs. */
-const LEASE_MS = 30_000;
 /** Keys are kept at least 24 hours (DynamoDB deletes expired items some time later; expired ones are treated as gone). */
-const RETENTION_SECONDS = 25 * 3600;
+const RETENTION_SECONDS = IDEMPOTENCY_RETENTION_MS / 1000;
 
 type Key = NonNullable<WriteOptions['idempotency']>;
 
@@ -48,7 +47,7 @@ export const reserve = async (access: TableAccess, operation: string, key: Key):
     ExpressionAttributeValues: {
       ':fingerprint': key.fingerprint,
       ':running': 'running',
-      ':lease': now + LEASE_MS,
+      ':lease': now + IDEMPOTENCY_LEASE_MS,
       ':expires': Math.floor(now / 1000) + RETENTION_SECONDS,
       ':token': token,
       ':now': now,

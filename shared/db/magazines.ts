@@ -12,14 +12,12 @@ import { decodeMagazine, type MagazineRecord } from './items';
 import { attr, idOfPosition, type Key, type MagazineList, magazineKey, positionRange, tagList } from './keys';
 import { countsOf, GenerationMoved, magazinePage, readList, ticketPuts, type Window } from './lists';
 import { backoff, ConditionsFailed, type Item, isConflict, type TableAccess, type Transaction } from './table-access';
+import { CLOSING_MS } from './timing';
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
 
 export const newRevision = () => randomBytes(9).toString('base64url');
 export const newIncarnation = () => randomBytes(6).toString('base64url').replace(/[-_]/g, 'x');
-
-/** A magazine's deletion that began this long ago (a request that crashed) no longer refuses its articles. */
-export const CLOSING_MS = 30_000;
 
 const magazineAttributes = (magazine: Magazine) => ({
   [attr.id]: magazine.id,
@@ -46,8 +44,8 @@ export const isUnchanged = (previous: Magazine | undefined, draft: MagazineDraft
   (draft.created === undefined || draft.created === previous.created) &&
   JSON.stringify(previous.tags.map((t) => [t.id, t.name])) === JSON.stringify(draft.tags.map((t) => [t.id, t.name]));
 
-/** Reads one magazine and the head in one call (see generation.ts). */
-const readMagazine = async (access: TableAccess, id: string) => {
+/** Reads one magazine and the head in one call (see generation.ts): every write of a magazine or its articles starts here. */
+export const readMagazine = async (access: TableAccess, id: string) => {
   const { generation, items } = await readInGeneration(access, (g) => [magazineKey(g, id)]);
   const item = items.get(magazineKey(generation, id));
   return { generation, record: item ? decodeMagazine(item) : undefined };
@@ -217,7 +215,7 @@ const lostRace = (error: unknown, precondition: Precondition | undefined, attemp
  * Creates or replaces. The revision read first is the condition of the write; entries whose
  * position changed move, the ticket counts the old magazine out and the new one in.
  */
-export const putMagazine = async (
+export const replaceMagazine = async (
   access: TableAccess,
   draft: IdentifiedDraft,
   precondition: Precondition | undefined,
@@ -350,7 +348,9 @@ export const deleteMagazine = async (
   }
 };
 
-const isClosing = (record: MagazineRecord) => record.closing !== undefined && record.closing > Date.now() - CLOSING_MS;
+/** Whether the magazine's deletion has begun (and not been given up): its articles are refused meanwhile. */
+export const isClosing = (record: MagazineRecord) =>
+  record.closing !== undefined && record.closing > Date.now() - CLOSING_MS;
 
 /** Refuses articles from now on (a plain write: it waits for no other request's transaction to be decided). */
 const markClosing = async (access: TableAccess, generation: string, record: MagazineRecord) => {

@@ -1,4 +1,5 @@
 import { type Delta, type NameCounts, netted } from './counts';
+import { RETIRED_BLOCK_MS } from './timing';
 
 /**
  * A counted list's members in order, with no I/O: a directory of blocks (each block's id, first
@@ -34,8 +35,6 @@ export const emptyDirectory: Directory = { blocks: [], retired: [] };
 
 /** Entries a block holds at most; a fuller one is split in two. */
 export const BLOCK_ENTRIES = 400;
-/** How long a replaced block is kept for readers that read the directory before the fold. */
-export const RETIRED_BLOCK_MS = 30_000;
 
 /** The block a key falls in: the last whose first key is not after it (the first block for keys before all). */
 export const blockIndexOf = (blocks: readonly BlockRef[], key: string): number => {

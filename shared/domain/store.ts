@@ -33,7 +33,7 @@ export interface Store {
   getMagazine(id: string): Promise<Magazine>;
   listMagazines(filter: MagazineFilter, page: PageQuery): Promise<Page<Magazine>>;
   createMagazine(draft: MagazineDraft, options?: WriteOptions): Promise<Created>;
-  putMagazine(draft: IdentifiedDraft, precondition: Precondition | undefined): Promise<'created' | 'replaced'>;
+  replaceMagazine(draft: IdentifiedDraft, precondition: Precondition | undefined): Promise<'created' | 'replaced'>;
   deleteMagazine(id: string, precondition: Precondition | undefined): Promise<void>;
   replaceAllMagazines(drafts: readonly IdentifiedDraft[], precondition: Precondition | undefined): Promise<void>;
   listArticles(magazineId: string, page: PageQuery): Promise<Page<Article>>;

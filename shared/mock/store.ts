@@ -147,7 +147,7 @@ export const createMagazine: Store['createMagazine'] = async (draft) => ({
   replayed: false,
 });
 
-export const putMagazine: Store['putMagazine'] = async () => 'replaced';
+export const replaceMagazine: Store['replaceMagazine'] = async () => 'replaced';
 
 export const deleteMagazine: Store['deleteMagazine'] = async (id) => {
   known('magazine', id);
