@@ -112,6 +112,11 @@ export const applyToBlocks = (
     readonly keepEmpty?: boolean;
     /** Entries a block holds at most (BLOCK_ENTRIES unless a test makes blocks small to see them split). */
     readonly blockEntries?: number;
+    /**
+     * Retired blocks this fold may delete at most (its transaction holds 100 items): the rest stay
+     * retired, for later folds to delete.
+     */
+    readonly maxDeleted?: number;
   },
 ): BlockChanges => {
   const most = options.blockEntries ?? BLOCK_ENTRIES;
@@ -148,11 +153,16 @@ export const applyToBlocks = (
     retired.push([block.id, options.now]);
     rewrite(withDeltas(entries, group, options.keepEmpty));
   });
-  const keep = (at: number) => options.now - at < RETIRED_BLOCK_MS;
+  const expired = new Set(
+    directory.retired
+      .filter(([, at]) => options.now - at >= RETIRED_BLOCK_MS)
+      .slice(0, Math.max(0, options.maxDeleted ?? Number.POSITIVE_INFINITY))
+      .map(([id]) => id),
+  );
   return {
-    directory: { blocks, retired: [...directory.retired.filter(([, at]) => keep(at)), ...retired] },
+    directory: { blocks, retired: [...directory.retired.filter(([id]) => !expired.has(id)), ...retired] },
     written,
-    deleted: directory.retired.filter(([, at]) => !keep(at)).map(([id]) => id),
+    deleted: [...expired],
   };
 };
 
