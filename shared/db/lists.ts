@@ -175,7 +175,8 @@ const blocksFor = (blocks: readonly BlockRef[], sizes: readonly number[], window
   let gathered = 0;
   for (let index = start + (window.forward ? 1 : -1); index >= 0 && index < blocks.length; ) {
     if (gathered >= window.take) break;
-    indexes.push(index);
+    // A block with no member (a block of tags no longer in use) holds none of the page: not read.
+    if ((sizes[index] ?? 0) > 0) indexes.push(index);
     gathered += sizes[index] ?? 0;
     index += window.forward ? 1 : -1;
   }

@@ -178,7 +178,8 @@ export const blocksForRanks = (
   let startRank = 0;
   for (let index = 0; index < blocks.length; index++) {
     const size = sizes[index] ?? 0;
-    if (rank + size > from && rank < to) {
+    // A block with no member (a block of tags no longer in use) holds none of the page: not read.
+    if (size > 0 && rank + size > from && rank < to) {
       if (indexes.length === 0) startRank = rank;
       indexes.push(index);
     }
