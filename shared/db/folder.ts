@@ -60,6 +60,7 @@ export const foldInto = (
   blocks: ReadonlyMap<string, readonly Entry[]>,
   now: number,
   blockEntries?: number,
+  maxDeleted?: number,
 ): FoldResult => {
   const stamp = state.stamp + 1;
   const deltas = blockDeltas(list, netted(tickets.flatMap((ticket) => ticket.deltas)));
@@ -67,6 +68,7 @@ export const foldInto = (
     now,
     newId: newBlockId,
     ...(blockEntries !== undefined && { blockEntries }),
+    ...(maxDeleted !== undefined && { maxDeleted }),
     keepEmpty: list === 'TAGS',
   });
   const counted = withTickets(state.counts, tickets);
@@ -100,7 +102,11 @@ interface FoldPlan {
   readonly tickets: number;
 }
 
-/** The transaction that folds `tickets` (the oldest of the snapshot), conditioned on the fold it read. */
+/**
+ * The transaction that folds `tickets` (the oldest of the snapshot), conditioned on the fold it read.
+ * It deletes as many of the retired blocks as its 100 items leave room for; the rest stay retired
+ * for later folds (after a burst of folds, more than 100 can be due at once).
+ */
 const planFold = (
   access: TableAccess,
   snapshot: ListSnapshot,
@@ -109,13 +115,11 @@ const planFold = (
   now: number,
 ): FoldPlan => {
   const { generation, list, stamp, tableName } = { ...snapshot, tableName: access.tableName };
-  const result = foldInto(
-    list,
-    { stamp, counts: snapshot.folded, directory: snapshot.directory },
-    tickets,
-    blocks,
-    now,
-  );
+  const state = { stamp, counts: snapshot.folded, directory: snapshot.directory };
+  let result = foldInto(list, state, tickets, blocks, now);
+  const others = 3 + result.written.length + tickets.length;
+  if (others + result.deleted.length > TRANSACTION_LIMIT)
+    result = foldInto(list, state, tickets, blocks, now, undefined, TRANSACTION_LIMIT - others);
   const [counts, ...rest] = foldedItems(generation, list, result);
   const items = {
     counts: {

@@ -10,6 +10,7 @@ import {
   type CountedList,
   DIRECTORY_SK,
   END_MARK_SK,
+  type Key,
   listPartition,
   TICKET_PREFIX,
   ticketKey,
@@ -24,7 +25,7 @@ import {
   sizesWith,
   withDeltas,
 } from './ranked';
-import type { TableAccess, TransactItem } from './table-access';
+import type { Item, TableAccess, TransactItem } from './table-access';
 
 /**
  * Reading a counted list: one Query of its partition gives its folded counts, the tickets not
@@ -60,16 +61,33 @@ export const readList = async (
   list: CountedList,
   options: { readonly directory?: boolean } = {},
 ): Promise<ListSnapshot> => {
+  const range = {
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+    ExpressionAttributeValues: {
+      ':pk': listPartition(generation, list),
+      ':from': COUNTS_SK,
+      ':to': options.directory ? DIRECTORY_SK : END_MARK_SK,
+    },
+  };
   for (let attempt = 1; ; attempt++) {
-    const items = await access.queryAll({
-      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-      ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
-      ExpressionAttributeValues: {
-        ':pk': listPartition(generation, list),
-        ':from': COUNTS_SK,
-        ':to': options.directory ? DIRECTORY_SK : END_MARK_SK,
-      },
-    });
+    const { items, pages } = await collect(access, range);
+    // More than one page is no snapshot: a ticket committed between pages may land behind the
+    // read (its time taken before) while a later one lands ahead. Collected again (keys and
+    // stamps only) and found the same, the partition was, between the two, as first read.
+    if (pages > 1) {
+      const again = await collect(access, {
+        ...range,
+        ProjectionExpression: '#sk, #stamp',
+        ExpressionAttributeNames: { ...range.ExpressionAttributeNames, '#stamp': attr.stamp },
+      });
+      const signature = (found: readonly Item[]) =>
+        found.map((item) => `${item.SK} ${item[attr.stamp] ?? ''}`).join('\n');
+      if (signature(again.items) !== signature(items)) {
+        if (attempt < SNAPSHOT_ATTEMPTS) continue;
+        throw new StoreUnavailable('collection-busy');
+      }
+    }
     const bySk = (sk: string) => items.find((item) => item.SK === sk);
     const counts = bySk(COUNTS_SK);
     const { counts: folded, stamp } = decodeCounts(counts);
@@ -91,6 +109,20 @@ export const readList = async (
       pending: netted(tickets.flatMap((ticket) => ticket.deltas)),
     };
   }
+};
+
+/** Every item of a key range, following the pages, and how many pages it took. */
+const collect = async (access: TableAccess, input: Parameters<TableAccess['query']>[0]) => {
+  const items: Item[] = [];
+  let pages = 0;
+  let start: Key | undefined;
+  do {
+    const page = await access.query({ ...input, ...(start && { ExclusiveStartKey: start }) });
+    items.push(...page.items);
+    pages++;
+    start = page.next;
+  } while (start);
+  return { items, pages };
 };
 
 /** A magazine list's counts with its tickets added: exact as of the snapshot. */
@@ -143,7 +175,8 @@ const blocksFor = (blocks: readonly BlockRef[], sizes: readonly number[], window
   let gathered = 0;
   for (let index = start + (window.forward ? 1 : -1); index >= 0 && index < blocks.length; ) {
     if (gathered >= window.take) break;
-    indexes.push(index);
+    // A block with no member (a block of tags no longer in use) holds none of the page: not read.
+    if ((sizes[index] ?? 0) > 0) indexes.push(index);
     gathered += sizes[index] ?? 0;
     index += window.forward ? 1 : -1;
   }

@@ -9,7 +9,16 @@ import { countBefore, countIn } from './counts';
 import { guardCheck, guardedWrite, knownGeneration, readGeneration, readInGeneration, writerOf } from './generation';
 import { reserve } from './idempotency';
 import { decodeMagazine, type MagazineRecord } from './items';
-import { attr, idOfPosition, type Key, type MagazineList, magazineKey, positionRange, tagList } from './keys';
+import {
+  attr,
+  idOfPosition,
+  type Key,
+  listPosition,
+  type MagazineList,
+  magazineKey,
+  positionRange,
+  tagList,
+} from './keys';
 import { countsOf, GenerationMoved, magazinePage, readList, ticketPuts, type Window } from './lists';
 import { backoff, ConditionsFailed, type Item, isConflict, type TableAccess, type Transaction } from './table-access';
 import { CLOSING_MS } from './timing';
@@ -99,9 +108,17 @@ export const listMagazines = async (
       const { generation: current, items } = await readInGeneration(access, (g) => ids.map((id) => magazineKey(g, id)));
       if (current !== generation) throw new GenerationMoved();
       const magazines: Magazine[] = [];
-      for (const id of ids) {
+      for (const [index, id] of ids.entries()) {
         const item = items.get(magazineKey(generation, id));
-        if (item) magazines.push(decodeMagazine(item).magazine);
+        const magazine = item ? decodeMagazine(item).magazine : undefined;
+        // Deleted, moved or taken out of the list since the list was read: the page is read again.
+        if (
+          !magazine ||
+          listPosition(magazine.created, magazine.id) !== positions[index] ||
+          (filter.tag !== undefined && !magazine.tags.some((tag) => tag.id === filter.tag))
+        )
+          throw new ListMoved();
+        magazines.push(magazine);
       }
       const last = positions.at(-1);
       return {
@@ -113,13 +130,17 @@ export const listMagazines = async (
         revision: `${generation}.${counts.writes}`,
       };
     } catch (error) {
-      if (!(error instanceof GenerationMoved) || attempt >= 2) {
-        if (error instanceof GenerationMoved) throw new StoreUnavailable('collection-busy');
-        throw error;
-      }
+      const moved = error instanceof GenerationMoved || error instanceof ListMoved;
+      if (!moved) throw error;
+      if (attempt >= 2) throw new StoreUnavailable('collection-busy');
     }
   }
 };
+
+/** A magazine of a page changed its place in the list (or left it) between the list's read and its own. */
+class ListMoved extends Error {
+  override readonly name = 'ListMoved';
+}
 
 // ---------------------------------------------------------------------------------------------
 // Writes

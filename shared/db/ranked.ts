@@ -111,6 +111,11 @@ export const applyToBlocks = (
     readonly keepEmpty?: boolean;
     /** Entries a block holds at most (BLOCK_ENTRIES unless a test makes blocks small to see them split). */
     readonly blockEntries?: number;
+    /**
+     * Retired blocks this fold may delete at most (its transaction holds 100 items): the rest stay
+     * retired, for later folds to delete.
+     */
+    readonly maxDeleted?: number;
   },
 ): BlockChanges => {
   const most = options.blockEntries ?? BLOCK_ENTRIES;
@@ -147,11 +152,16 @@ export const applyToBlocks = (
     retired.push([block.id, options.now]);
     rewrite(withDeltas(entries, group, options.keepEmpty));
   });
-  const keep = (at: number) => options.now - at < RETIRED_BLOCK_MS;
+  const expired = new Set(
+    directory.retired
+      .filter(([, at]) => options.now - at >= RETIRED_BLOCK_MS)
+      .slice(0, Math.max(0, options.maxDeleted ?? Number.POSITIVE_INFINITY))
+      .map(([id]) => id),
+  );
   return {
-    directory: { blocks, retired: [...directory.retired.filter(([, at]) => keep(at)), ...retired] },
+    directory: { blocks, retired: [...directory.retired.filter(([id]) => !expired.has(id)), ...retired] },
     written,
-    deleted: directory.retired.filter(([, at]) => !keep(at)).map(([id]) => id),
+    deleted: [...expired],
   };
 };
 
@@ -167,7 +177,8 @@ export const blocksForRanks = (
   let startRank = 0;
   for (let index = 0; index < blocks.length; index++) {
     const size = sizes[index] ?? 0;
-    if (rank + size > from && rank < to) {
+    // A block with no member (a block of tags no longer in use) holds none of the page: not read.
+    if (size > 0 && rank + size > from && rank < to) {
       if (indexes.length === 0) startRank = rank;
       indexes.push(index);
     }
