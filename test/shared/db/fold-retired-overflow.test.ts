@@ -6,8 +6,8 @@ import { ensureTable } from '../../../local/ensure-table';
 import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
 import { createMagazine, listMagazines } from '../../../shared/db/magazines';
-import { RETIRED_BLOCK_MS } from '../../../shared/db/ranked';
 import { tableAccess } from '../../../shared/db/table-access';
+import { RETIRED_BLOCK_MS } from '../../../shared/db/timing';
 
 /**
  * Review finding: every fold retires the blocks it rewrites, and the first fold more than

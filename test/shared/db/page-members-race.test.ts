@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
-import { createMagazine, deleteMagazine, listMagazines, putMagazine } from '../../../shared/db/magazines';
+import { createMagazine, deleteMagazine, listMagazines, replaceMagazine } from '../../../shared/db/magazines';
 import { tableAccess } from '../../../shared/db/table-access';
 import type { Magazine } from '../../../shared/domain/magazine';
 
@@ -65,7 +65,7 @@ describe('a page read while a write lands between its list and its magazines', (
   });
 
   it('shows no magazine that no longer carries the tag (a replace)', async () => {
-    between = () => putMagazine(writes(), { id: 'm3', title: 'M 3', tags: [], created: YEAR_2020 + 3 }, undefined);
+    between = () => replaceMagazine(writes(), { id: 'm3', title: 'M 3', tags: [], created: YEAR_2020 + 3 }, undefined);
     const page = await listMagazines(reads(), { tag: 'news' }, { start: { offset: 0 }, limit: 5, sort: 'asc' });
     expect(between).toBeUndefined();
     for (const magazine of page.items)
@@ -78,7 +78,7 @@ describe('a page read while a write lands between its list and its magazines', (
 
   it('shows no magazine of another year (created moved)', async () => {
     between = () =>
-      putMagazine(
+      replaceMagazine(
         writes(),
         { id: 'm5', title: 'M 5', tags: [{ id: 'news', name: 'News' }], created: YEAR_2021 },
         undefined,
