@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
 import { type Delta, type ListCounts, netted, type Ticket, withTickets } from './counts';
 import { readGeneration } from './generation';
-import { countsAttributes, decodeBlock, directoryAttributes } from './items';
-import { attr, blockKey, type CountedList, countsKey, directoryKey, endMarkKey } from './keys';
+import { countsAttributes, decodeBlock, directoryAttributes, retiredAttributes } from './items';
+import { attr, blockKey, type CountedList, countsKey, directoryKey, endMarkKey, retiredKey } from './keys';
 import { type ListSnapshot, readList } from './lists';
 import { applyToBlocks, type BlockChanges, blocksTouched, type Directory, type Entry, encodeEntries } from './ranked';
 import {
@@ -90,6 +90,7 @@ export const foldedItems = (generation: string, list: CountedList, result: FoldR
   { ...countsKey(generation, list), ...countsAttributes(result.counts, result.stamp) },
   { ...endMarkKey(generation, list), [attr.stamp]: result.stamp },
   { ...directoryKey(generation, list), ...directoryAttributes(result.directory, result.stamp) },
+  { ...retiredKey(generation, list), ...retiredAttributes(result.directory, result.stamp) },
   ...result.written.map((block) => ({
     ...blockKey(generation, list, block.id),
     [attr.entries]: encodeEntries(block.entries),
@@ -117,7 +118,8 @@ const planFold = (
   const { generation, list, stamp, tableName } = { ...snapshot, tableName: access.tableName };
   const state = { stamp, counts: snapshot.folded, directory: snapshot.directory };
   let result = foldInto(list, state, tickets, blocks, now);
-  const others = 3 + result.written.length + tickets.length;
+  // Counts, end mark, directory and retired list, the new blocks, the tickets.
+  const others = 4 + result.written.length + tickets.length;
   if (others + result.deleted.length > TRANSACTION_LIMIT)
     result = foldInto(list, state, tickets, blocks, now, undefined, TRANSACTION_LIMIT - others);
   const [counts, ...rest] = foldedItems(generation, list, result);
@@ -166,7 +168,7 @@ export const foldList = async (
 ): Promise<number> => {
   let folded = 0;
   for (let attempt = 0; Date.now() < until; ) {
-    const snapshot = await readList(access, generation, list, { directory: true });
+    const snapshot = await readList(access, generation, list, { retired: true });
     if (snapshot.tickets.length === 0) return folded;
     let take = Math.min(FOLD_TICKETS, snapshot.tickets.length);
     let plan: FoldPlan | undefined;

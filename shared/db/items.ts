@@ -153,7 +153,8 @@ const isBlockRefs = (value: unknown): value is [string, string, number, number][
 const isRetired = (value: unknown): value is [string, number][] =>
   Array.isArray(value) && value.every((pair) => Array.isArray(pair) && isString(pair[0]) && isNumber(pair[1]));
 
-export const decodeDirectory = (item: Item | undefined): Directory =>
+/** A list's directory (`#X`), with the blocks it replaced (`#Y`) when the folder read them. */
+export const decodeDirectory = (item: Item | undefined, retired?: Item): Directory =>
   item === undefined
     ? emptyDirectory
     : {
@@ -163,11 +164,15 @@ export const decodeDirectory = (item: Item | undefined): Directory =>
           size,
           visible,
         })),
-        retired: json(item, attr.retired, isRetired, 'a list of retired blocks', []),
+        retired: retired ? json(retired, attr.retired, isRetired, 'a list of retired blocks', []) : [],
       };
 
 export const directoryAttributes = (directory: Directory, stamp: number): Item => ({
   [attr.blocks]: JSON.stringify(directory.blocks.map((block) => [block.id, block.first, block.size, block.visible])),
+  [attr.stamp]: stamp,
+});
+
+export const retiredAttributes = (directory: Directory, stamp: number): Item => ({
   [attr.retired]: JSON.stringify(directory.retired),
   [attr.stamp]: stamp,
 });

@@ -50,7 +50,7 @@ export const tagList = (tagId: string): MagazineList => `TAG#${tagId}`;
 /**
  * A counted list's partition, in sort-key order: its folded counts (`#A`), the count changes
  * writes left for it (tickets, `#T…`), the fold's end mark (`#U`), its directory of blocks (`#X`),
- * then its blocks (`B#…`). A reader's one Query from `#A` to `#U` (or `#X`) sees counts and
+ * the blocks it replaced (`#Y`), then its blocks (`B#…`). A reader's one Query from `#A` to `#U` (or `#X`) sees counts and
  * tickets together; the end mark tells it no fold landed halfway through the Query.
  */
 export const listPartition = (generation: string, list: CountedList) => `G#${generation}#L#${list}`;
@@ -62,6 +62,7 @@ export const COUNTS_SK = '#A';
 export const TICKET_PREFIX = '#T';
 export const END_MARK_SK = '#U';
 export const DIRECTORY_SK = '#X';
+export const RETIRED_SK = '#Y';
 export const BLOCK_PREFIX = 'B#';
 export const countsKey = (generation: string, list: CountedList): Key => ({
   PK: listPartition(generation, list),
@@ -79,6 +80,11 @@ export const endMarkKey = (generation: string, list: CountedList): Key => ({
 export const directoryKey = (generation: string, list: CountedList): Key => ({
   PK: listPartition(generation, list),
   SK: DIRECTORY_SK,
+});
+/** Blocks a fold replaced, to delete once no reader can hold them: after the directory, so readers never read it. */
+export const retiredKey = (generation: string, list: CountedList): Key => ({
+  PK: listPartition(generation, list),
+  SK: RETIRED_SK,
 });
 export const blockKey = (generation: string, list: CountedList, block: string): Key => ({
   PK: listPartition(generation, list),
@@ -118,6 +124,7 @@ export const keyTemplates = {
   ticket: ticketKey,
   endMark: endMarkKey,
   directory: directoryKey,
+  retired: retiredKey,
   block: blockKey,
   bulk: bulkKey,
   article: articleKey,

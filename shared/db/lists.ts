@@ -12,6 +12,7 @@ import {
   END_MARK_SK,
   type Key,
   listPartition,
+  RETIRED_SK,
   TICKET_PREFIX,
   ticketKey,
 } from './keys';
@@ -59,7 +60,8 @@ export const readList = async (
   access: TableAccess,
   generation: string,
   list: CountedList,
-  options: { readonly directory?: boolean } = {},
+  /** `directory`: the directory too (a page); `retired`: and the blocks it replaced (the folder). */
+  options: { readonly directory?: boolean; readonly retired?: boolean } = {},
 ): Promise<ListSnapshot> => {
   const range = {
     KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
@@ -67,7 +69,7 @@ export const readList = async (
     ExpressionAttributeValues: {
       ':pk': listPartition(generation, list),
       ':from': COUNTS_SK,
-      ':to': options.directory ? DIRECTORY_SK : END_MARK_SK,
+      ':to': options.retired ? RETIRED_SK : options.directory ? DIRECTORY_SK : END_MARK_SK,
     },
   };
   for (let attempt = 1; ; attempt++) {
@@ -92,8 +94,10 @@ export const readList = async (
     const counts = bySk(COUNTS_SK);
     const { counts: folded, stamp } = decodeCounts(counts);
     const stamps = [stamp, decodeStamp(bySk(END_MARK_SK))];
-    const directoryItem = options.directory ? bySk(DIRECTORY_SK) : undefined;
-    if (options.directory) stamps.push(decodeStamp(directoryItem));
+    const directoryItem = options.directory || options.retired ? bySk(DIRECTORY_SK) : undefined;
+    if (directoryItem !== undefined || options.directory) stamps.push(decodeStamp(directoryItem));
+    const retiredItem = options.retired ? bySk(RETIRED_SK) : undefined;
+    if (retiredItem !== undefined) stamps.push(decodeStamp(retiredItem));
     if (stamps.some((other) => other !== stamp)) {
       if (attempt < SNAPSHOT_ATTEMPTS) continue;
       throw new StoreUnavailable('collection-busy');
@@ -105,7 +109,7 @@ export const readList = async (
       stamp,
       folded,
       tickets,
-      directory: directoryItem ? decodeDirectory(directoryItem) : emptyDirectory,
+      directory: directoryItem ? decodeDirectory(directoryItem, retiredItem) : emptyDirectory,
       pending: netted(tickets.flatMap((ticket) => ticket.deltas)),
     };
   }

@@ -4,7 +4,9 @@ import { type Envelope, type TagView, useLocalApi } from './expect-api';
 const local = useLocalApi();
 
 describe('many distinct tags', () => {
-  it('take 45 magazines of 32 long, distinct tags each, and show none once the magazines are gone', async () => {
+  it('take 45 magazines of 32 long, distinct tags each, and show none once the magazines are gone', {
+    timeout: 90_000,
+  }, async () => {
     const tag = (m: number, t: number) => ({
       id: `tag-${String(m).padStart(2, '0')}-${String(t).padStart(2, '0')}-${'x'.repeat(52)}`,
       name: `Tag ${m}/${t}`,
