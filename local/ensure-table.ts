@@ -34,12 +34,12 @@ const describe = async (client: DynamoDBClient, tableName: string): Promise<Tabl
 export const ensureTable = async (
   client: DynamoDBClient,
   tableName: string,
-  { timeoutMs = 30_000 } = {},
+  { timeoutMs = 30_000, stream = true }: { readonly timeoutMs?: number; readonly stream?: boolean } = {},
 ): Promise<'created' | 'existed'> => {
   let outcome: 'created' | 'existed' = 'existed';
   if ((await tableStatus(client, tableName)) === undefined) {
     try {
-      await client.send(new CreateTableCommand(createTableInput(tableName)));
+      await client.send(new CreateTableCommand(createTableInput(tableName, { stream })));
       outcome = 'created';
     } catch (error) {
       // Someone else created it in the meantime: just as good.
@@ -59,7 +59,7 @@ export const ensureTable = async (
           }),
         );
       // A table kept from before the folder (`--data`) gets the stream the folder reads.
-      else if (!(await describe(client, tableName))?.StreamSpecification?.StreamEnabled)
+      else if (stream && !(await describe(client, tableName))?.StreamSpecification?.StreamEnabled)
         await client.send(
           new UpdateTableCommand({
             TableName: tableName,

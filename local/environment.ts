@@ -50,6 +50,8 @@ export interface LocalEnvironmentOptions extends DynamoDbLocalOptions {
   /** Further settings of the handlers, such as `MOCK_ENABLED` or `BASE_URL`. */
   readonly settings?: Readonly<Record<string, string>>;
   readonly onStartingDynamoDbLocal?: () => void;
+  /** Give the table its stream (the folder reads it); on unless a test runs no folder. */
+  readonly stream?: boolean;
 }
 
 /** Variables through which the SDK would find real credentials, another account's profile, or another kind of endpoint. */
@@ -84,6 +86,7 @@ export const prepareLocalEnvironment = async (options: LocalEnvironmentOptions =
     tableName,
     settings = {},
     onStartingDynamoDbLocal,
+    stream: _stream,
     ...dynamoDbLocalOptions
   } = options;
   const given = givenEndpoint ?? process.env.DYNAMODB_ENDPOINT;
@@ -110,7 +113,7 @@ export const prepareLocalEnvironment = async (options: LocalEnvironmentOptions =
   try {
     // The handlers' own reading of their settings: were anything amiss, it fails here, at start.
     const store = readStoreConfig();
-    const table = await ensureTable(client, store.tableName);
+    const table = await ensureTable(client, store.tableName, { stream: options.stream ?? true });
     return new PreparedEnvironment(
       endpoint,
       store.tableName,

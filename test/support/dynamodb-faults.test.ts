@@ -48,7 +48,7 @@ let draws: number[] = [];
 const clients: DynamoDBClient[] = [];
 
 beforeAll(async () => {
-  await ensureTable(directClient, table);
+  await ensureTable(directClient, table, { stream: false });
   proxy = await startFaultProxy(upstream, { random: () => draws.shift() ?? Math.random() });
   conflicting = await startFaultProxy(upstream, { conflicts: { holdMs: 250 } });
 });

@@ -64,7 +64,12 @@ export const startLocalApi = async (options: LocalApiOptions = {}): Promise<Loca
   workerSettings = { tableName, signature };
 
   const before = { ...process.env };
-  const environment = await prepareLocalEnvironment({ endpoint: dynamoDbEndpoint, tableName, settings });
+  const environment = await prepareLocalEnvironment({
+    endpoint: dynamoDbEndpoint,
+    tableName,
+    settings,
+    stream: options.folder ?? false,
+  });
   const handlers = options.loadHandler ?? sourceHandlers(environment);
   const server = await startLocalServer({
     quiet: !options.logRequests,

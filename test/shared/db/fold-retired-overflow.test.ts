@@ -33,7 +33,7 @@ const ticketsOf = async (generation: string, list: string) =>
   ).Items ?? [];
 
 beforeAll(async () => {
-  await ensureTable(client, tableName);
+  await ensureTable(client, tableName, { stream: false });
 });
 
 afterEach(() => {

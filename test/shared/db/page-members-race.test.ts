@@ -41,7 +41,7 @@ const YEAR_2020 = 1_577_836_800;
 const YEAR_2021 = 1_609_459_200;
 
 beforeAll(async () => {
-  await ensureTable(client, tableName);
+  await ensureTable(client, tableName, { stream: false });
   for (let i = 0; i < 10; i++)
     await createMagazine(writes(), {
       id: `m${i}`,

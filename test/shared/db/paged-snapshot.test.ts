@@ -55,7 +55,7 @@ reader.middlewareStack.add(
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
-  await ensureTable(client, tableName);
+  await ensureTable(client, tableName, { stream: false });
 });
 
 describe('a list snapshot whose Query takes more than one page', () => {

@@ -27,7 +27,7 @@ const ids = Array.from({ length: TOTAL }, (_, i) => `m${String(i).padStart(2, '0
 const at = (offset: number, limit: number, sort: 'asc' | 'desc'): PageQuery => ({ start: { offset }, limit, sort });
 
 beforeAll(async () => {
-  await ensureTable(client, tableName);
+  await ensureTable(client, tableName, { stream: false });
   // Two magazines per second of `created`, one day apart every six: order is by created, then id.
   await store().replaceAllMagazines(
     ids.map((id, i) => ({

@@ -42,7 +42,7 @@ const reads = () => tableAccess(reader, tableName, Date.now() + 30_000);
 const tag = (i: number) => ({ id: `t${String(i).padStart(3, '0')}`, name: `T${i}` });
 
 beforeAll(async () => {
-  await ensureTable(client, tableName);
+  await ensureTable(client, tableName, { stream: false });
   // 25 magazines of 32 tags each: 800 tags, three blocks of `TAGS` (200, 200 and 400 tags).
   await replaceAllMagazines(
     writes(),
