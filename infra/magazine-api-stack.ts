@@ -127,8 +127,9 @@ export class MagazineApiStack extends Stack {
       this.functions.set(handler, fn);
     }
 
-    for (const task of scheduledTasks as readonly ScheduledTask[]) {
-      const fn = new ApiFunction(this, pascalCase(task.handler), {
+    /** A function no route serves, of the same make as the routes' (its row's grant and timeout). */
+    const backgroundFunction = (task: ScheduledTask | StreamTask, invokedBy: 'schedule' | 'stream') =>
+      new ApiFunction(this, pascalCase(task.handler), {
         handler: task.handler,
         actions: task.actions,
         table: this.table,
@@ -141,8 +142,11 @@ export class MagazineApiStack extends Stack {
         logRetention: settings.logRetention,
         timeout: Duration.seconds(timeoutSecondsOf(task.handler)),
         code: props.functionCode?.(task.handler),
-        invokedBy: 'schedule',
+        invokedBy,
       });
+
+    for (const task of scheduledTasks as readonly ScheduledTask[]) {
+      const fn = backgroundFunction(task, 'schedule');
       const schedule = new Rule(this, `${pascalCase(task.handler)}Schedule`, {
         description: `${task.summary} (functions/${task.handler}.ts), every ${task.everyMinutes} minutes`,
         schedule: Schedule.rate(Duration.minutes(task.everyMinutes)),
@@ -173,21 +177,7 @@ export class MagazineApiStack extends Stack {
       },
     );
     for (const task of streamTasks as readonly StreamTask[]) {
-      const fn = new ApiFunction(this, pascalCase(task.handler), {
-        handler: task.handler,
-        actions: task.actions,
-        table: this.table,
-        environment: functionEnvironment(task, {
-          tableName: this.table.tableName,
-          mockEnabled: settings.mockEnabled,
-          baseUrl: settings.baseUrl,
-          stage: settings.stage,
-        }),
-        logRetention: settings.logRetention,
-        timeout: Duration.seconds(timeoutSecondsOf(task.handler)),
-        code: props.functionCode?.(task.handler),
-        invokedBy: 'stream',
-      });
+      const fn = backgroundFunction(task, 'stream');
       fn.function.addEventSource(
         new DynamoEventSource(this.table, {
           startingPosition: StartingPosition.TRIM_HORIZON,
