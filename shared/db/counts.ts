@@ -134,6 +134,16 @@ export const withTickets = (counts: ListCounts, tickets: readonly Ticket[]): Lis
   return { total, years, names, writes: counts.writes + tickets.length, lastModified };
 };
 
+/**
+ * A list's version with tickets added (writes and last change), and nothing else: for `TAGS`,
+ * whose keys are tag ids, not positions with a year in them.
+ */
+export const versionWith = (counts: ListCounts, tickets: readonly Ticket[]): ListCounts => ({
+  ...counts,
+  writes: counts.writes + tickets.length,
+  lastModified: tickets.reduce((latest, ticket) => Math.max(latest, ticket.at), counts.lastModified),
+});
+
 /** How many members of a list fall in a year, or in the whole list. */
 export const countIn = (counts: ListCounts, year: string | undefined) =>
   year === undefined ? counts.total : (counts.years.get(year) ?? 0);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
-import { type Delta, type ListCounts, netted, type Ticket, withTickets } from './counts';
+import { type Delta, type ListCounts, netted, type Ticket, versionWith, withTickets } from './counts';
 import { readGeneration } from './generation';
 import { countsAttributes, decodeBlock, directoryAttributes, retiredAttributes } from './items';
 import { attr, blockKey, type CountedList, countsKey, directoryKey, endMarkKey, retiredKey } from './keys';
@@ -71,8 +71,7 @@ export const foldInto = (
     ...(maxDeleted !== undefined && { maxDeleted }),
     keepEmpty: list === 'TAGS',
   });
-  const counted = withTickets(state.counts, tickets);
-  if (list !== 'TAGS') return { ...changes, counts: counted, stamp };
+  if (list !== 'TAGS') return { ...changes, counts: withTickets(state.counts, tickets), stamp };
   // A tag is in use while its count is above zero: how many are.
   const before = new Map<string, Entry>();
   for (const id of blocksTouched(state.directory, deltas))
@@ -82,7 +81,7 @@ export const foldInto = (
   let inUse = state.counts.total;
   for (const delta of deltas)
     inUse += ((after.get(delta.key)?.n ?? 0) > 0 ? 1 : 0) - ((before.get(delta.key)?.n ?? 0) > 0 ? 1 : 0);
-  return { ...changes, counts: { ...counted, total: inUse, years: new Map(), names: new Map() }, stamp };
+  return { ...changes, counts: { ...versionWith(state.counts, tickets), total: inUse }, stamp };
 };
 
 /** The items a fold's result puts: counts, end mark, directory, blocks. */

@@ -2,7 +2,7 @@ import { NotFound, StoreUnavailable } from '../domain/errors';
 import { isIdentifier } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
 import type { TagSummary } from '../domain/tag';
-import { shownName, withTickets } from './counts';
+import { shownName, versionWith, withTickets } from './counts';
 import { knownGeneration, readGeneration, readInGeneration } from './generation';
 import { tagList } from './keys';
 import { GenerationMoved, pageMembers, readList, tagsInUse, type Window } from './lists';
@@ -64,7 +64,7 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
       if (!headChecked && (await readInGeneration(access, () => [])).generation !== generation)
         throw new GenerationMoved();
       if (page.sort === 'desc') members.reverse();
-      const counts = withTickets(snapshot.folded, snapshot.tickets);
+      const counts = versionWith(snapshot.folded, snapshot.tickets);
       const tags = members.map((member) => ({
         id: member.key,
         name: shownName(member.names ?? []) ?? member.key,

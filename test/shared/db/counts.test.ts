@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Magazine } from '../../../shared/db/../domain/magazine';
-import { countChanges, type Delta, noCounts, shownName, type Ticket, withTickets } from '../../../shared/db/counts';
+import {
+  countChanges,
+  type Delta,
+  noCounts,
+  shownName,
+  type Ticket,
+  versionWith,
+  withTickets,
+} from '../../../shared/db/counts';
 import { type Folded, foldInto } from '../../../shared/db/folder';
 import { type CountedList, listPosition, tagList } from '../../../shared/db/keys';
 import { type Entry, emptyDirectory, withDeltas } from '../../../shared/db/ranked';
@@ -67,6 +75,18 @@ describe('countChanges: what one write changes in each list', () => {
   it('a delete counts the magazine out of every list it was in', () => {
     const changes = countChanges(magazine('m', 1, [['a', 'A']]), undefined);
     expect(changes.get('TAGS')).toEqual([{ key: 'a', n: -1, names: [['A', -1]] }]);
+  });
+});
+
+describe('versionWith: the version of a list whose keys are not positions (TAGS)', () => {
+  it('adds one write per ticket and the latest change, and reads no year out of a tag id', () => {
+    const tickets: Ticket[] = [
+      { sk: 't1', at: 50, deltas: [{ key: 'news', n: 1 }] },
+      { sk: 't2', at: 40, deltas: [{ key: '2024-review', n: 1 }] },
+    ];
+    const counts = versionWith({ ...noCounts, total: 3, writes: 7, lastModified: 45 }, tickets);
+    expect(counts).toEqual({ ...noCounts, total: 3, writes: 9, lastModified: 50 });
+    expect(counts.years.size).toBe(0);
   });
 });
 
