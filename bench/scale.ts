@@ -227,6 +227,8 @@ const results = {
   writeCosts: [] as (WriteCost & { readonly when: string; readonly distinctTags: number })[],
   conflicts: [] as ConflictCase[],
   direct: undefined as { size: number; loadSeconds: number; pages: PointPage[] } | undefined,
+  /** The server ended by itself: during which part, and what it said. The run stops there. */
+  serverStopped: undefined as { part: string; how: string } | undefined,
   pending: [] as { ms: number; pending: number }[],
   marks: [] as { ms: number; label: string }[],
 };
@@ -360,6 +362,18 @@ const report = () => {
       ['l', 'r'],
     ),
     '',
+    ...(results.serverStopped
+      ? [
+          '## The API server ended by itself',
+          '',
+          `During "${results.serverStopped.part}"; the run stopped there. What it said:`,
+          '',
+          '```',
+          results.serverStopped.how,
+          '```',
+          '',
+        ]
+      : []),
     ...(results.articles
       ? [
           '## Articles of one magazine',
@@ -490,7 +504,12 @@ const report = () => {
 
 const started = performance.now();
 const since = () => performance.now() - started;
+/** The parts after a server that ended would measure nothing but refused connections. */
+const ensureServerRunning = () => {
+  if (results.serverStopped) throw new Error(`The API server ended during: ${results.serverStopped.part}`);
+};
 const timed = async <T>(part: string, work: () => Promise<T>): Promise<T> => {
+  ensureServerRunning();
   const at = performance.now();
   say(`${part}…`);
   results.marks.push({ ms: since(), label: part });
@@ -500,11 +519,16 @@ const timed = async <T>(part: string, work: () => Promise<T>): Promise<T> => {
     const seconds = (performance.now() - at) / 1000;
     results.timings.push({ part, seconds });
     say(`  ${part}: ${seconds.toFixed(0)} s`);
+    const how = servers.map((server) => server.stopped()).find(Boolean);
+    if (how && !results.serverStopped) {
+      results.serverStopped = { part, how };
+      say(how);
+    }
   }
 };
 
 const tableName = 'scale';
-const servers: { stop(): Promise<void> }[] = [];
+const servers: { stop(): Promise<void>; stopped(): string | undefined }[] = [];
 const { dynamoDb, proxy, server } = await timed('start DynamoDB Local, the proxy and npm start', async () => {
   const dynamoDb = await startDynamoDbLocal();
   const proxy = await startFaultProxy(dynamoDb.endpoint);
@@ -548,6 +572,7 @@ process.once('SIGINT', () => {
   void finish().then(() => process.exit(130));
 });
 
+let tracker: ReturnType<typeof load.trackPending> | undefined;
 try {
   const client = load.apiClient(server.url, Math.max(64, ...settings.writers));
   const census = new load.Census();
@@ -561,7 +586,7 @@ try {
 
   // Each list's function started once (its init phase is not what is measured).
   for (const query of queries()) await client.get(query.path);
-  const tracker = load.trackPending(() => pendingNow(), 1_000, started);
+  tracker = load.trackPending(() => pendingNow(), 1_000, started);
 
   const measurePoint = async (quietSeconds: number, list: readonly ListQuery[]): Promise<QuietPoint> => ({
     quietSeconds,
@@ -676,6 +701,7 @@ try {
   }
 
   const createCost = async (when: string) => {
+    ensureServerRunning();
     const magazine = {
       id: `cost-${results.writeCosts.length}`,
       title: 'A magazine tagged News',
@@ -790,6 +816,7 @@ try {
       proxy.setConflicts(false);
     });
   results.pending = [...(await tracker.stop())];
+  tracker = undefined;
   report();
 
   if (settings.direct > 0)
@@ -839,6 +866,7 @@ try {
     });
   client.close();
 } finally {
+  if (tracker) results.pending = [...(await tracker.stop())];
   report();
   await finish();
 }

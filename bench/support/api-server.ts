@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createWriteStream, readFileSync } from 'node:fs';
+import { closeSync, createWriteStream, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export interface ApiServer {
@@ -14,8 +14,12 @@ export interface ApiServer {
    * `collection-busy`…), as `createMagazine 503 collection-busy` → count.
    */
   takeServerErrors(): Record<string, number>;
+  /** How the server ended, with the end of what it wrote to stderr, if it ended before `stop`. */
+  stopped(): string | undefined;
   stop(): Promise<void>;
 }
+
+const STDERR_KEPT = 8_000;
 
 const START_TIMEOUT_MS = 120_000;
 
@@ -51,8 +55,20 @@ export const startApiServer = async (options: {
     },
   );
   child.stderr.pipe(log);
+  // What a crash leaves (a stack, an out-of-memory report) is on stderr: its end is kept to say why.
+  let stderrTail = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString('utf8')).slice(-STDERR_KEPT);
+  });
+  let ended: string | undefined;
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code, signal) => {
+      if (!stopping) ended = `npm start exited (${signal ?? `code ${code}`}); its stderr ended with:\n${stderrTail}`;
+      resolve();
+    }),
+  );
   let seen = '';
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`npm start did not listen within ${START_TIMEOUT_MS} ms`)),
@@ -73,10 +89,23 @@ export const startApiServer = async (options: {
     });
   });
   let read = 0;
+  /** The whole lines written since the last call (the log grows by a line per request: only the new part is read). */
+  const freshLines = () => {
+    const size = statSync(logFile).size;
+    if (size <= read) return '';
+    const bytes = Buffer.alloc(size - read);
+    const file = openSync(logFile, 'r');
+    try {
+      readSync(file, bytes, 0, bytes.length, read);
+    } finally {
+      closeSync(file);
+    }
+    const whole = bytes.lastIndexOf(0x0a) + 1;
+    read += whole;
+    return bytes.subarray(0, whole).toString('utf8');
+  };
   const takeServerErrors = () => {
-    const text = readFileSync(logFile, 'utf8');
-    const fresh = text.slice(read, text.lastIndexOf('\n') + 1);
-    read += fresh.length;
+    const fresh = freshLines();
     const errors: Record<string, number> = {};
     for (const line of fresh.split('\n')) {
       if (!line.startsWith('{') || !/"statusCode":5/.test(line)) continue;
@@ -95,7 +124,9 @@ export const startApiServer = async (options: {
     pid: child.pid!,
     logFile,
     takeServerErrors,
+    stopped: () => ended,
     stop: async () => {
+      stopping = true;
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;
       log.end();
