@@ -53,6 +53,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32 } from 'node:zlib';
+import { operationOf } from './grants';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
 export type JsonObject = { [key: string]: JsonValue };
@@ -95,6 +96,11 @@ export interface ProxiedCall {
   readonly attempt?: number;
   /** The SDK's id of one `send`, the same on each of its retries. */
   readonly invocationId?: string;
+  /**
+   * The API operation whose function sent it (`listMagazines`...), from the user agent its client
+   * sends: how concurrent requests' calls are told apart. Absent for other clients.
+   */
+  readonly caller?: string;
 }
 
 export interface RecordedCall extends ProxiedCall {
@@ -509,7 +515,7 @@ const readBody = (stream: IncomingMessage): Promise<Buffer> =>
     stream.once('error', reject);
   });
 
-const operationOf = (target: string | string[] | undefined): string =>
+const operationNamed = (target: string | string[] | undefined): string =>
   typeof target === 'string' ? (target.split('.').pop() ?? target) : 'unknown';
 
 /** `amz-sdk-request: attempt=2; max=4` → 2. */
@@ -742,10 +748,11 @@ export const startFaultProxy = async (
   const record = (incoming: IncomingMessage, request: JsonObject): MutableCall => {
     const call: MutableCall = {
       index: nextIndex++,
-      operation: operationOf(incoming.headers['x-amz-target']),
+      operation: operationNamed(incoming.headers['x-amz-target']),
       request,
       attempt: attemptOf(incoming.headers['amz-sdk-request']),
       invocationId: asString(incoming.headers['amz-sdk-invocation-id']),
+      caller: operationOf(incoming.headers),
       outcome: 'passed',
       forwarded: false,
       status: 0,
