@@ -44,11 +44,13 @@ export const readGeneration = async (access: TableAccess): Promise<string> => {
 export const readInGeneration = async (
   access: TableAccess,
   keysOf: (generation: string) => readonly Key[],
+  /** Only these attributes of the items (a head's generation comes too). */
+  attributes?: readonly string[],
 ): Promise<{ readonly generation: string; readonly items: ItemsByKey }> => {
   for (let attempt = 0; ; attempt++) {
     const generation = known ?? (await readGeneration(access));
     const head = someHead();
-    const items = await access.getMany([head, ...keysOf(generation)]);
+    const items = await access.getMany([head, ...keysOf(generation)], attributes && [attr.generation, ...attributes]);
     const current = decodeHead(items.get(head)) ?? FIRST_GENERATION;
     if (current === generation) return { generation, items };
     known = current;

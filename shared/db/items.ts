@@ -3,7 +3,7 @@ import type { Magazine } from '../domain/magazine';
 import type { TagRef } from '../domain/tag';
 import { type Delta, type ListCounts, noCounts, type Ticket } from './counts';
 import { attr } from './keys';
-import { type Directory, decodeEntries, type Entry, emptyDirectory } from './ranked';
+import { type BlockRef, type Directory, decodeEntries, type Entry, emptyDirectory, encodeEntries } from './ranked';
 import type { Item } from './table-access';
 
 /**
@@ -49,15 +49,20 @@ export interface MagazineRecord {
   readonly writeToken: string | undefined;
 }
 
+/** What a magazine's representation needs of its item: a list page reads only these. */
+export const MAGAZINE_VIEW = [attr.id, attr.title, attr.tags, attr.created, attr.updated, attr.revision] as const;
+
+export const decodeMagazineView = (item: Item): Magazine => ({
+  id: string(item, attr.id),
+  title: string(item, attr.title),
+  tags: field(item, attr.tags, isTags, 'a list of tags'),
+  created: number(item, attr.created),
+  updated: number(item, attr.updated),
+  revision: string(item, attr.revision),
+});
+
 export const decodeMagazine = (item: Item): MagazineRecord => ({
-  magazine: {
-    id: string(item, attr.id),
-    title: string(item, attr.title),
-    tags: field(item, attr.tags, isTags, 'a list of tags'),
-    created: number(item, attr.created),
-    updated: number(item, attr.updated),
-    revision: string(item, attr.revision),
-  },
+  magazine: decodeMagazineView(item),
   incarnation: string(item, attr.incarnation),
   articles: numberOr(item, attr.articles, 0),
   lastArticleCreated: numberOr(item, attr.lastArticleCreated, 0),
@@ -92,28 +97,13 @@ const json = <T>(item: Item, name: string, check: (value: unknown) => value is T
 const isNameCounts = (value: unknown): value is [string, number][] =>
   Array.isArray(value) && value.every((pair) => Array.isArray(pair) && isString(pair[0]) && isNumber(pair[1]));
 
-const isDeltas = (value: unknown): value is [string, number, [string, number][]?][] =>
-  Array.isArray(value) &&
-  value.every(
-    (delta) =>
-      Array.isArray(delta) &&
-      isString(delta[0]) &&
-      isNumber(delta[1]) &&
-      (delta[2] === undefined || isNameCounts(delta[2])),
-  );
-
-/** A ticket's deltas as stored: `[key, n, names?]` each, in JSON. */
-export const encodeDeltas = (deltas: readonly Delta[]): string =>
-  JSON.stringify(deltas.map((delta) => (delta.names ? [delta.key, delta.n, delta.names] : [delta.key, delta.n])));
+/** A ticket's deltas as stored: as a block's entries are. */
+export const encodeDeltas = (deltas: readonly Delta[]): string => encodeEntries(deltas);
 
 export const decodeTicket = (item: Item): Ticket => ({
   sk: string(item, 'SK'),
   at: number(item, attr.at),
-  deltas: json(item, attr.changes, isDeltas, 'a list of count changes', []).map(([key, n, names]) => ({
-    key,
-    n,
-    ...(names && names.length > 0 && { names }),
-  })),
+  deltas: item[attr.changes] === undefined ? [] : decodeEntries(string(item, attr.changes)),
 });
 
 const isYears = (value: unknown): value is Record<string, number> =>
@@ -145,30 +135,58 @@ export const countsAttributes = (counts: ListCounts, stamp: number): Item => ({
 
 export const decodeStamp = (item: Item | undefined): number => (item === undefined ? 0 : numberOr(item, attr.stamp, 0));
 
+const isRetired = (value: unknown): value is [string, number][] =>
+  Array.isArray(value) && value.every((pair) => Array.isArray(pair) && isString(pair[0]) && isNumber(pair[1]));
+
 const isBlockRefs = (value: unknown): value is [string, string, number, number][] =>
   Array.isArray(value) &&
   value.every(
     (ref) => Array.isArray(ref) && isString(ref[0]) && isString(ref[1]) && isNumber(ref[2]) && isNumber(ref[3]),
   );
-const isRetired = (value: unknown): value is [string, number][] =>
-  Array.isArray(value) && value.every((pair) => Array.isArray(pair) && isString(pair[0]) && isNumber(pair[1]));
+
+/**
+ * The directory's blocks as stored: `id,bound,size[,visible]` each (visible only where it differs
+ * from size, as in `TAGS`), separated by spaces. Block ids are base64url and bounds are key
+ * prefixes, so neither holds a comma or a space; the directories of older folds are JSON.
+ */
+const encodeBlockRefs = (blocks: readonly BlockRef[]): string =>
+  blocks.length === 0
+    ? '[]'
+    : blocks
+        .map((block) =>
+          [block.id, block.first, block.size, ...(block.visible === block.size ? [] : [block.visible])].join(','),
+        )
+        .join(' ');
+
+const decodeBlockRefs = (item: Item): BlockRef[] => {
+  const text = item[attr.blocks];
+  if (typeof text === 'string' && !text.startsWith('['))
+    return text.split(' ').map((coded) => {
+      const [id = '', first = '', size = '', visible = size] = coded.split(',');
+      const ref = { id, first, size: Number(size), visible: Number(visible) };
+      if (!id || !Number.isFinite(ref.size) || !Number.isFinite(ref.visible))
+        throw new CorruptItem(`Item ${String(item.PK)} / ${String(item.SK)}: a block of its directory is malformed.`);
+      return ref;
+    });
+  return json(item, attr.blocks, isBlockRefs, 'a list of blocks', []).map(([id, first, size, visible]) => ({
+    id,
+    first,
+    size,
+    visible,
+  }));
+};
 
 /** A list's directory (`#X`), with the blocks it replaced (`#Y`) when the folder read them. */
 export const decodeDirectory = (item: Item | undefined, retired?: Item): Directory =>
   item === undefined
     ? emptyDirectory
     : {
-        blocks: json(item, attr.blocks, isBlockRefs, 'a list of blocks', []).map(([id, first, size, visible]) => ({
-          id,
-          first,
-          size,
-          visible,
-        })),
+        blocks: decodeBlockRefs(item),
         retired: retired ? json(retired, attr.retired, isRetired, 'a list of retired blocks', []) : [],
       };
 
 export const directoryAttributes = (directory: Directory, stamp: number): Item => ({
-  [attr.blocks]: JSON.stringify(directory.blocks.map((block) => [block.id, block.first, block.size, block.visible])),
+  [attr.blocks]: encodeBlockRefs(directory.blocks),
   [attr.stamp]: stamp,
 });
 

@@ -48,6 +48,20 @@ export interface ListSnapshot {
   readonly pending: readonly Delta[];
 }
 
+/** What the items of a list's partition hold (counts, tickets, directory, retired blocks). */
+const LIST_ATTRIBUTES = [
+  attr.stamp,
+  attr.total,
+  attr.years,
+  attr.names,
+  attr.writes,
+  attr.lastModified,
+  attr.at,
+  attr.changes,
+  attr.blocks,
+  attr.retired,
+] as const;
+
 /** A fold landing during the Query makes its start and end disagree; the Query is made again, at most this often. */
 const SNAPSHOT_ATTEMPTS = 3;
 
@@ -65,7 +79,14 @@ export const readList = async (
 ): Promise<ListSnapshot> => {
   const range = {
     KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+    // Every attribute but the partition key, which each item would repeat: a ticket's bytes are
+    // what a page pays for each write not folded yet.
+    ProjectionExpression: ['#sk', ...LIST_ATTRIBUTES.map((_, index) => `#a${index}`)].join(', '),
+    ExpressionAttributeNames: {
+      '#pk': 'PK',
+      '#sk': 'SK',
+      ...Object.fromEntries(LIST_ATTRIBUTES.map((name, index) => [`#a${index}`, name])),
+    },
     ExpressionAttributeValues: {
       ':pk': listPartition(generation, list),
       ':from': COUNTS_SK,
@@ -81,7 +102,7 @@ export const readList = async (
       const again = await collect(access, {
         ...range,
         ProjectionExpression: '#sk, #stamp',
-        ExpressionAttributeNames: { ...range.ExpressionAttributeNames, '#stamp': attr.stamp },
+        ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', '#stamp': attr.stamp },
       });
       const signature = (found: readonly Item[]) =>
         found.map((item) => `${item.SK} ${item[attr.stamp] ?? ''}`).join('\n');

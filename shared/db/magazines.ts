@@ -8,7 +8,7 @@ import { deleteArticles, trashEntry } from './cleanup';
 import { countBefore, countIn } from './counts';
 import { guardCheck, guardedWrite, knownGeneration, readGeneration, readInGeneration, writerOf } from './generation';
 import { reserve } from './idempotency';
-import { decodeMagazine, type MagazineRecord } from './items';
+import { decodeMagazine, decodeMagazineView, MAGAZINE_VIEW, type MagazineRecord } from './items';
 import {
   attr,
   idOfPosition,
@@ -105,12 +105,16 @@ export const listMagazines = async (
       const positions = members.map((member) => member.key).filter((key) => key >= low && key <= high);
       if (sort === 'desc') positions.reverse();
       const ids = positions.map(idOfPosition);
-      const { generation: current, items } = await readInGeneration(access, (g) => ids.map((id) => magazineKey(g, id)));
+      const { generation: current, items } = await readInGeneration(
+        access,
+        (g) => ids.map((id) => magazineKey(g, id)),
+        MAGAZINE_VIEW,
+      );
       if (current !== generation) throw new GenerationMoved();
       const magazines: Magazine[] = [];
       for (const [index, id] of ids.entries()) {
         const item = items.get(magazineKey(generation, id));
-        const magazine = item ? decodeMagazine(item).magazine : undefined;
+        const magazine = item ? decodeMagazineView(item) : undefined;
         // Deleted, moved or taken out of the list since the list was read: the page is read again.
         if (
           !magazine ||

@@ -71,9 +71,20 @@ export const withDeltas = (entries: readonly Entry[], deltas: readonly Delta[], 
   return [...merged.values()].sort(byKey);
 };
 
-const refOf = (id: string, entries: readonly Entry[]): BlockRef => ({
+/**
+ * The shortest prefix of `first` that sorts after `last`: a block's bound in the directory. Any
+ * key of the block before is below it and any of this block at or above it, so it finds keys as
+ * well as the block's first key would, in a fraction of the directory's bytes.
+ */
+export const separator = (last: string, first: string): string => {
+  let shared = 0;
+  while (shared < last.length && shared < first.length && last[shared] === first[shared]) shared++;
+  return first.slice(0, shared + 1);
+};
+
+const refOf = (id: string, entries: readonly Entry[], first: string): BlockRef => ({
   id,
-  first: entries[0]?.key ?? '',
+  first,
   size: entries.reduce((sum, entry) => sum + entry.n, 0),
   visible: entries.reduce((sum, entry) => sum + (entry.n > 0 ? 1 : 0), 0),
 });
@@ -129,18 +140,21 @@ export const applyToBlocks = (
   const blocks: BlockRef[] = [];
   const written: { id: string; entries: Entry[] }[] = [];
   const retired: (readonly [string, number])[] = [];
-  const rewrite = (entries: readonly Entry[]) => {
+  // A rewritten block keeps its bound (its keys are all at or above it: that is how they were
+  // routed to it); the blocks it splits into after the first get bounds between their neighbours.
+  const rewrite = (entries: readonly Entry[], first: string) => {
     for (let start = 0; start < entries.length; ) {
       const left = entries.length - start;
       const take = left > most ? Math.ceil(left / Math.ceil(left / Math.max(1, Math.floor(most / 2)))) : left;
       const chunk = entries.slice(start, start + take);
       const id = options.newId();
       written.push({ id, entries: chunk });
-      blocks.push(refOf(id, chunk));
+      const bound = start === 0 ? first : separator(entries[start - 1]?.key ?? '', chunk[0]?.key ?? '');
+      blocks.push(refOf(id, chunk, blocks.length === 0 ? '' : bound));
       start += take;
     }
   };
-  if (directory.blocks.length === 0) rewrite(withDeltas([], byBlock.get(-1) ?? [], options.keepEmpty));
+  if (directory.blocks.length === 0) rewrite(withDeltas([], byBlock.get(-1) ?? [], options.keepEmpty), '');
   directory.blocks.forEach((block, index) => {
     const group = byBlock.get(index);
     if (!group) {
@@ -150,7 +164,7 @@ export const applyToBlocks = (
     const entries = read.get(block.id);
     if (!entries) throw new Error(`Block ${block.id} was not read before its fold.`);
     retired.push([block.id, options.now]);
-    rewrite(withDeltas(entries, group, options.keepEmpty));
+    rewrite(withDeltas(entries, group, options.keepEmpty), block.first);
   });
   const expired = new Set(
     directory.retired
@@ -199,20 +213,58 @@ export const sizesWith = (blocks: readonly BlockRef[], deltas: readonly Delta[])
 
 type Encoded = string | [string, number, NameCounts?];
 
-/** A block's entries as stored: a JSON array in which a plain key is an entry of count 1. */
-export const encodeEntries = (entries: readonly Entry[]): string =>
-  JSON.stringify(
-    entries.map((entry): Encoded => {
-      if (entry.n === 1 && !entry.names) return entry.key;
-      return entry.names ? [entry.key, entry.n, entry.names] : [entry.key, entry.n];
-    }),
-  );
+/** Characters no key holds (keys are identifiers, digits and `#`): the compact form's separators. */
+const ENTRY_SEPARATOR = ' ';
+const COUNT_SEPARATOR = ',';
+const PREFIX_DIGITS = 36;
+
+/**
+ * Members or count changes as stored. Keys without spellings are front-coded, one per member:
+ * the length of the prefix shared with the key before (one base-36 digit), the rest of the key,
+ * and `,n` unless the count is 1, separated by spaces. A block of 400 magazine keys is a third
+ * smaller so, and a page reads a block whole. Anything with spellings (tags' names are the users'
+ * text) is a JSON array, in which a plain key is an entry of count 1, as every block once was.
+ */
+export const encodeEntries = (
+  entries: readonly { readonly key: string; readonly n: number; readonly names?: NameCounts }[],
+): string => {
+  const compact = entries.length > 0 && entries.every((entry) => !entry.names && !/[ ,[]/.test(entry.key));
+  if (!compact)
+    return JSON.stringify(
+      entries.map((entry): Encoded => {
+        if (entry.n === 1 && !entry.names) return entry.key;
+        return entry.names ? [entry.key, entry.n, entry.names] : [entry.key, entry.n];
+      }),
+    );
+  let previous = '';
+  return entries
+    .map((entry) => {
+      let shared = 0;
+      const most = Math.min(previous.length, entry.key.length, PREFIX_DIGITS - 1);
+      while (shared < most && previous[shared] === entry.key[shared]) shared++;
+      previous = entry.key;
+      const count = entry.n === 1 ? '' : `${COUNT_SEPARATOR}${entry.n}`;
+      return `${shared.toString(PREFIX_DIGITS)}${entry.key.slice(shared)}${count}`;
+    })
+    .join(ENTRY_SEPARATOR);
+};
 
 const isNameCounts = (value: unknown): value is NameCounts =>
   Array.isArray(value) &&
   value.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'number');
 
 export const decodeEntries = (text: string): Entry[] => {
+  if (!text.startsWith('[')) {
+    let previous = '';
+    return text.split(ENTRY_SEPARATOR).map((coded): Entry => {
+      const shared = Number.parseInt(coded[0] ?? '', PREFIX_DIGITS);
+      const [rest = '', count] = coded.slice(1).split(COUNT_SEPARATOR);
+      const n = count === undefined ? 1 : Number(count);
+      if (!(shared <= previous.length) || !Number.isFinite(n)) throw new Error('A block entry is malformed.');
+      previous = previous.slice(0, shared) + rest;
+      return { key: previous, n };
+    });
+  }
   const parsed: unknown = JSON.parse(text);
   if (!Array.isArray(parsed)) throw new Error('Block entries are not a list.');
   return parsed.map((value: unknown): Entry => {

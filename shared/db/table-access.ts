@@ -186,7 +186,14 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
     ).Item;
 
   /** The items of `keys` that exist, by key; BatchGetItem in chunks of 100, their unprocessed rest asked again. */
-  const getMany = async (keys: readonly Key[]): Promise<ItemsByKey> => {
+  /** `attributes`: only these (and the keys, by which the items are found), for the bytes of a page. */
+  const getMany = async (keys: readonly Key[], attributes?: readonly string[]): Promise<ItemsByKey> => {
+    const projection = attributes && {
+      ProjectionExpression: ['PK', 'SK', ...attributes].map((_, index) => `#p${index}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(
+        ['PK', 'SK', ...attributes].map((name, index) => [`#p${index}`, name]),
+      ),
+    };
     const found = new ItemsByKey();
     // DynamoDB refuses a batch that names a key twice.
     const asked = new ItemsByKey();
@@ -207,7 +214,9 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
           const keys = pending;
           const result = await call((options) =>
             client.send(
-              new BatchGetCommand({ RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true } } }),
+              new BatchGetCommand({
+                RequestItems: { [tableName]: { Keys: keys, ConsistentRead: true, ...projection } },
+              }),
               options,
             ),
           );

@@ -243,11 +243,14 @@ describe('folding: any split and order of the changes equals a recount', () => {
                   if (tagList(tag.id) === list) spelled.set(tag.name, (spelled.get(tag.name) ?? 0) + 1);
               expect(Object.fromEntries(state.folded.counts.names)).toEqual(Object.fromEntries(spelled));
             }
-            // Directory sizes agree with the blocks they name.
-            for (const block of state.folded.directory.blocks) {
+            // Directory sizes agree with the blocks they name, and each bound parts a block from the one before.
+            let last: string | undefined;
+            for (const [index, block] of state.folded.directory.blocks.entries()) {
               const entries = state.blocks.get(block.id) ?? [];
               expect(block.size).toBe(entries.reduce((sum, entry) => sum + entry.n, 0));
-              expect(block.first).toBe(entries[0]?.key);
+              if (index > 0) expect(block.first > (last ?? '')).toBe(true);
+              expect(block.first <= (entries[0]?.key ?? '')).toBe(true);
+              last = entries.at(-1)?.key;
               expect(entries.length).toBeLessThanOrEqual(4);
             }
           }

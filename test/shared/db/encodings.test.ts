@@ -1,0 +1,85 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { decodeDirectory, decodeTicket, directoryAttributes, encodeDeltas } from '../../../shared/db/items';
+import { type BlockRef, decodeEntries, type Entry, encodeEntries, separator } from '../../../shared/db/ranked';
+
+const identifier = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/);
+const position = fc
+  .tuple(fc.integer({ min: 0, max: 99_999_999_999 }), identifier)
+  .map(([seconds, id]) => `${String(seconds).padStart(12, '0')}#${id}`);
+const entry = fc.record({ key: fc.oneof(position, identifier), n: fc.integer({ min: -3, max: 500 }) });
+const names = fc.array(fc.tuple(fc.string(), fc.integer({ min: 1, max: 9 })), { minLength: 1, maxLength: 3 });
+
+describe('the stored forms of blocks, tickets and directories', () => {
+  it('give back the entries they were made of, with or without spellings', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(entry, fc.record({ key: identifier, n: fc.nat(), names }))), (entries) => {
+        const sorted = [...entries].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+        const decoded = decodeEntries(encodeEntries(sorted));
+        expect(decoded).toEqual(
+          sorted.map((e): Entry => ({ key: e.key, n: e.n, ...('names' in e && { names: e.names }) })),
+        );
+      }),
+    );
+  });
+
+  it('are a third smaller than JSON for a block of magazine positions (what a page reads)', () => {
+    const keys = Array.from(
+      { length: 400 },
+      (_, i) => `${String(1_700_000_000 + i * 787).padStart(12, '0')}#${crypto.randomUUID()}`,
+    );
+    const entries = keys.map((key) => ({ key, n: 1 }));
+    // DynamoDB's JSON escapes each quote of a string attribute: what the wire carries.
+    const wire = (text: string) => JSON.stringify(text).length;
+    expect(wire(encodeEntries(entries))).toBeLessThan(wire(JSON.stringify(keys)) * 0.8);
+    expect(decodeEntries(encodeEntries(entries))).toEqual(entries);
+  });
+
+  it('read what older folds and writes stored as JSON', () => {
+    expect(decodeEntries('["000000000001#a",["000000000002#b",2],["x",3,[["X",3]]]]')).toEqual([
+      { key: '000000000001#a', n: 1 },
+      { key: '000000000002#b', n: 2 },
+      { key: 'x', n: 3, names: [['X', 3]] },
+    ]);
+    expect(decodeTicket({ PK: 'p', SK: '#T1', at: 1, changes: '[["000000000001#a",-1]]' }).deltas).toEqual([
+      { key: '000000000001#a', n: -1 },
+    ]);
+    expect(decodeDirectory({ PK: 'p', SK: '#X', blocks: '[["b1","",3,3],["b2","0002",4,2]]' }).blocks).toEqual([
+      { id: 'b1', first: '', size: 3, visible: 3 },
+      { id: 'b2', first: '0002', size: 4, visible: 2 },
+    ]);
+  });
+
+  it("keep a ticket's deltas, and a directory's blocks, as they were", () => {
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1 }), (deltas) => {
+        expect(decodeTicket({ PK: 'p', SK: '#T1', at: 1, changes: encodeDeltas(deltas) }).deltas).toEqual(deltas);
+      }),
+    );
+    const blockId = fc.stringMatching(/^[A-Za-z0-9_-]{8}$/);
+    const ref = fc.record({
+      id: blockId,
+      first: fc.oneof(fc.constant(''), position),
+      size: fc.nat(),
+      visible: fc.nat(),
+    });
+    fc.assert(
+      fc.property(fc.array(ref), (blocks: BlockRef[]) => {
+        const item = { PK: 'p', SK: '#X', ...directoryAttributes({ blocks, retired: [] }, 1) };
+        expect(decodeDirectory(item).blocks).toEqual(blocks);
+      }),
+    );
+  });
+
+  it('bound a block by the shortest prefix of its first key that sorts after the key before it', () => {
+    expect(separator('000017000001#abc', '000017000002#abd')).toBe('000017000002');
+    fc.assert(
+      fc.property(position, position, (a, b) => {
+        fc.pre(a !== b);
+        const [last, first] = a < b ? [a, b] : [b, a];
+        const bound = separator(last, first);
+        expect(bound > last && bound <= first && first.startsWith(bound)).toBe(true);
+      }),
+    );
+  });
+});
