@@ -14,12 +14,19 @@ export const janitor = (): ((deadline: number) => Promise<Swept>) => tableJanito
 /** Folds the tickets of `lists` until `deadline` (Unix ms); the table's client is made once per function instance. */
 export const folder = (): ((lists: readonly ListToFold[], deadline: number) => Promise<number>) => tableFolder();
 
-/** The lists whose partitions a ticket was written to, from the keys of new items (a stream's records). */
+/**
+ * The lists whose partitions a ticket was written to, from the keys of new items (a stream's
+ * records), those with the most tickets first: every write leaves one in the collection's list,
+ * which every first page reads, while a topic's list gets a few.
+ */
 export const listsOfNewItems = (keys: readonly { readonly PK: string; readonly SK: string }[]): ListToFold[] => {
-  const lists = new Map<string, ListToFold>();
+  const lists = new Map<string, { readonly list: ListToFold; tickets: number }>();
   for (const { PK, SK } of keys) {
     const list = SK.startsWith(TICKET_PREFIX) ? listOfPartition(PK) : undefined;
-    if (list) lists.set(PK, list);
+    if (!list) continue;
+    const seen = lists.get(PK) ?? { list, tickets: 0 };
+    seen.tickets++;
+    lists.set(PK, seen);
   }
-  return [...lists.values()];
+  return [...lists.values()].sort((a, b) => b.tickets - a.tickets).map((seen) => seen.list);
 };

@@ -2,7 +2,7 @@ import type { Article } from '../domain/article';
 import type { Magazine } from '../domain/magazine';
 import type { TagRef } from '../domain/tag';
 import { type Delta, type ListCounts, noCounts, type Ticket } from './counts';
-import { attr } from './keys';
+import { attr, TICKET_PREFIX } from './keys';
 import { type BlockRef, type Directory, decodeEntries, type Entry, emptyDirectory, encodeEntries } from './ranked';
 import type { Item } from './table-access';
 
@@ -100,9 +100,15 @@ const isNameCounts = (value: unknown): value is [string, number][] =>
 /** A ticket's deltas as stored: as a block's entries are. */
 export const encodeDeltas = (deltas: readonly Delta[]): string => encodeEntries(deltas);
 
+/** When a ticket's write was made (Unix seconds): its sort key's milliseconds, or the `at` older tickets carry. */
+const ticketTime = (item: Item): number => {
+  const ms = Number(string(item, 'SK').slice(TICKET_PREFIX.length, TICKET_PREFIX.length + 13));
+  return item[attr.at] !== undefined || !Number.isSafeInteger(ms) ? number(item, attr.at) : Math.floor(ms / 1000);
+};
+
 export const decodeTicket = (item: Item): Ticket => ({
   sk: string(item, 'SK'),
-  at: number(item, attr.at),
+  at: ticketTime(item),
   deltas: item[attr.changes] === undefined ? [] : decodeEntries(string(item, attr.changes)),
 });
 

@@ -68,10 +68,15 @@ export const countsKey = (generation: string, list: CountedList): Key => ({
   PK: listPartition(generation, list),
   SK: COUNTS_SK,
 });
-/** A write's count changes for one list; `<ms>` first, so the oldest are folded first. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/**
+ * A write's count changes for one list; `<ms>` first, so the oldest are folded first (and the
+ * ticket's time is read from it). A UUID token is written as its 22 base64url characters: a page
+ * reads every ticket not folded yet, and this is most of a ticket's bytes.
+ */
 export const ticketKey = (generation: string, list: CountedList, at: number, token: string): Key => ({
   PK: listPartition(generation, list),
-  SK: `${TICKET_PREFIX}${pad(at, 13)}#${token}`,
+  SK: `${TICKET_PREFIX}${pad(at, 13)}#${UUID.test(token) ? Buffer.from(token.replaceAll('-', ''), 'hex').toString('base64url') : token}`,
 });
 export const endMarkKey = (generation: string, list: CountedList): Key => ({
   PK: listPartition(generation, list),
@@ -151,8 +156,9 @@ export const attr = {
   closing: 'closing',
   /** Any item a request writes: who wrote it, so that a retry of a write whose answer was lost knows it was done. */
   writeToken: 'writeToken',
-  /** Ticket: its count changes (JSON), and when the write was made (Unix seconds). */
+  /** Ticket: its count changes (stored as a block's entries). */
   changes: 'changes',
+  /** Ticket: when its write was made (Unix seconds), on tickets older than the time in their sort key. */
   at: 'at',
   /** Counts, end mark, directory: the number of the fold that wrote them. */
   stamp: 'stamp',

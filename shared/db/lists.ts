@@ -299,7 +299,6 @@ export const ticketPuts = (
       TableName: tableName,
       Item: {
         ...ticketKey(generation, list, now, token),
-        [attr.at]: Math.floor(now / 1000),
         [attr.changes]: encodeDeltas(deltas),
       },
     },

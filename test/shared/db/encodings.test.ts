@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeDirectory, decodeTicket, directoryAttributes, encodeDeltas } from '../../../shared/db/items';
+import { ticketKey } from '../../../shared/db/keys';
 import { type BlockRef, decodeEntries, type Entry, encodeEntries, separator } from '../../../shared/db/ranked';
 
 const identifier = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/);
@@ -69,6 +70,16 @@ describe('the stored forms of blocks, tickets and directories', () => {
         expect(decodeDirectory(item).blocks).toEqual(blocks);
       }),
     );
+  });
+
+  it("carry a ticket's time in its sort key, and its write token in 22 characters", () => {
+    const key = ticketKey('0', 'ALL', 1_795_754_958_123, '73b230f0-af03-428d-a5ab-7a59f3693517');
+    expect(key.SK).toBe('#T1795754958123#c7Iw8K8DQo2lq3pZ82k1Fw');
+    expect(decodeTicket({ ...key, changes: encodeDeltas([{ key: '001795754957#m-1', n: 1 }]) })).toEqual({
+      sk: key.SK,
+      at: 1_795_754_958,
+      deltas: [{ key: '001795754957#m-1', n: 1 }],
+    });
   });
 
   it('bound a block by the shortest prefix of its first key that sorts after the key before it', () => {
