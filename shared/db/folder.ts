@@ -4,7 +4,7 @@ import { type Delta, type ListCounts, netted, type Ticket, versionWith, withTick
 import { readGeneration } from './generation';
 import { countsAttributes, decodeBlock, directoryAttributes, retiredAttributes } from './items';
 import { attr, blockKey, type CountedList, countsKey, directoryKey, endMarkKey, retiredKey } from './keys';
-import { type ListSnapshot, readList } from './lists';
+import { type ListSnapshot, readForFold } from './lists';
 import { applyToBlocks, type BlockChanges, blocksTouched, type Directory, type Entry, encodeEntries } from './ranked';
 import {
   backoff,
@@ -167,7 +167,7 @@ export const foldList = async (
 ): Promise<number> => {
   let folded = 0;
   for (let attempt = 0; Date.now() < until; ) {
-    const snapshot = await readList(access, generation, list, { retired: true });
+    const snapshot = await readForFold(access, generation, list, FOLD_TICKETS);
     if (snapshot.tickets.length === 0) return folded;
     let take = Math.min(FOLD_TICKETS, snapshot.tickets.length);
     let plan: FoldPlan | undefined;

@@ -65,6 +65,50 @@ const LIST_ATTRIBUTES = [
 /** A fold landing during the Query makes its start and end disagree; the Query is made again, at most this often. */
 const SNAPSHOT_ATTEMPTS = 3;
 
+/** A key range of a list's partition, every attribute but the partition key (which each item would repeat). */
+const rangeOf = (generation: string, list: CountedList, from: string, to: string, limit?: number) => ({
+  KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
+  ProjectionExpression: ['#sk', ...LIST_ATTRIBUTES.map((_, index) => `#a${index}`)].join(', '),
+  ExpressionAttributeNames: {
+    '#pk': 'PK',
+    '#sk': 'SK',
+    ...Object.fromEntries(LIST_ATTRIBUTES.map((name, index) => [`#a${index}`, name])),
+  },
+  ExpressionAttributeValues: { ':pk': listPartition(generation, list), ':from': from, ':to': to },
+  ...(limit !== undefined && { Limit: limit }),
+});
+
+/**
+ * The snapshot the items of a list's partition make, or undefined when a fold landed while they
+ * were read: every fold writes the counts, the end mark, the directory and the retired list with
+ * one `stamp`, so their stamps disagree.
+ */
+const snapshotOf = (
+  generation: string,
+  list: CountedList,
+  items: readonly Item[],
+  options: { readonly directory?: boolean; readonly retired?: boolean },
+): ListSnapshot | undefined => {
+  const bySk = (sk: string) => items.find((item) => item.SK === sk);
+  const { counts: folded, stamp } = decodeCounts(bySk(COUNTS_SK));
+  const stamps = [stamp, decodeStamp(bySk(END_MARK_SK))];
+  const directoryItem = options.directory || options.retired ? bySk(DIRECTORY_SK) : undefined;
+  if (directoryItem !== undefined || options.directory) stamps.push(decodeStamp(directoryItem));
+  const retiredItem = options.retired ? bySk(RETIRED_SK) : undefined;
+  if (retiredItem !== undefined) stamps.push(decodeStamp(retiredItem));
+  if (stamps.some((other) => other !== stamp)) return undefined;
+  const tickets = items.filter((item) => String(item.SK).startsWith(TICKET_PREFIX)).map(decodeTicket);
+  return {
+    generation,
+    list,
+    stamp,
+    folded,
+    tickets,
+    directory: directoryItem ? decodeDirectory(directoryItem, retiredItem) : emptyDirectory,
+    pending: netted(tickets.flatMap((ticket) => ticket.deltas)),
+  };
+};
+
 /**
  * The list's counts, tickets and (with `directory`) its directory, as of one fold: the Query reads
  * from the counts item to the end mark (or the directory), which every fold writes together, so
@@ -74,25 +118,10 @@ export const readList = async (
   access: TableAccess,
   generation: string,
   list: CountedList,
-  /** `directory`: the directory too (a page); `retired`: and the blocks it replaced (the folder). */
-  options: { readonly directory?: boolean; readonly retired?: boolean } = {},
+  /** `directory`: the directory too (a page). */
+  options: { readonly directory?: boolean } = {},
 ): Promise<ListSnapshot> => {
-  const range = {
-    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-    // Every attribute but the partition key, which each item would repeat: a ticket's bytes are
-    // what a page pays for each write not folded yet.
-    ProjectionExpression: ['#sk', ...LIST_ATTRIBUTES.map((_, index) => `#a${index}`)].join(', '),
-    ExpressionAttributeNames: {
-      '#pk': 'PK',
-      '#sk': 'SK',
-      ...Object.fromEntries(LIST_ATTRIBUTES.map((name, index) => [`#a${index}`, name])),
-    },
-    ExpressionAttributeValues: {
-      ':pk': listPartition(generation, list),
-      ':from': COUNTS_SK,
-      ':to': options.retired ? RETIRED_SK : options.directory ? DIRECTORY_SK : END_MARK_SK,
-    },
-  };
+  const range = rangeOf(generation, list, COUNTS_SK, options.directory ? DIRECTORY_SK : END_MARK_SK);
   for (let attempt = 1; ; attempt++) {
     const { items, pages } = await collect(access, range);
     // More than one page is no snapshot: a ticket committed between pages may land behind the
@@ -111,28 +140,34 @@ export const readList = async (
         throw new StoreUnavailable('collection-busy');
       }
     }
-    const bySk = (sk: string) => items.find((item) => item.SK === sk);
-    const counts = bySk(COUNTS_SK);
-    const { counts: folded, stamp } = decodeCounts(counts);
-    const stamps = [stamp, decodeStamp(bySk(END_MARK_SK))];
-    const directoryItem = options.directory || options.retired ? bySk(DIRECTORY_SK) : undefined;
-    if (directoryItem !== undefined || options.directory) stamps.push(decodeStamp(directoryItem));
-    const retiredItem = options.retired ? bySk(RETIRED_SK) : undefined;
-    if (retiredItem !== undefined) stamps.push(decodeStamp(retiredItem));
-    if (stamps.some((other) => other !== stamp)) {
-      if (attempt < SNAPSHOT_ATTEMPTS) continue;
-      throw new StoreUnavailable('collection-busy');
-    }
-    const tickets = items.filter((item) => String(item.SK).startsWith(TICKET_PREFIX)).map(decodeTicket);
-    return {
-      generation,
-      list,
-      stamp,
-      folded,
-      tickets,
-      directory: directoryItem ? decodeDirectory(directoryItem, retiredItem) : emptyDirectory,
-      pending: netted(tickets.flatMap((ticket) => ticket.deltas)),
-    };
+    const snapshot = snapshotOf(generation, list, items, options);
+    if (snapshot) return snapshot;
+    if (attempt >= SNAPSHOT_ATTEMPTS) throw new StoreUnavailable('collection-busy');
+  }
+};
+
+/**
+ * What a fold needs of a list: its counts with the oldest `most` tickets, and its end mark,
+ * directory and retired blocks, in two Queries that cost the same however many tickets wait (a
+ * folder that fell behind would otherwise read the whole backlog to fold 80 of it, and fall
+ * further behind). The tickets may be some of those waiting; a fold landing between the two
+ * Queries shows as their stamps disagreeing, and the fold's own write is conditioned on the
+ * counts' stamp besides.
+ */
+export const readForFold = async (
+  access: TableAccess,
+  generation: string,
+  list: CountedList,
+  most: number,
+): Promise<ListSnapshot> => {
+  for (let attempt = 1; ; attempt++) {
+    const [head, tail] = await Promise.all([
+      access.query(rangeOf(generation, list, COUNTS_SK, `${TICKET_PREFIX}~`, most + 1)),
+      access.query(rangeOf(generation, list, END_MARK_SK, RETIRED_SK)),
+    ]);
+    const snapshot = snapshotOf(generation, list, [...head.items, ...tail.items], { retired: true });
+    if (snapshot) return snapshot;
+    if (attempt >= SNAPSHOT_ATTEMPTS) throw new StoreUnavailable('collection-busy');
   }
 };
 
