@@ -67,8 +67,29 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
   const wanted = (record: StreamRecord) =>
     record.eventName === 'INSERT' && (record.dynamodb?.Keys?.SK?.S ?? '').startsWith(options.newItemsPrefix);
 
+  /**
+   * Records whose handling failed: handed over again before any newer ones, as an event source
+   * mapping retries a failed batch (the shard waits), so that a fold that failed is made later
+   * and not only when its list is written again.
+   */
+  let failed: StreamRecord[] = [];
+  const handle = async (records: StreamRecord[]) => {
+    try {
+      await options.handle({ Records: records } as unknown as DynamoDBStreamEvent);
+    } catch (error) {
+      failed = records;
+      throw error;
+    }
+  };
+
   /** One pass over the shards: the records found, handed over; whether there were any. */
   const pass = async (): Promise<boolean> => {
+    if (failed.length > 0) {
+      const again = failed;
+      failed = [];
+      await handle(again);
+      return true;
+    }
     await refreshShards();
     const records: StreamRecord[] = [];
     let read = 0;
@@ -79,7 +100,7 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
       records.push(...(result.Records ?? []).filter(wanted));
       iterators.set(id, result.NextShardIterator);
     }
-    if (records.length > 0) await options.handle({ Records: records } as unknown as DynamoDBStreamEvent);
+    if (records.length > 0) await handle(records);
     return read > 0;
   };
 
@@ -91,6 +112,7 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
         busy = await pass();
       } catch (error) {
         options.onError?.(error);
+        await delay(idleMs);
       }
       if (!busy) {
         for (const wait of waiting) if (wait.after < number) wait.done();

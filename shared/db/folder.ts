@@ -4,7 +4,7 @@ import { type Delta, type ListCounts, netted, type Ticket, versionWith, withTick
 import { readGeneration } from './generation';
 import { countsAttributes, decodeBlock, directoryAttributes, retiredAttributes } from './items';
 import { attr, blockKey, type CountedList, countsKey, directoryKey, endMarkKey, retiredKey } from './keys';
-import { type ListSnapshot, readForFold } from './lists';
+import { type ListSnapshot, readForFold, readTickets } from './lists';
 import { applyToBlocks, type BlockChanges, blocksTouched, type Directory, type Entry, encodeEntries } from './ranked';
 import {
   backoff,
@@ -100,6 +100,8 @@ interface FoldPlan {
   readonly items: Transaction;
   readonly size: number;
   readonly tickets: number;
+  /** The list as the fold leaves it. */
+  readonly result: FoldResult;
 }
 
 /**
@@ -151,13 +153,20 @@ const planFold = (
     items,
     size: 1 + items.folded.length + items.retired.length + items.tickets.length,
     tickets: tickets.length,
+    result,
   };
 };
 
 /**
- * Folds the list's tickets, oldest first, one transaction at a time, until none is left or
- * `until` (Unix ms) passes. Returns how many it folded; a fold that met another stops it (the
- * other one carries on).
+ * Folds the list's tickets, oldest first, one transaction at a time, while a backlog is left (a
+ * read found a full fold's worth) or until `until` (Unix ms) passes; the tickets written after its
+ * last read come back on the stream. Returns how many it folded; a fold that met another stops it
+ * (the other one carries on).
+ *
+ * After a fold it knows the list as it left it (counts, directory, the blocks it wrote), so the
+ * next fold reads only tickets: two calls a fold while it works through a backlog, where every
+ * call may wait behind the writers that made the backlog. The fold's condition on `stamp` still
+ * holds it to the state it assumed.
  */
 export const foldList = async (
   access: TableAccess,
@@ -166,19 +175,22 @@ export const foldList = async (
   until = access.deadline - 1_000,
 ): Promise<number> => {
   let folded = 0;
+  let known: ListSnapshot | undefined;
+  let blocks = new Map<string, readonly Entry[]>();
   for (let attempt = 0; Date.now() < until; ) {
-    const snapshot = await readForFold(access, generation, list, FOLD_TICKETS);
+    const snapshot: ListSnapshot = known
+      ? { ...known, ...ticketsOf(await readTickets(access, generation, list, FOLD_TICKETS)) }
+      : await readForFold(access, generation, list, FOLD_TICKETS);
     if (snapshot.tickets.length === 0) return folded;
+    if (!known) blocks = new Map();
     let take = Math.min(FOLD_TICKETS, snapshot.tickets.length);
     let plan: FoldPlan | undefined;
-    let blocks = new Map<string, Entry[]>();
     for (;;) {
       const tickets = snapshot.tickets.slice(0, take);
       const deltas = blockDeltas(list, netted(tickets.flatMap((ticket) => ticket.deltas)));
       const missing = blocksTouched(snapshot.directory, deltas).filter((id) => !blocks.has(id));
       if (missing.length > 0) {
         const read = await access.getMany(missing.map((id) => blockKey(generation, list, id)));
-        blocks = new Map(blocks);
         for (const id of missing) {
           const item = read.get(blockKey(generation, list, id));
           if (!item) throw new StoreUnavailable('collection-busy');
@@ -193,14 +205,23 @@ export const foldList = async (
       await access.transact(plan.items, { retryConflicts: false });
       folded += plan.tickets;
       attempt = 0;
+      const { result } = plan;
+      known = { ...snapshot, stamp: result.stamp, folded: result.counts, directory: result.directory };
+      const live = new Set(result.directory.blocks.map((block) => block.id));
+      for (const written of result.written) blocks.set(written.id, written.entries);
+      for (const id of blocks.keys()) if (!live.has(id)) blocks.delete(id);
+      if (snapshot.tickets.length < FOLD_TICKETS && plan.tickets === snapshot.tickets.length) return folded;
     } catch (error) {
       if (error instanceof ConditionsFailed) return folded;
       if (!isConflict(error)) throw error;
+      known = undefined;
       await backoff(attempt++, 25, 500);
     }
   }
   return folded;
 };
+
+const ticketsOf = (tickets: readonly Ticket[]) => ({ tickets, pending: netted(tickets.flatMap((t) => t.deltas)) });
 
 /** The lists of partitions that changed (from the stream), folded if they belong to the collection readers see. */
 export const foldLists = async (

@@ -146,6 +146,15 @@ export const readList = async (
   }
 };
 
+/** The list's oldest `most` tickets. */
+export const readTickets = async (
+  access: TableAccess,
+  generation: string,
+  list: CountedList,
+  most: number,
+): Promise<Ticket[]> =>
+  (await access.query(rangeOf(generation, list, TICKET_PREFIX, `${TICKET_PREFIX}~`, most))).items.map(decodeTicket);
+
 /**
  * What a fold needs of a list: its counts with the oldest `most` tickets, and its end mark,
  * directory and retired blocks, in two Queries that cost the same however many tickets wait (a

@@ -1,0 +1,41 @@
+import { randomUUID } from 'node:crypto';
+import { PutItemCommand } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBStreamEvent } from 'aws-lambda';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import { localDynamoDbClient } from '../../local/dynamodb-local';
+import { ensureTable } from '../../local/ensure-table';
+import { startStreamReader } from '../../local/stream-reader';
+
+const endpoint = inject('dynamoDbEndpoint');
+const client = localDynamoDbClient(endpoint);
+afterAll(() => client.destroy());
+
+describe('the local stream reader', () => {
+  it('hands a batch whose handling failed over again, before newer records, as an event source mapping retries it', async () => {
+    const tableName = `stream-${randomUUID()}`;
+    await ensureTable(client, tableName);
+    const batches: string[][] = [];
+    let failures = 1;
+    const reader = await startStreamReader({
+      endpoint,
+      tableName,
+      dynamoDbClient: client,
+      newItemsPrefix: '#T',
+      idleMs: 20,
+      handle: async (event: DynamoDBStreamEvent) => {
+        batches.push(event.Records.map((record) => record.dynamodb?.Keys?.SK?.S ?? ''));
+        if (failures-- > 0) throw new Error('The fold failed.');
+      },
+      onError: () => {},
+    });
+    try {
+      await client.send(new PutItemCommand({ TableName: tableName, Item: { PK: { S: 'L' }, SK: { S: '#T1' } } }));
+      await reader.caughtUp();
+      await client.send(new PutItemCommand({ TableName: tableName, Item: { PK: { S: 'L' }, SK: { S: '#T2' } } }));
+      await reader.caughtUp();
+    } finally {
+      await reader.stop();
+    }
+    expect(batches).toEqual([['#T1'], ['#T1'], ['#T2']]);
+  }, 60_000);
+});
