@@ -183,6 +183,7 @@ export class MagazineApiStack extends Stack {
           startingPosition: StartingPosition.TRIM_HORIZON,
           batchSize: 1000,
           maxBatchingWindow: Duration.seconds(task.batchWindowSeconds),
+          parallelizationFactor: task.parallelization,
           retryAttempts: 10,
           bisectBatchOnError: true,
           onFailure: new SqsDlq(this.streamFailures),

@@ -37,6 +37,7 @@ export const startBackgroundTasks = async (
         tableName: environment.tableName,
         dynamoDbClient: client,
         newItemsPrefix: task.newItemsPrefix,
+        parallelization: task.parallelization,
         handle: (event) =>
           handler(
             event,

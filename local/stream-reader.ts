@@ -12,7 +12,7 @@ import { localCredentials, localRegion } from './dynamodb-local';
 /**
  * What Lambda's event source mapping does for a stream function in AWS, on this machine: reads the
  * table's stream (DynamoDB Local keeps one), keeps the records the function's filter lets through,
- * and hands them to the function as one event, again and again while there are new ones.
+ * and hands them to the function in batches, again and again while there are new ones.
  */
 
 export interface StreamReader {
@@ -30,10 +30,15 @@ export interface StreamReaderOptions {
   readonly handle: (event: DynamoDBStreamEvent) => Promise<unknown>;
   /** How long to wait after a read that found nothing. */
   readonly idleMs?: number;
+  /** Batches handed over at once, by partition key (the task's `parallelization`); 1 unless given. */
+  readonly parallelization?: number;
   readonly onError?: (error: unknown) => void;
 }
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/** Records in one batch at most, as the stream task's event source mapping is set. */
+const BATCH_SIZE = 1000;
 
 export const startStreamReader = async (options: StreamReaderOptions): Promise<StreamReader> => {
   const { Table } = await options.dynamoDbClient.send(new DescribeTableCommand({ TableName: options.tableName }));
@@ -68,39 +73,55 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
     record.eventName === 'INSERT' && (record.dynamodb?.Keys?.SK?.S ?? '').startsWith(options.newItemsPrefix);
 
   /**
-   * Records whose handling failed: handed over again before any newer ones, as an event source
-   * mapping retries a failed batch (the shard waits), so that a fold that failed is made later
-   * and not only when its list is written again.
+   * The event source mapping's concurrent batches of one shard: each record goes to the lane of
+   * its partition key, and each lane hands its records over in order, one batch at a time, while
+   * the others carry on. A batch whose handling failed stays first in its lane and is handed over
+   * again (the lane waits), so a fold that failed is made later, not only when its list is
+   * written again.
    */
-  let failed: StreamRecord[] = [];
-  const handle = async (records: StreamRecord[]) => {
-    try {
-      await options.handle({ Records: records } as unknown as DynamoDBStreamEvent);
-    } catch (error) {
-      failed = records;
-      throw error;
-    }
+  const lanes = Array.from({ length: Math.max(1, options.parallelization ?? 1) }, () => ({
+    queue: [] as StreamRecord[],
+    running: undefined as Promise<void> | undefined,
+  }));
+  type Lane = (typeof lanes)[number];
+  const laneOf = (record: StreamRecord): Lane => {
+    const key = record.dynamodb?.Keys?.PK?.S ?? '';
+    let hash = 0;
+    for (let index = 0; index < key.length; index++) hash = (Math.imul(hash, 31) + key.charCodeAt(index)) >>> 0;
+    return lanes[hash % lanes.length] as Lane;
   };
+  const drain = (lane: Lane) => {
+    lane.running ??= (async () => {
+      while (lane.queue.length > 0 && !stopped) {
+        const batch = lane.queue.slice(0, BATCH_SIZE);
+        try {
+          await options.handle({ Records: batch } as unknown as DynamoDBStreamEvent);
+          lane.queue.splice(0, batch.length);
+        } catch (error) {
+          options.onError?.(error);
+          await delay(idleMs);
+        }
+      }
+      lane.running = undefined;
+    })();
+  };
+  const idle = () => lanes.every((lane) => lane.running === undefined && lane.queue.length === 0);
 
-  /** One pass over the shards: the records found, handed over; whether there were any. */
+  /** One read of the shards: the records found, queued in their lanes; whether there were any. */
   const pass = async (): Promise<boolean> => {
-    if (failed.length > 0) {
-      const again = failed;
-      failed = [];
-      await handle(again);
-      return true;
-    }
+    // A lane far behind holds the reading back, as a shard's batches wait for their handler.
+    const behind = lanes.find((lane) => lane.queue.length >= 5 * BATCH_SIZE);
+    if (behind?.running) await behind.running;
     await refreshShards();
-    const records: StreamRecord[] = [];
     let read = 0;
     for (const [id, iterator] of iterators) {
       if (!iterator) continue;
-      const result = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
+      const result = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH_SIZE }));
       read += result.Records?.length ?? 0;
-      records.push(...(result.Records ?? []).filter(wanted));
+      for (const record of (result.Records ?? []).filter(wanted)) laneOf(record).queue.push(record);
       iterators.set(id, result.NextShardIterator);
     }
-    if (records.length > 0) await handle(records);
+    for (const lane of lanes) if (lane.queue.length > 0) drain(lane);
     return read > 0;
   };
 
@@ -112,14 +133,14 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
         busy = await pass();
       } catch (error) {
         options.onError?.(error);
-        await delay(idleMs);
       }
-      if (!busy) {
+      if (!busy && idle()) {
         for (const wait of waiting) if (wait.after < number) wait.done();
         waiting = waiting.filter((wait) => wait.after >= number);
       }
       await delay(busy ? 0 : idleMs);
     }
+    await Promise.all(lanes.map((lane) => lane.running));
   })();
 
   return {

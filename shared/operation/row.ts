@@ -100,6 +100,12 @@ export interface StreamTask {
   readonly newItemsPrefix: string;
   /** How long the stream gathers records before it calls the function. */
   readonly batchWindowSeconds: number;
+  /**
+   * Batches of one shard handled at once (the event source mapping's parallelization factor):
+   * records of one partition key always go to the same one, in order, so a busy list's folds do
+   * not wait behind fifty quiet lists' folds.
+   */
+  readonly parallelization: number;
   readonly timeoutSeconds: number;
   readonly actions: readonly TableAction[];
 }

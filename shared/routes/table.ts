@@ -299,6 +299,7 @@ export const streamTasks = [
     summary: 'Folds the count changes writes leave into the lists',
     newItemsPrefix: '#T',
     batchWindowSeconds: 1,
+    parallelization: 10,
     timeoutSeconds: 60,
     actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem'],
   },

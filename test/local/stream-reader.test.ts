@@ -38,4 +38,41 @@ describe('the local stream reader', () => {
     }
     expect(batches).toEqual([['#T1'], ['#T1'], ['#T2']]);
   }, 60_000);
+
+  it('hands over the records of one partition key in order, and does not hold others behind a slow batch', async () => {
+    const tableName = `stream-${randomUUID()}`;
+    await ensureTable(client, tableName);
+    const handled: string[] = [];
+    let release = () => {};
+    const slow = new Promise<void>((done) => {
+      release = done;
+    });
+    const reader = await startStreamReader({
+      endpoint,
+      tableName,
+      dynamoDbClient: client,
+      newItemsPrefix: '#T',
+      idleMs: 20,
+      parallelization: 10,
+      handle: async (event: DynamoDBStreamEvent) => {
+        const keys = event.Records.map((record) => `${record.dynamodb?.Keys?.PK?.S}${record.dynamodb?.Keys?.SK?.S}`);
+        if (keys.includes('A#T1')) await slow;
+        handled.push(...keys);
+      },
+    });
+    const put = (PK: string, SK: string) =>
+      client.send(new PutItemCommand({ TableName: tableName, Item: { PK: { S: PK }, SK: { S: SK } } }));
+    try {
+      await put('A', '#T1');
+      await put('A', '#T2');
+      await put('B', '#T1');
+      await expect.poll(() => handled, { timeout: 20_000 }).toEqual(['B#T1']);
+      release();
+      await reader.caughtUp();
+    } finally {
+      release();
+      await reader.stop();
+    }
+    expect(handled).toEqual(['B#T1', 'A#T1', 'A#T2']);
+  }, 60_000);
 });
