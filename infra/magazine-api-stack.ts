@@ -1,4 +1,14 @@
-import { Aws, CfnOutput, Duration, RemovalPolicy, Size, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  Aspects,
+  Aws,
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  Size,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -16,6 +26,7 @@ import { ManagedPolicy, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aw
 import { type Code, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
@@ -35,6 +46,7 @@ import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
 import { CustomDomainName } from './custom-domain';
 import { Monitoring } from './monitoring';
+import { NoPlainSecrets } from './plain-secrets';
 import { restApiDefinition, writeMethods } from './rest-api-definition';
 import type { StageSettings } from './stage-settings';
 
@@ -75,6 +87,8 @@ const accessLogFormat = AccessLogFormat.custom(
  */
 export class MagazineApiStack extends Stack {
   readonly table: Table;
+  /** The key that signs list cursors, generated when the stack is created; functions get its ARN only. */
+  readonly cursorKey: Secret;
   readonly api: SpecRestApi;
   /** By handler module name (`get-magazine`): the functions API Gateway calls. */
   readonly functions = new Map<string, ApiFunction>();
@@ -107,6 +121,18 @@ export class MagazineApiStack extends Stack {
       reason: 'Point-in-time recovery (35 days) is the backup; an AWS Backup plan is left to the account owner.',
     });
 
+    this.cursorKey = new Secret(this, 'CursorKey', {
+      description: `Signs the list cursors of the Magazine API (${settings.stage}); a new value invalidates the cursors made before it.`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.cursorKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotating the key only invalidates the cursors in circulation (clients fall back to `offset`); it is replaced by hand when it may have leaked (see the README), which a rotation function would not make safer.',
+    });
+    Aspects.of(this).add(new NoPlainSecrets());
+
     const operationOf = new Map<string, Operation | undefined>(routes.map((route) => [route.handler, route.operation]));
     for (const [handler, operation] of operationOf) {
       const fn = new ApiFunction(this, pascalCase(handler), {
@@ -118,12 +144,14 @@ export class MagazineApiStack extends Stack {
           mockEnabled: settings.mockEnabled,
           baseUrl: settings.baseUrl,
           stage: settings.stage,
+          cursorKeySecretArn: this.cursorKey.secretArn,
         }),
         logRetention: settings.logRetention,
         timeout: Duration.seconds(timeoutSecondsOf(handler)),
         code: props.functionCode?.(handler),
         liveAlias: settings.canaryDeployments,
       });
+      if (operation?.list) this.cursorKey.grantRead(fn.role);
       this.functions.set(handler, fn);
     }
 
