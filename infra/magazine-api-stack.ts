@@ -44,6 +44,7 @@ import {
 } from '../shared/routes/table';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
+import { ClientKeys } from './client-keys';
 import { CustomDomainName } from './custom-domain';
 import { Monitoring } from './monitoring';
 import { NoPlainSecrets } from './plain-secrets';
@@ -100,6 +101,8 @@ export class MagazineApiStack extends Stack {
   readonly monitoring: Monitoring;
   readonly canaries: CanaryDeployments | undefined;
   readonly domain: CustomDomainName | undefined;
+  /** The usage plans and clients' API keys, when the stage requires keys. */
+  readonly clients: ClientKeys | undefined;
 
   constructor(scope: Construct, id: string, props: MagazineApiStackProps) {
     super(scope, id, props);
@@ -241,6 +244,7 @@ export class MagazineApiStack extends Stack {
           partition: Aws.PARTITION,
           region: Aws.REGION,
           baseUrl: settings.baseUrl,
+          apiKeyRequired: settings.keys,
         }),
       ),
       // The document is the whole API: a path or method it no longer has is removed, not kept.
@@ -271,6 +275,9 @@ export class MagazineApiStack extends Stack {
       });
     }
     this.acknowledgeApi();
+    this.clients = settings.keys
+      ? new ClientKeys(this, 'Clients', { api: this.api, stage: settings.stage, keys: settings.apiKeys })
+      : undefined;
 
     this.publisherPolicy = new ManagedPolicy(this, 'PublisherPolicy', {
       description: `Allows signed writes (POST, PUT, DELETE) to the Magazine API (${settings.stage}).`,
