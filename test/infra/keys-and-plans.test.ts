@@ -92,3 +92,42 @@ describe('keys in dev', () => {
     expect(() => synthStack('dev', { apiKeys: 'acme:free' })).toThrow(/keys=true/);
   });
 });
+
+describe("API Gateway's refusals of keys, plans and the firewall", () => {
+  const responses = apiDocumentOf(prod.template)['x-amazon-apigateway-gateway-responses'];
+  const cases = [
+    { type: 'INVALID_API_KEY', status: '403', code: '40302', retryAfter: undefined },
+    { type: 'WAF_FILTERED', status: '403', code: '40303', retryAfter: undefined },
+    { type: 'THROTTLED', status: '429', code: '42901', retryAfter: "'1'" },
+    { type: 'QUOTA_EXCEEDED', status: '429', code: '42902', retryAfter: "'3600'" },
+  ];
+
+  it.each(cases)('answer $type with $status and the error object $code', ({ type, status, code, retryAfter }) => {
+    const response = responses[type]!;
+    expect(response.statusCode).toBe(status);
+    const body = JSON.parse(response.responseTemplates['application/json']!) as Record<string, string>;
+    expect(Object.keys(body).sort()).toEqual(['developerMessage', 'errorCode', 'moreInfo', 'userMessage']);
+    expect(body.errorCode).toBe(code);
+    expect(body.moreInfo).toBe(`https://$context.domainName/$context.stage/v1/documentation/errors/${code}.html`);
+    expect(response.responseParameters['gatewayresponse.header.Retry-After']).toBe(retryAfter);
+  });
+
+  it('are documented in openapi.json, with Retry-After on 429, on the operations they can meet', async () => {
+    const { openApiDocument } = await import('../../shared/openapi/document');
+    interface Response {
+      readonly 'x-error-codes'?: string[];
+      readonly headers?: Record<string, unknown>;
+    }
+    const document = openApiDocument() as unknown as {
+      paths: Record<string, Record<string, { responses: Record<string, { $ref: string }> }>>;
+      components: { responses: Record<string, Response> };
+    };
+    const component = (path: string, status: string) =>
+      document.components.responses[document.paths[path]!.get!.responses[status]!.$ref.split('/').pop()!]!;
+    expect(component('/magazines', '403')['x-error-codes']).toEqual(expect.arrayContaining(['40302', '40303']));
+    expect(component('/magazines', '429')['x-error-codes']).toEqual(['42901', '42902']);
+    expect(Object.keys(component('/magazines', '429').headers ?? {})).toContain('Retry-After');
+    expect(component('/openapi.json', '403')['x-error-codes']).toEqual(['40303']);
+    expect(component('/openapi.json', '429')['x-error-codes']).toEqual(['42901']);
+  });
+});
