@@ -46,6 +46,7 @@ import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
 import { ClientKeys } from './client-keys';
 import { CustomDomainName } from './custom-domain';
+import { Firewall } from './firewall';
 import { Monitoring } from './monitoring';
 import { NoPlainSecrets } from './plain-secrets';
 import { restApiDefinition, writeMethods } from './rest-api-definition';
@@ -101,6 +102,8 @@ export class MagazineApiStack extends Stack {
   readonly monitoring: Monitoring;
   readonly canaries: CanaryDeployments | undefined;
   readonly domain: CustomDomainName | undefined;
+  /** The WAF web ACL on the stage, unless turned off. */
+  readonly firewall: Firewall | undefined;
   /** The usage plans and clients' API keys, when the stage requires keys. */
   readonly clients: ClientKeys | undefined;
 
@@ -274,7 +277,17 @@ export class MagazineApiStack extends Stack {
         sourceArn: this.api.arnForExecuteApi(),
       });
     }
-    this.acknowledgeApi();
+    this.firewall = settings.waf
+      ? new Firewall(this, 'Firewall', {
+          stage: settings.stage,
+          stageArn: this.api.deploymentStage.stageArn,
+          baseUrl:
+            settings.baseUrl ??
+            `https://${this.api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${settings.stage}`,
+          rateLimit: settings.wafRateLimit,
+        })
+      : undefined;
+    this.acknowledgeApi(settings.waf);
     this.clients = settings.keys
       ? new ClientKeys(this, 'Clients', { api: this.api, stage: settings.stage, keys: settings.apiKeys })
       : undefined;
@@ -364,19 +377,18 @@ export class MagazineApiStack extends Stack {
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
   }
 
-  private acknowledgeApi() {
-    Validations.of(this.api).acknowledge(
-      {
-        id: 'AwsSolutions-APIG2',
-        reason:
-          "Requests are validated in the functions, so that every refusal is the API's error object with a precise developerMessage (an API Gateway validator answers in its own words).",
-      },
-      {
+  private acknowledgeApi(waf: boolean) {
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        "Requests are validated in the functions, so that every refusal is the API's error object with a precise developerMessage (an API Gateway validator answers in its own words).",
+    });
+    if (!waf)
+      Validations.of(this.api).acknowledge({
         id: 'AwsSolutions-APIG3',
         reason:
-          'No WAF: stage throttling bounds the load, and a web ACL costs more than this API; attach one to the stage where needed.',
-      },
-    );
+          'The WAF was turned off for this stage (`-c waf=false`, the default in dev): stage throttling and, where keys are on, the usage plans bound the load.',
+      });
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole) {
       Validations.of(cloudWatchRole).acknowledge({
