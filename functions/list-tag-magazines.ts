@@ -1,8 +1,8 @@
-import { api } from '../shared/app';
+import { listApi } from '../shared/app';
 import { magazineListReply } from '../shared/http/representations/magazine';
 import { getTag, listMagazines } from '../shared/stores';
 
-export const handler = await api('listTagMagazines', {
+export const handler = await listApi('listTagMagazines', {
   store: { getTag, listMagazines },
   run: async (request) => {
     const tag = request.params.tagId;

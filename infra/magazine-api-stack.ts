@@ -1,4 +1,14 @@
-import { Aws, CfnOutput, Duration, RemovalPolicy, Size, Stack, type StackProps, Validations } from 'aws-cdk-lib';
+import {
+  Aspects,
+  Aws,
+  CfnOutput,
+  Duration,
+  RemovalPolicy,
+  Size,
+  Stack,
+  type StackProps,
+  Validations,
+} from 'aws-cdk-lib';
 import {
   AccessLogField,
   AccessLogFormat,
@@ -16,6 +26,7 @@ import { ManagedPolicy, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aw
 import { type Code, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
@@ -33,8 +44,11 @@ import {
 } from '../shared/routes/table';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
+import { ClientKeys } from './client-keys';
 import { CustomDomainName } from './custom-domain';
+import { Firewall } from './firewall';
 import { Monitoring } from './monitoring';
+import { NoPlainSecrets } from './plain-secrets';
 import { restApiDefinition, writeMethods } from './rest-api-definition';
 import type { StageSettings } from './stage-settings';
 
@@ -75,6 +89,8 @@ const accessLogFormat = AccessLogFormat.custom(
  */
 export class MagazineApiStack extends Stack {
   readonly table: Table;
+  /** The key that signs list cursors, generated when the stack is created; functions get its ARN only. */
+  readonly cursorKey: Secret;
   readonly api: SpecRestApi;
   /** By handler module name (`get-magazine`): the functions API Gateway calls. */
   readonly functions = new Map<string, ApiFunction>();
@@ -86,6 +102,10 @@ export class MagazineApiStack extends Stack {
   readonly monitoring: Monitoring;
   readonly canaries: CanaryDeployments | undefined;
   readonly domain: CustomDomainName | undefined;
+  /** The WAF web ACL on the stage, unless turned off. */
+  readonly firewall: Firewall | undefined;
+  /** The usage plans and clients' API keys, when the stage requires keys. */
+  readonly clients: ClientKeys | undefined;
 
   constructor(scope: Construct, id: string, props: MagazineApiStackProps) {
     super(scope, id, props);
@@ -107,6 +127,18 @@ export class MagazineApiStack extends Stack {
       reason: 'Point-in-time recovery (35 days) is the backup; an AWS Backup plan is left to the account owner.',
     });
 
+    this.cursorKey = new Secret(this, 'CursorKey', {
+      description: `Signs the list cursors of the Magazine API (${settings.stage}); a new value invalidates the cursors made before it.`,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    Validations.of(this.cursorKey).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Rotating the key only invalidates the cursors in circulation (clients fall back to `offset`); it is replaced by hand when it may have leaked (see the README), which a rotation function would not make safer.',
+    });
+    Aspects.of(this).add(new NoPlainSecrets());
+
     const operationOf = new Map<string, Operation | undefined>(routes.map((route) => [route.handler, route.operation]));
     for (const [handler, operation] of operationOf) {
       const fn = new ApiFunction(this, pascalCase(handler), {
@@ -118,12 +150,14 @@ export class MagazineApiStack extends Stack {
           mockEnabled: settings.mockEnabled,
           baseUrl: settings.baseUrl,
           stage: settings.stage,
+          cursorKeySecretArn: this.cursorKey.secretArn,
         }),
         logRetention: settings.logRetention,
         timeout: Duration.seconds(timeoutSecondsOf(handler)),
         code: props.functionCode?.(handler),
         liveAlias: settings.canaryDeployments,
       });
+      if (operation?.list) this.cursorKey.grantRead(fn.role);
       this.functions.set(handler, fn);
     }
 
@@ -214,6 +248,7 @@ export class MagazineApiStack extends Stack {
           partition: Aws.PARTITION,
           region: Aws.REGION,
           baseUrl: settings.baseUrl,
+          apiKeyRequired: settings.keys,
         }),
       ),
       // The document is the whole API: a path or method it no longer has is removed, not kept.
@@ -243,7 +278,20 @@ export class MagazineApiStack extends Stack {
         sourceArn: this.api.arnForExecuteApi(),
       });
     }
-    this.acknowledgeApi();
+    this.firewall = settings.waf
+      ? new Firewall(this, 'Firewall', {
+          stage: settings.stage,
+          stageArn: this.api.deploymentStage.stageArn,
+          baseUrl:
+            settings.baseUrl ??
+            `https://${this.api.restApiId}.execute-api.${Aws.REGION}.${Aws.URL_SUFFIX}/${settings.stage}`,
+          rateLimit: settings.wafRateLimit,
+        })
+      : undefined;
+    this.acknowledgeApi(settings.waf);
+    this.clients = settings.keys
+      ? new ClientKeys(this, 'Clients', { api: this.api, stage: settings.stage, keys: settings.apiKeys })
+      : undefined;
 
     this.publisherPolicy = new ManagedPolicy(this, 'PublisherPolicy', {
       description: `Allows signed writes (POST, PUT, DELETE) to the Magazine API (${settings.stage}).`,
@@ -330,19 +378,18 @@ export class MagazineApiStack extends Stack {
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
   }
 
-  private acknowledgeApi() {
-    Validations.of(this.api).acknowledge(
-      {
-        id: 'AwsSolutions-APIG2',
-        reason:
-          "Requests are validated in the functions, so that every refusal is the API's error object with a precise developerMessage (an API Gateway validator answers in its own words).",
-      },
-      {
+  private acknowledgeApi(waf: boolean) {
+    Validations.of(this.api).acknowledge({
+      id: 'AwsSolutions-APIG2',
+      reason:
+        "Requests are validated in the functions, so that every refusal is the API's error object with a precise developerMessage (an API Gateway validator answers in its own words).",
+    });
+    if (!waf)
+      Validations.of(this.api).acknowledge({
         id: 'AwsSolutions-APIG3',
         reason:
-          'No WAF: stage throttling bounds the load, and a web ACL costs more than this API; attach one to the stage where needed.',
-      },
-    );
+          'The WAF was turned off for this stage (`-c waf=false`, the default in dev): stage throttling and, where keys are on, the usage plans bound the load.',
+      });
     const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
     if (cloudWatchRole) {
       Validations.of(cloudWatchRole).acknowledge({

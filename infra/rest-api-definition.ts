@@ -16,6 +16,13 @@ export const writeMethods: ReadonlySet<Route['method']> = new Set(['POST', 'PUT'
 /** The security scheme of a signed method; API Gateway reads it as `AWS_IAM` authorization. */
 export const sigV4SchemeName = 'sigv4';
 
+/** The security scheme of a method that needs an API key (`x-api-key`); API Gateway reads it as `apiKeyRequired`. */
+export const apiKeySchemeName = 'api_key';
+
+/** The documentation pages and `/openapi.json`: open to anyone, key or not, so that a client can learn to get one. */
+export const isDocumentationRoute = (route: Route) =>
+  Boolean(route.operation?.success.some((success) => 'document' in success));
+
 const preflightHeaders: Readonly<Record<string, string>> = {
   'Access-Control-Allow-Origin': corsPreflight.allowOrigin,
   'Access-Control-Allow-Methods': corsPreflight.allowMethods.join(','),
@@ -70,6 +77,8 @@ export interface RestApiDefinitionProps {
   readonly partition: string;
   readonly region: string;
   readonly baseUrl: string | undefined;
+  /** Whether every route but the documentation requires an API key. */
+  readonly apiKeyRequired: boolean;
 }
 
 /**
@@ -89,6 +98,15 @@ export const restApiDefinition = (props: RestApiDefinitionProps): Record<string,
     paths[path] ??= {};
     return paths[path];
   };
+  // The documentation's paths are open whatever the method, so that a wrong method there is still a 405.
+  const documentation = new Set(props.routes.filter(isDocumentationRoute).map((route) => route.resource));
+  const security = (route: Route) => {
+    const schemes = {
+      ...(writeMethods.has(route.method) && { [sigV4SchemeName]: [] }),
+      ...(props.apiKeyRequired && !documentation.has(route.resource) && { [apiKeySchemeName]: [] }),
+    };
+    return Object.keys(schemes).length > 0 ? { security: [schemes] } : {};
+  };
   const routed = new Set<string>();
   for (const route of props.routes) {
     const canonical =
@@ -99,7 +117,7 @@ export const restApiDefinition = (props: RestApiDefinitionProps): Record<string,
     pathItem(route.resource)[methodKey(route.method)] = {
       // operationId is unique in a document: only the unprefixed, unlabelled route of an operation carries it.
       ...(canonical && { operationId: canonical }),
-      ...(writeMethods.has(route.method) && { security: [{ [sigV4SchemeName]: [] }] }),
+      ...security(route),
       responses: {},
       'x-amazon-apigateway-integration': integration(route.handler),
     };
@@ -108,6 +126,7 @@ export const restApiDefinition = (props: RestApiDefinitionProps): Record<string,
   for (const path of routed) pathItem(path).options = preflight;
   for (const path of parentOnlyPaths(routed)) {
     pathItem(path)[methodKey('ANY')] = {
+      ...(props.apiKeyRequired && { security: [{ [apiKeySchemeName]: [] }] }),
       responses: {},
       'x-amazon-apigateway-integration': integration(notFoundHandler),
     };
@@ -124,8 +143,10 @@ export const restApiDefinition = (props: RestApiDefinitionProps): Record<string,
           in: 'header',
           'x-amazon-apigateway-authtype': 'awsSigv4',
         },
+        ...(props.apiKeyRequired && { [apiKeySchemeName]: { type: 'apiKey', name: 'x-api-key', in: 'header' } }),
       },
     },
+    ...(props.apiKeyRequired && { 'x-amazon-apigateway-api-key-source': 'HEADER' }),
     'x-amazon-apigateway-gateway-responses': gatewayResponses(props.baseUrl),
   };
 };

@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { type ApiKeySetting, parseApiKeys } from './usage-plans';
 
 export type StageName = 'dev' | 'prod';
 
@@ -62,9 +63,20 @@ export interface StageSettings {
   /** Subscribed to the alarms' topic (`-c alarmEmail=…`). */
   readonly alarmEmail: string | undefined;
   readonly domain: CustomDomain | undefined;
+  /**
+   * Every route but the documentation pages and `/openapi.json` requires an API key (`x-api-key`),
+   * and keys belong to the usage plans of infra/usage-plans.ts (`-c keys=true|false`).
+   */
+  readonly keys: boolean;
+  /** The clients' keys to create, each in its plan (`-c apiKeys=acme:partner,alice:free`). */
+  readonly apiKeys: readonly ApiKeySetting[];
+  /** A WAF web ACL in front of the stage: AWS's managed rule groups and a rate limit per IP (`-c waf=true|false`). */
+  readonly waf: boolean;
+  /** Requests one IP address may send in 5 minutes before the WAF blocks it (`-c wafRateLimit=…`). */
+  readonly wafRateLimit: number;
 }
 
-type StageDefaults = Omit<StageSettings, 'stage' | 'baseUrl' | 'alarmEmail' | 'domain'>;
+type StageDefaults = Omit<StageSettings, 'stage' | 'baseUrl' | 'alarmEmail' | 'domain' | 'apiKeys'>;
 
 const defaults: Record<StageName, StageDefaults> = {
   dev: {
@@ -75,6 +87,9 @@ const defaults: Record<StageName, StageDefaults> = {
     tableRemovalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
     canaryDeployments: false,
+    keys: false,
+    waf: false,
+    wafRateLimit: 2_000,
     // The testing server: tell of what breaks it, not of every experiment.
     alarms: {
       alarmApi5xxRate: 0.05,
@@ -93,6 +108,9 @@ const defaults: Record<StageName, StageDefaults> = {
     tableRemovalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
     canaryDeployments: true,
+    keys: true,
+    waf: true,
+    wafRateLimit: 2_000,
     // A defect or a crash is worth a page, and rolls a canary back, from the first one.
     alarms: {
       alarmApi5xxRate: 0.01,
@@ -111,6 +129,14 @@ const positiveNumber = (name: string, value: unknown, fallback: number): number 
   if (!Number.isFinite(number) || number <= 0)
     throw new Error(`Context \`${name}\` must be a positive number; got \`${String(value)}\`.`);
   return number;
+};
+
+const flagOf = (node: Node, name: string, fallback: boolean): boolean => {
+  const value = node.tryGetContext(name) as unknown;
+  if (value === undefined || value === '') return fallback;
+  if (value === true || value === 'true') return true;
+  if (value === false || value === 'false') return false;
+  throw new Error(`Context \`${name}\` must be \`true\` or \`false\`; got \`${String(value)}\`.`);
 };
 
 const optionalString = (node: Node, name: string): string | undefined => {
@@ -155,7 +181,9 @@ const domainFrom = (node: Node): CustomDomain | undefined => {
  * Reads `-c stage=dev|prod` (default `dev`) and, all optional: `-c throttlingRateLimit=…`,
  * `-c throttlingBurstLimit=…`, `-c baseUrl=https://…`, the alarm thresholds (`-c alarmApi5xxRate=…`
  * and the others of `AlarmThresholds`), `-c alarmEmail=…`, and a custom domain
- * (`-c domainName=… -c certificateArn=…`, with `-c hostedZoneId=… -c hostedZoneName=…`).
+ * (`-c domainName=… -c certificateArn=…`, with `-c hostedZoneId=… -c hostedZoneName=…`), API
+ * keys (`-c keys=true|false`, `-c apiKeys=client:plan,…`) and the WAF (`-c waf=true|false`,
+ * `-c wafRateLimit=…`).
  */
 export const stageSettingsFrom = (node: Node): StageSettings => {
   const stage = (node.tryGetContext('stage') as unknown) ?? 'dev';
@@ -174,9 +202,17 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
     alarmSettingNames.map((name) => [name, positiveNumber(name, node.tryGetContext(name), base.alarms[name])]),
   ) as unknown as AlarmThresholds;
   if (alarms.alarmApi5xxRate >= 1) throw new Error('Context `alarmApi5xxRate` is a share of requests, below 1.');
+  const keys = flagOf(node, 'keys', base.keys);
+  const apiKeys = parseApiKeys(optionalString(node, 'apiKeys') ?? '');
+  if (apiKeys.length > 0 && !keys)
+    throw new Error('Context `apiKeys` needs `keys=true`: keys that no route asks for would limit no one.');
   return {
     ...base,
     stage,
+    keys,
+    apiKeys,
+    waf: flagOf(node, 'waf', base.waf),
+    wafRateLimit: positiveNumber('wafRateLimit', node.tryGetContext('wafRateLimit'), base.wafRateLimit),
     throttlingRateLimit: positiveNumber(
       'throttlingRateLimit',
       node.tryGetContext('throttlingRateLimit'),

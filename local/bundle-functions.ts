@@ -8,9 +8,11 @@ export const projectRoot = path.resolve(import.meta.dirname, '..');
 
 /**
  * The bundle budget: no function more than this times the reference handler (middy and one
- * GetItem through lib-dynamodb) in size. `npm test` holds it; `npm run bundle` reports it.
+ * GetItem through lib-dynamodb) in size. `npm test` holds it; `npm run bundle` reports it. It was
+ * 1.25 until the list functions took the Secrets Manager client to read their cursor key
+ * (shared/cursor-key.ts): 14.7 KB more each, 1.22 to 1.27 (list-magazines).
  */
-export const BUNDLE_BUDGET = 1.25;
+export const BUNDLE_BUDGET = 1.28;
 
 /** esbuild's options as the CDK stack bundles a function (infra/bundling.ts), for every bundle made here or measured. */
 export const deployedBuild = {

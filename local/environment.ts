@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { devNull } from 'node:os';
 import { ConfigError, isLocalEndpoint, notLocal, readStoreConfig } from '../shared/config';
 import {
@@ -96,6 +97,8 @@ export const prepareLocalEnvironment = async (options: LocalEnvironmentOptions =
   const endpoint = given || dynamoDbLocal!.endpoint;
 
   const variables: Record<string, string> = {
+    // One key for the server's run, shared by its handlers in this process and in workers.
+    CURSOR_KEY: randomBytes(32).toString('base64url'),
     ...handlerSettingsOf(process.env),
     ...settings,
     DYNAMODB_ENDPOINT: endpoint,

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { isDocumentationRoute } from '../infra/rest-api-definition';
 import { corsPreflight } from '../shared/http/cors';
 import { errorCatalogue } from '../shared/http/error-catalogue';
 import {
@@ -13,6 +14,7 @@ import {
 } from '../shared/http/gateway-errors';
 import { expandRoutes, timeoutSecondsOf } from '../shared/routes/table';
 import { splitUrl, toApiGatewayEvent } from './api-gateway-event';
+import type { KeyRefusal, LocalApiKeys } from './api-keys';
 import { compressForClient } from './compression';
 import { lambdaContext } from './lambda-context';
 import type { HandlerLoader, LambdaHandler } from './load-handler';
@@ -30,6 +32,11 @@ export interface LocalServerOptions {
   /** Resolves a route's `handler` name to its function: `sourceHandlers` or `bundledHandlers` of a prepared environment. */
   readonly handlers: HandlerLoader;
   readonly router?: Router;
+  /**
+   * API keys, checked as the deployed API checks them when keys are on: every route but the
+   * documentation paths and CORS preflight needs a key of these (`x-api-key`), within its plan.
+   */
+  readonly apiKeys?: LocalApiKeys;
 }
 
 export interface LocalServer {
@@ -61,9 +68,17 @@ const cachedLoader = (load: HandlerLoader): HandlerLoader => {
 };
 
 /** The API Gateway answers the local server imitates, by response type (shared/http/gateway-errors.ts). */
-type GatewayResponseType = 'REQUEST_TOO_LARGE' | 'RESOURCE_NOT_FOUND' | 'INTEGRATION_FAILURE' | 'INTEGRATION_TIMEOUT';
+type GatewayResponseType =
+  | 'REQUEST_TOO_LARGE'
+  | 'RESOURCE_NOT_FOUND'
+  | 'INTEGRATION_FAILURE'
+  | 'INTEGRATION_TIMEOUT'
+  | KeyRefusal['responseType'];
 
 const errorTypes: Record<GatewayResponseType, string> = {
+  INVALID_API_KEY: 'ForbiddenException',
+  THROTTLED: 'TooManyRequestsException',
+  QUOTA_EXCEEDED: 'LimitExceededException',
   REQUEST_TOO_LARGE: 'RequestEntityTooLargeException',
   RESOURCE_NOT_FOUND: 'NotFoundException',
   INTEGRATION_FAILURE: 'InternalServerErrorException',
@@ -76,6 +91,8 @@ class GatewayFailure extends Error {
     readonly responseType: GatewayResponseType,
     message: string,
     cause?: unknown,
+    /** Said to the client in place of the gateway response's own message, where the local server knows more. */
+    readonly developerMessage?: string,
   ) {
     super(message, { cause });
   }
@@ -87,7 +104,7 @@ const gatewayError = (req: IncomingMessage, res: ServerResponse, requestId: stri
   const object = gatewayErrorObject(error, `http://${req.headers.host ?? 'localhost'}`);
   const body = JSON.stringify({
     ...object,
-    developerMessage: object.developerMessage.replaceAll(requestIdVariable, requestId),
+    developerMessage: (failure.developerMessage ?? object.developerMessage).replaceAll(requestIdVariable, requestId),
   });
   res.writeHead(errorCatalogue[error.code].status, {
     ...gatewayErrorHeaders(error),
@@ -209,6 +226,12 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
   const loadHandler = cachedLoader(options.handlers);
   const logErrors = options.logErrors ?? true;
   const routedResources = new Set(expandRoutes().map((r) => r.resource));
+  // The documentation's paths are open whatever the method, as on the deployed API (infra/rest-api-definition.ts).
+  const documentationResources = new Set(
+    expandRoutes()
+      .filter(isDocumentationRoute)
+      .map((r) => r.resource),
+  );
 
   const invoke = async (
     match: RouteMatch,
@@ -261,6 +284,13 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
         res.writeHead(204, { ...preflightHeaders, 'x-amzn-RequestId': requestId });
         res.end();
         return;
+      }
+      const apiKeys = options.apiKeys;
+      if (apiKeys && !documentationResources.has(match.route.resource)) {
+        const header = req.headers['x-api-key'];
+        const refusal = apiKeys.check(Array.isArray(header) ? header[0] : header);
+        if (refusal)
+          throw new GatewayFailure(refusal.responseType, refusal.developerMessage, undefined, refusal.developerMessage);
       }
       const event = toApiGatewayEvent(req, body, match, { stage, requestId });
       const result = await invoke(match, event, requestId);

@@ -2,10 +2,14 @@
  * `npm start`: the whole API on one local port, on DynamoDB Local (in memory unless `DATA_DIR` or
  * `--data DIR` says where to keep it), with mock mode on. `DYNAMODB_ENDPOINT` names a DynamoDB
  * that is already running instead. `--bundled` serves the functions bundled as they deploy.
+ * `--keys` checks API keys as a deployment with keys does (the usage plans of infra/usage-plans.ts)
+ * and prints a key of each plan; without it the server is open, as the README's examples expect.
  */
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { planNames, usagePlans } from '../infra/usage-plans';
+import { LocalApiKeys } from '../local/api-keys';
 import { type BackgroundTasks, startBackgroundTasks } from '../local/background';
 import { bundleFunctions, projectRoot } from '../local/bundle-functions';
 import { bundledHandlers } from '../local/bundled-handlers';
@@ -14,7 +18,7 @@ import { sourceHandlers } from '../local/load-handler';
 import { type LocalServer, startLocalServer } from '../local/server';
 import { handlerNames, streamTasks } from '../shared/routes/table';
 
-const usage = 'Usage: npm start [-- --data DIR] [--port N] [--bundled] [--verbose] [--quiet]';
+const usage = 'Usage: npm start [-- --data DIR] [--port N] [--bundled] [--keys] [--verbose] [--quiet]';
 
 const parse = () => {
   try {
@@ -23,6 +27,7 @@ const parse = () => {
         data: { type: 'string' },
         port: { type: 'string' },
         bundled: { type: 'boolean', default: false },
+        keys: { type: 'boolean', default: false },
         verbose: { type: 'boolean', default: false },
         quiet: { type: 'boolean', default: false },
       },
@@ -105,13 +110,21 @@ try {
     );
     handlers = bundledHandlers(environment, bundles);
   }
-  server = await startLocalServer({ port, quiet: values.quiet, handlers });
+  const apiKeys = values.keys ? new LocalApiKeys() : undefined;
+  server = await startLocalServer({ port, quiet: values.quiet, handlers, apiKeys });
   // The folder reads the table's stream, as its event source mapping does in AWS.
   background = await startBackgroundTasks(environment, handlers, {
     onError: (task, error) => console.error(`${task}: ${error instanceof Error ? error.message : String(error)}`),
   });
   console.log(`Magazine API listening on ${server.url}`);
-  console.log(`Try: curl -i '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`);
+  if (apiKeys) {
+    const keys = planNames.map((plan) => ({ plan, key: apiKeys.issue(plan) }));
+    console.log('API keys are checked (x-api-key); the documentation and /openapi.json are open. Keys of this run:');
+    for (const { plan, key } of keys) console.log(`  ${plan}: ${key}   (${usagePlans[plan].description})`);
+    console.log(
+      `Try: curl -i -H 'x-api-key: ${keys[0]!.key}' '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`,
+    );
+  } else console.log(`Try: curl -i '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`);
 } catch (error) {
   console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
   await stop(1);

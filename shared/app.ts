@@ -3,13 +3,31 @@
  * stores, the table's (shared/db) and the simulated one (shared/mock). Table operations bind here;
  * document operations bind to shared/routes/api.ts directly, so that their bundles carry no AWS SDK.
  */
+import { cursorKey } from './cursor-key';
 import { onTable } from './db/repository';
 import { tableAccessOf } from './db/store';
 import type { Store } from './domain/store';
 import type { Definition } from './http/api';
 import { type RowOf, api as routeApi } from './routes/api';
-import type { TableOperationId } from './routes/table';
+import { operationById, type TableOperationId } from './routes/table';
 import { type Bindings, sidesOf } from './stores';
+
+const bind = async <Id extends TableOperationId, K extends keyof Store>(
+  id: Id,
+  { store, ...definition }: Definition<RowOf<Id>, Pick<Store, K>> & { readonly store: Bindings<K> },
+  key: (() => Promise<string>) | undefined,
+) => {
+  if (Boolean(operationById(id).list) !== Boolean(key))
+    throw new Error(`${id}: a list operation binds with listApi (it signs cursors), any other with api.`);
+  // A list's cursor key is read beside the table's first call, so that a cold start waits for the slower of the two only.
+  const [access] = await Promise.all([tableAccessOf(id), key?.().catch(() => undefined)]);
+  const { table, mock } = sidesOf(store);
+  return routeApi<Id, Pick<Store, K>>(id, {
+    ...definition,
+    stores: { real: (deadline) => onTable(table, access(deadline)), mock },
+    ...(key && { cursorKey: key }),
+  });
+};
 
 /**
  * `export const handler = await api('getMagazine', { store: { getMagazine }, run })`: the
@@ -17,14 +35,17 @@ import { type Bindings, sidesOf } from './stores';
  * Awaited at the top of the handler module, so that setting up the table's client happens in the
  * function's init phase rather than in its first request.
  */
-export const api = async <Id extends TableOperationId, K extends keyof Store>(
+export const api = <Id extends TableOperationId, K extends keyof Store>(
   id: Id,
-  { store, ...definition }: Definition<RowOf<Id>, Pick<Store, K>> & { readonly store: Bindings<K> },
-) => {
-  const access = await tableAccessOf(id);
-  const { table, mock } = sidesOf(store);
-  return routeApi<Id, Pick<Store, K>>(id, {
-    ...definition,
-    stores: { real: (deadline) => onTable(table, access(deadline)), mock },
-  });
-};
+  definition: Definition<RowOf<Id>, Pick<Store, K>> & { readonly store: Bindings<K> },
+) => bind(id, definition, undefined);
+
+/**
+ * `api` for a list, which signs and checks cursors: its key (shared/cursor-key.ts) is read during
+ * the init phase too. Only the list functions' bundles carry the Secrets Manager client this way
+ * (14.5 KB minified, measured with `npm run bundle`).
+ */
+export const listApi = <Id extends TableOperationId, K extends keyof Store>(
+  id: Id,
+  definition: Definition<RowOf<Id>, Pick<Store, K>> & { readonly store: Bindings<K> },
+) => bind(id, definition, cursorKey);

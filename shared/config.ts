@@ -19,10 +19,15 @@ export interface Config {
   readonly baseUrl: string | undefined;
   readonly logLevel: LogLevel;
   /**
-   * Signs the `cursor` of list links, so that a cursor tampered with is refused. Cursors hold no
-   * secret (a position in a list), so a key per deployment is enough; the CDK stack sets one.
+   * Signs the `cursor` of list links, so that a cursor tampered with is refused (`CURSOR_KEY`):
+   * for local runs only, as anyone who can read a function's configuration can read it.
    */
-  readonly cursorKey: string;
+  readonly cursorKey: string | undefined;
+  /**
+   * The Secrets Manager secret that holds a deployment's cursor key (`CURSOR_KEY_SECRET_ARN`): its
+   * ARN, not its value, is what a deployed function is told (shared/cursor-key.ts).
+   */
+  readonly cursorKeySecretArn: string | undefined;
   /** The deployment's stage (`dev`, `prod`), the `Stage` of every metric; `local` on this machine. */
   readonly stage: string;
   /**
@@ -50,7 +55,8 @@ export const readConfig = (env: NodeJS.ProcessEnv = process.env): Config => {
     mockEnabled: flag(env.MOCK_ENABLED, true),
     baseUrl: env.BASE_URL?.replace(/\/+$/, '') || undefined,
     logLevel: LOG_LEVELS.includes(logLevel) ? logLevel : 'INFO',
-    cursorKey: env.CURSOR_KEY || 'magazine-api',
+    cursorKey: env.CURSOR_KEY || undefined,
+    cursorKeySecretArn: env.CURSOR_KEY_SECRET_ARN || undefined,
     stage: env.STAGE || 'local',
     metricsEnabled: flag(env.METRICS, Boolean(env.AWS_LAMBDA_FUNCTION_NAME)),
   };

@@ -54,6 +54,12 @@ export interface Definition<Row extends Operation | undefined, S = Store> {
   readonly run: (request: RequestOf<Row, S>) => Promise<Reply> | Reply;
 }
 
+/** What shared/app.ts adds for the operations that use the table: their stores and, for lists, the cursor key. */
+export interface Bound<S extends Partial<Store>> {
+  readonly stores?: Stores<S>;
+  readonly cursorKey?: () => Promise<string>;
+}
+
 /** No store: an operation that never touches the table and is typed so asks for none. */
 const noStore = new Proxy({} as Store, {
   get: () => {
@@ -73,7 +79,7 @@ const noStore = new Proxy({} as Store, {
 export const api = <Row extends Operation | undefined, S extends Partial<Store> = Store>(
   id: string,
   operation: Row,
-  definition: Definition<Row, S> & { readonly stores?: Stores<S> },
+  definition: Definition<Row, S> & Bound<S>,
 ) => {
   const fallback = operation === undefined;
   const negotiates = !operation?.success.some((success) => 'document' in success);
@@ -84,7 +90,7 @@ export const api = <Row extends Operation | undefined, S extends Partial<Store> 
     .use(negotiation(negotiates, !fallback, operation ? takesLabels(operation) : true))
     .use(wellFormedText(operation, negotiates))
     .use(mockSwitch(definition.stores, !fallback))
-    .use(input(operation))
+    .use(input(operation, definition.cursorKey))
     .use(response())
     .use(errorRenderer())
     .handler(async (_event, context) => {

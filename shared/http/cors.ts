@@ -10,7 +10,7 @@ export const corsResponseHeaders = {
 export const corsPreflight = {
   allowOrigin: '*',
   allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-  /** What a browser may send cross-origin: content, SigV4 signing, conditional requests. */
+  /** What a browser may send cross-origin: content, SigV4 signing, conditional requests, the API key. */
   allowHeaders: [
     'Accept',
     'Content-Type',
@@ -20,6 +20,7 @@ export const corsPreflight = {
     'X-Amz-Content-Sha256',
     'If-Match',
     'Idempotency-Key',
+    'X-Api-Key',
     'If-None-Match',
     'If-Modified-Since',
   ],

@@ -97,6 +97,18 @@ export const errorCatalogue = {
       'Writing operations (POST, PUT, DELETE) need a request signed with AWS Signature Version 4 by a principal allowed to publish.',
     userMessage: 'You are not allowed to do this.',
   },
+  '40302': {
+    status: 403,
+    developerMessage:
+      'This deployment requires an API key: send the key you were issued in the `x-api-key` header. The key sent was missing, unknown or revoked.',
+    userMessage: 'You are not allowed to do this.',
+  },
+  '40303': {
+    status: 403,
+    developerMessage:
+      "The request was blocked by the API's web application firewall: its content matched a rule against known attacks, or its address sent too many requests.",
+    userMessage: 'This request was blocked.',
+  },
   '40401': {
     status: 404,
     developerMessage: 'No resource exists at this path.',
@@ -179,6 +191,12 @@ export const errorCatalogue = {
     status: 429,
     developerMessage: 'The request rate is above the limit of this API.',
     userMessage: 'Too many requests. Please wait a moment and try again.',
+  },
+  '42902': {
+    status: 429,
+    developerMessage:
+      "The API key has used its plan's quota of requests for today (UTC); the quota resets at midnight UTC.",
+    userMessage: 'The daily limit of requests has been reached. Please try again tomorrow.',
   },
   '50001': {
     status: 500,

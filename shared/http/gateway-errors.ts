@@ -21,10 +21,13 @@ export interface GatewayError {
 export const requestIdVariable = '$context.requestId';
 const requestIdNote = ` The request id is ${requestIdVariable}; quote it if this persists.`;
 
+/** Seconds a client over its daily quota is told to wait: a static header cannot count to midnight UTC. */
+export const QUOTA_RETRY_AFTER_SECONDS = 3600;
+
 /**
- * The API has no API keys, usage plans, authorizers or WAF, so their responses (INVALID_API_KEY,
- * QUOTA_EXCEEDED, UNAUTHORIZED, AUTHORIZER_*, WAF_FILTERED) cannot occur; were one added, the
- * DEFAULT_4XX/5XX entries would still render the error object.
+ * The API has no authorizers, so their responses (UNAUTHORIZED, AUTHORIZER_*) cannot occur; were
+ * one added, the DEFAULT_4XX/5XX entries would still render the error object. A missing, unknown
+ * and revoked API key are one gateway response (INVALID_API_KEY), so one code.
  */
 export const gatewayErrors: readonly GatewayError[] = [
   // Every path has a route (a `/{proxy+}` catches the rest), so API Gateway's "missing
@@ -43,7 +46,10 @@ export const gatewayErrors: readonly GatewayError[] = [
     developerMessage: 'The credentials or signature of the request have expired; sign it again with fresh credentials.',
   },
   { responseType: 'RESOURCE_NOT_FOUND', code: '40401' },
+  { responseType: 'INVALID_API_KEY', code: '40302' },
+  { responseType: 'WAF_FILTERED', code: '40303' },
   { responseType: 'THROTTLED', code: '42901', headers: { 'Retry-After': '1' } },
+  { responseType: 'QUOTA_EXCEEDED', code: '42902', headers: { 'Retry-After': String(QUOTA_RETRY_AFTER_SECONDS) } },
   {
     responseType: 'REQUEST_TOO_LARGE',
     code: '41301',

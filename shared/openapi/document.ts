@@ -127,7 +127,7 @@ const operationObject = (
     parameters: parameterKeys.map((key) => ref('parameters', key)),
     ...(operation.body && { requestBody: ref('requestBodies', requestSchemaId(operation.body)) }),
     responses,
-    ...(reads ? { security: [] } : { security: [{ sigv4: [] }] }),
+    security: !negotiates(operation) ? [] : reads ? [{ apiKey: [] }] : [{ sigv4: [], apiKey: [] }],
     'x-operation': operation.id,
     ...(method !== 'HEAD' && { 'x-error-codes': errorCodes }),
   };
@@ -188,6 +188,8 @@ const infoDescription = `An HTTP API over a collection of magazines, their tags 
 **Errors.** Every error response, including those API Gateway makes itself, carries the error object \`{developerMessage, userMessage, errorCode, moreInfo}\`. \`errorCode\` starts with the HTTP status; \`moreInfo\` links to the code's page under \`/v1/documentation/errors/\`. A path that names no resource answers 404 (\`40401\`, or \`40406\` for an unknown version such as \`/v2\`); a known path with a method it does not support answers 405 (\`40501\`) with an \`Allow\` header (see \`x-unrouted-responses\`).
 
 **Authentication.** Reads are public. Writes (POST, PUT, DELETE) need a request signed with AWS Signature Version 4 by a principal holding the publisher policy the stack outputs; otherwise 403 (\`40301\`). The local server does not check signatures.
+
+**API keys and plans.** Where the deployment gives keys (production does), every path but the documentation pages and \`/openapi.json\` needs the client's key in the \`x-api-key\` header; without a valid one: 403 (\`40302\`). Each key belongs to a usage plan with a steady rate, a burst and a daily quota: over the rate, 429 (\`42901\`); over the day's quota, 429 (\`42902\`); both carry \`Retry-After\`. A web application firewall blocks known attack patterns and addresses that send too many requests: 403 (\`40303\`).
 
 **Mock.** On the testing server every operation accepts \`mock\`: the request is checked as a real one, then answered with deterministic simulated data; nothing is read or written.`;
 
@@ -318,6 +320,13 @@ export const buildOpenApi = (baseUrl?: string): OpenApiDocument => {
           description:
             'AWS Signature Version 4 (IAM authorization), for example `curl --aws-sigv4 "aws:amz:REGION:execute-api"`.',
           'x-amazon-apigateway-authtype': 'awsSigv4',
+        },
+        apiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'x-api-key',
+          description:
+            "The client's API key, on every path but the documentation pages and `/openapi.json`, where the deployment gives keys (production does; the testing server and `npm start` do not unless asked). A missing, unknown or revoked key is 403 (`40302`); each key belongs to a plan with a rate, a burst and a daily quota (429, `42901` and `42902`, with `Retry-After`).",
         },
       },
     },

@@ -101,6 +101,18 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
       'The request had no valid AWS SigV4 signature, or the signing principal is not allowed to invoke this method.',
     fix: 'Sign the request with credentials that have the publisher policy this stack outputs (for example `curl --aws-sigv4 "aws:amz:REGION:execute-api"`).',
   },
+  '40302': {
+    title: 'API key missing or not valid',
+    cause:
+      'This deployment gives each client an API key and requires it on every path but the documentation pages and `/openapi.json`. The request carried no `x-api-key` header, or a key this deployment does not know, or one that was revoked or suspended.',
+    fix: 'Send your key in the `x-api-key` header of every request. If you have none, or yours stopped working, ask the operator of the API for one; the documentation and `/openapi.json` need no key.',
+  },
+  '40303': {
+    title: 'Blocked by the firewall',
+    cause:
+      'A web application firewall stands in front of the API. It blocks requests that match known attack patterns (such as script or SQL fragments in places they do not belong, or oversized headers), and any address that sends more requests in five minutes than it allows.',
+    fix: 'If you sent many requests, slow down and try again after a few minutes. If a normal request is blocked, report the time, path and the `developerMessage` to the operator of the API.',
+  },
   '40401': {
     title: 'No such resource',
     cause: 'The path names no resource of this API.',
@@ -181,8 +193,15 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   },
   '42901': {
     title: 'Too many requests',
-    cause: 'The client, or all clients together, sent more requests than the stage allows.',
-    fix: 'Retry later with exponential backoff.',
+    cause:
+      "The client sent more requests per second than its API key's plan allows (a steady rate, with bursts above it), or all clients together sent more than the stage allows.",
+    fix: 'Wait the seconds that `Retry-After` gives, then retry with exponential backoff; spread requests out, or ask for a plan with a higher rate.',
+  },
+  '42902': {
+    title: 'Daily quota used up',
+    cause:
+      'The API key has made as many requests today as its plan allows in a day. The count starts again at midnight UTC.',
+    fix: 'Wait until midnight UTC (`Retry-After` gives a time to try again), or ask the operator of the API for a plan with a larger quota.',
   },
   '50001': {
     title: 'Internal error',

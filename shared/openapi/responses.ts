@@ -39,6 +39,9 @@ export const commonErrors = ({ operation, method, labelled }: Documented): Error
   '40015',
   // The gateway's catch-all refusal can meet any request.
   '40012',
+  // The firewall stands before every path; keys and plans before all but the documentation.
+  '40303',
+  ...(negotiates(operation) ? (['40302', '42902'] as const) : []),
   '42901',
   '50001',
   '50201',
@@ -169,7 +172,7 @@ export const notModifiedResponse = (built: Built, operation: Operation) =>
 const errorHeaders = (status: number) => ({
   Vary: ref('headers', 'Vary'),
   'Content-Type': ref('headers', 'ContentType'),
-  ...((status === 503 || status === 409) && { 'Retry-After': ref('headers', 'RetryAfter') }),
+  ...((status === 503 || status === 409 || status === 429) && { 'Retry-After': ref('headers', 'RetryAfter') }),
 });
 
 /** A HEAD's errors: whatever the GET's are, without a body; documented by class. */

@@ -5,8 +5,7 @@
  * bundles carry no AWS SDK.
  */
 import type { Store } from '../domain/store';
-import { type Definition, api as stack } from '../http/api';
-import type { Stores } from '../http/middleware/mock';
+import { type Bound, type Definition, api as stack } from '../http/api';
 import { type FallbackId, type OperationId, type OperationOf, operationById } from './table';
 
 /** The row of an id; the 404 and 405 serve no operation. */
@@ -14,7 +13,7 @@ export type RowOf<Id extends OperationId | FallbackId> = Id extends OperationId 
 
 export const api = <Id extends OperationId | FallbackId, S extends Partial<Store> = Store>(
   id: Id,
-  definition: Definition<RowOf<Id>, S> & { readonly stores?: Stores<S> },
+  definition: Definition<RowOf<Id>, S> & Bound<S>,
 ) => {
   const fallback = id === 'notFound' || id === 'methodNotAllowed';
   // TypeScript does not narrow `Id` by the check above, so it cannot see that the row is `RowOf<Id>`.

@@ -343,6 +343,9 @@ export interface DeploymentSettings {
   readonly tableName: string;
   readonly mockEnabled: boolean;
   readonly baseUrl?: string | undefined;
+  /** The secret holding the cursor key (deployed); its ARN only, never its value. */
+  readonly cursorKeySecretArn?: string | undefined;
+  /** A cursor key in plain text: for local runs only (the CDK stack refuses one, infra/plain-secrets.ts). */
   readonly cursorKey?: string | undefined;
   /** The `Stage` dimension of the functions' metrics. */
   readonly stage?: string | undefined;
@@ -361,6 +364,10 @@ export const functionEnvironment = (
   MOCK_ENABLED: String(settings.mockEnabled),
   ...(row && row.actions.length > 0 && { TABLE_NAME: settings.tableName }),
   ...(settings.baseUrl && { BASE_URL: settings.baseUrl }),
+  ...(row &&
+    'list' in row &&
+    row.list &&
+    settings.cursorKeySecretArn && { CURSOR_KEY_SECRET_ARN: settings.cursorKeySecretArn }),
   ...(row && 'list' in row && row.list && settings.cursorKey && { CURSOR_KEY: settings.cursorKey }),
   ...(settings.stage && { STAGE: settings.stage }),
 });

@@ -98,6 +98,27 @@ describe('npm start, as a new user runs it', () => {
     }
   });
 
+  it('with --keys, prints a key of each plan that works, refuses a request without one, and leaves the documentation open', async () => {
+    const api = await start(['--keys']);
+    try {
+      const { client, command } = api;
+      const [, key] = command.output().match(/free: (local-free-\S+)/) ?? [];
+      expect(key, command.output()).toBeDefined();
+      const list = await client.get('/magazines', { headers: { 'x-api-key': key! } });
+      expect(list.status, list.text).toBe(200);
+      const refused = await client.get('/magazines');
+      expect(refused.status).toBe(403);
+      expect(refused.json()).toMatchObject({
+        errorCode: '40302',
+        moreInfo: `${client.baseUrl}/v1/documentation/errors/40302.html`,
+      });
+      expect((await client.get('/openapi.json')).status).toBe(200);
+      expect((await client.get('/v1/documentation/errors/40302.html')).status).toBe(200);
+    } finally {
+      await stop(api);
+    }
+  });
+
   it('keeps the data in --data DIR across a restart', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'magazine-api-data-'));
     dataDirs.push(dir);

@@ -437,6 +437,9 @@ describe('room to grow', () => {
       certificateArn,
       hostedZoneId: 'Z0123456789ABCDEFGHIJ',
       hostedZoneName: 'example.com',
+      keys: 'true',
+      waf: 'true',
+      apiKeys: 'acme:partner,alice:free',
     };
     for (const stage of ['dev', 'prod'] as const)
       expect(Object.keys(resourcesOf(synthStack(stage, everything).template)).length).toBeLessThanOrEqual(250);

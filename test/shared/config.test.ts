@@ -7,7 +7,8 @@ describe('deployment settings', () => {
       mockEnabled: true,
       baseUrl: undefined,
       logLevel: 'INFO',
-      cursorKey: 'magazine-api',
+      cursorKey: undefined,
+      cursorKeySecretArn: undefined,
       stage: 'local',
       metricsEnabled: false,
     });
@@ -24,11 +25,15 @@ describe('deployment settings', () => {
       AWS_REGION: 'eu-west-1',
       LOG_LEVEL: 'debug',
     };
-    expect(readConfig({ ...env, CURSOR_KEY: 'k', STAGE: 'prod', METRICS: 'on' })).toEqual({
+    const secret = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:CursorKey-AbCdEf';
+    expect(
+      readConfig({ ...env, CURSOR_KEY: 'k', CURSOR_KEY_SECRET_ARN: secret, STAGE: 'prod', METRICS: 'on' }),
+    ).toEqual({
       mockEnabled: false,
       baseUrl: 'https://api.example.com',
       logLevel: 'DEBUG',
       cursorKey: 'k',
+      cursorKeySecretArn: secret,
       stage: 'prod',
       metricsEnabled: true,
     });

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { config } from '../../config';
 import type { PageQuery, PageStart } from '../../domain/paging';
 import { takesLabels } from '../../operation/paths';
 import type { Operation } from '../../operation/row';
@@ -41,6 +40,9 @@ const pageOf = (query: ListParameters, cursorKey: string, list: string): PageQue
   return { start, limit: query.limit, sort: query.sort };
 };
 
+/** A list's row binds through shared/app.ts, which gives the key; an operation without one never makes a cursor. */
+const noCursorKey = (): Promise<string> => Promise.reject(new Error('This operation has no cursor key.'));
+
 /** RFC 9110 field values of the IETF draft's key: 1 to 255 printable ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
 
@@ -70,8 +72,11 @@ const formatParameterOf = (value: string | null | undefined): Format | undefined
  * their label, `If-Match`, `Idempotency-Key`, and a list's page. Every refusal comes before the
  * store is asked anything.
  */
-export const input = (operation: Operation | undefined): ApiMiddleware => ({
-  before: (request) => {
+export const input = (
+  operation: Operation | undefined,
+  cursorKey: () => Promise<string> = noCursorKey,
+): ApiMiddleware => ({
+  before: async (request) => {
     const state = stateOf(request);
     const { event } = request;
     const headers = event.headers ?? {};
@@ -96,6 +101,8 @@ export const input = (operation: Operation | undefined): ApiMiddleware => ({
     // A list's row has a query schema that extends the page query (shared/http/query.ts).
     const list = operation?.list ? (query as unknown as ListParameters) : undefined;
     const cursorScope = operation && list ? listIdentity(operation, path, list, state.mock) : '';
+    // Read once per instance (and during its init phase, by shared/app.ts): a promise already settled.
+    const key = list ? await cursorKey() : '';
     state.input = {
       method: event.httpMethod,
       params,
@@ -109,9 +116,9 @@ export const input = (operation: Operation | undefined): ApiMiddleware => ({
       idempotency: operation?.idempotent
         ? idempotencyOf(headers['idempotency-key'], event.httpMethod, path, rawBodyText(event))
         : undefined,
-      page: list ? pageOf(list, config().cursorKey, cursorScope) : undefined,
+      page: list ? pageOf(list, key, cursorScope) : undefined,
       formatParameter: formatParameterOf(event.queryStringParameters?.format),
-      cursorFor: (position, offset) => encodeCursor(config().cursorKey, cursorScope, position, offset),
+      cursorFor: (position, offset) => encodeCursor(key, cursorScope, position, offset),
     };
   },
 });

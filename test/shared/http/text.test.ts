@@ -51,7 +51,11 @@ const unused = new Proxy({} as Store, {
 });
 const stores = { real: () => unused, mock: unused };
 
-const lister = api('listMagazines', { stores, run: () => ok({ results: [] }, { root: 'response' }) });
+const lister = api('listMagazines', {
+  stores,
+  cursorKey: async () => 'test-key',
+  run: () => ok({ results: [] }, { root: 'response' }),
+});
 const reader = api('getMagazine', { stores, run: ({ params }) => ok({ id: params.id }, { root: 'magazine' }) });
 const creator = api('createMagazine', { stores, run: ({ links }) => created('x1', links.to('/magazines/x1')) });
 const replacer = api('replaceMagazine', { stores, run: () => ok({ id: 'x1' }, { root: 'response' }) });
