@@ -73,7 +73,7 @@ const pathParameters: Record<string, JsonObject> = {
   },
   format: {
     description:
-      'The format label that ends the path: `json` or `xml`. It wins over the `format` parameter and over `Accept`.',
+      'The format label that ends the path: `json` or `xml`. It wins over the `format` parameter and over `Accept`. Another label, such as `.yaml`: 406 (`40601`).',
     schema: { type: 'string', enum: [...formatLabels] },
     example: 'xml',
   },
@@ -102,7 +102,12 @@ export const fixedParameters: Record<string, JsonObject> = {
     allowEmptyValue: true,
     description:
       'Simulated data (testing server only). `true` (any case), `1` or no value turns it on; `false` or `0` off; another value: 400 (`40005`). The request is checked as a real one, then answered with deterministic data of the real shape; the database is neither read nor written. Where mock is turned off (production stages), any `mock`: 400 (`40006`).',
-    schema: { type: 'boolean' },
+    // A string, not a boolean: the API takes `True` and `1` as well, which a validating client would refuse as a boolean.
+    schema: {
+      type: 'string',
+      pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[01])?$',
+      examples: ['True', '1', 'False'],
+    },
   },
   HeaderAccept: {
     name: 'Accept',
