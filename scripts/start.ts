@@ -5,7 +5,6 @@
  */
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { type BackgroundTasks, startBackgroundTasks } from '../local/background';
 import { bundleFunctions, projectRoot } from '../local/bundle-functions';
 import { bundledHandlers } from '../local/bundled-handlers';
@@ -13,26 +12,38 @@ import { type LocalEnvironment, prepareLocalEnvironment } from '../local/environ
 import { sourceHandlers } from '../local/load-handler';
 import { type LocalServer, startLocalServer } from '../local/server';
 import { handlerNames, streamTasks } from '../shared/routes/table';
+import { readCommandLine } from './support/cli';
 
-const usage = 'Usage: npm start [-- --data DIR] [--port N] [--bundled] [--verbose] [--quiet]';
+const usage = `Usage: npm start [-- options]
 
-const parse = () => {
-  try {
-    return parseArgs({
-      options: {
-        data: { type: 'string' },
-        port: { type: 'string' },
-        bundled: { type: 'boolean', default: false },
-        verbose: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-      },
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
-    process.exit(2);
-  }
-};
+Serves the whole API on http://127.0.0.1:PORT, each route by the handler it deploys, on DynamoDB
+Local (started here and stopped by Ctrl-C) with mock mode on.
+
+Options:
+  --port N      port of the local server (0 picks a free one)          [PORT, else 3000]
+  --data DIR    keep DynamoDB Local's data in DIR across restarts      [DATA_DIR, else in memory]
+  --bundled     serve the functions bundled as cdk deploy bundles them, each in a worker of its own
+  --verbose     also print DynamoDB Local's own output
+  --quiet       print no line per request
+  --help        this text; runs nothing
+
+Environment: DYNAMODB_ENDPOINT (use that DynamoDB Local instead of starting one; never an AWS
+endpoint), TABLE_NAME [magazines], MOCK_ENABLED [true].
+`;
+
+const parse = () =>
+  readCommandLine({
+    command: 'npm start',
+    usage,
+    options: {
+      data: { type: 'string' },
+      port: { type: 'string' },
+      bundled: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
 
 const values = parse();
 // An empty variable is an unset one (`PORT= npm start`), not port 0.
@@ -93,6 +104,7 @@ try {
       console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…'),
   });
   console.log(`DynamoDB at ${environment.endpoint}, table ${environment.tableName} (${environment.table})`);
+  console.log(`One function on this data: npm run invoke -- get-magazine --endpoint ${environment.endpoint}`);
 
   let handlers = sourceHandlers(environment);
   if (values.bundled) {
