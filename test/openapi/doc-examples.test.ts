@@ -35,7 +35,8 @@ const commandLines = (text: string) => {
     const current = open
       ? { line: `${open.line} ${raw.trim()}`, where: open.where }
       : { line: raw.trim(), where: i + 1 };
-    const quotes = (current.line.match(/'/g) ?? []).length;
+    // Only a command's quotes count: prose has apostrophes.
+    const quotes = current.line.startsWith('curl ') ? (current.line.match(/'/g) ?? []).length : 0;
     if (current.line.endsWith('\\')) open = { ...current, line: current.line.slice(0, -1).trimEnd() };
     else if (quotes % 2 === 1) open = current;
     else {
