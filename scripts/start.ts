@@ -10,7 +10,9 @@ import { bundleFunctions, projectRoot } from '../local/bundle-functions';
 import { bundledHandlers } from '../local/bundled-handlers';
 import { type LocalEnvironment, prepareLocalEnvironment } from '../local/environment';
 import { sourceHandlers } from '../local/load-handler';
+import { loadSampleData } from '../local/sample-data';
 import { type LocalServer, startLocalServer } from '../local/server';
+import { runWatched } from '../local/watch';
 import { handlerNames, streamTasks } from '../shared/routes/table';
 import { readCommandLine } from './support/cli';
 
@@ -25,6 +27,9 @@ Options:
   --bundled     serve the functions bundled as cdk deploy bundles them, each in a worker of its own
   --verbose     also print DynamoDB Local's own output
   --quiet       print no line per request
+  --seed        load the sample data (npm run seed) once the API listens
+  --watch       restart the API when a file under functions/, shared/ or local/ changes; DynamoDB
+                Local keeps running, and so the data is kept
   --help        this text; runs nothing
 
 Environment: DYNAMODB_ENDPOINT (use that DynamoDB Local instead of starting one; never an AWS
@@ -41,6 +46,8 @@ const parse = () =>
       bundled: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
+      seed: { type: 'boolean', default: false },
+      watch: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   }).values;
@@ -88,43 +95,72 @@ const stop = async (code: number) => {
   process.exit(code);
 };
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    if (!stopping) console.log(`\n${signal}: stopping`);
-    void stop(0);
-  });
+async function serve() {
+  try {
+    await ensurePortFree(port);
+    environment = await prepareLocalEnvironment({
+      dataDir,
+      verbose: values.verbose,
+      onStartingDynamoDbLocal: () =>
+        console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…'),
+    });
+    console.log(`DynamoDB at ${environment.endpoint}, table ${environment.tableName} (${environment.table})`);
+    console.log(`One function on this data: npm run invoke -- get-magazine --endpoint ${environment.endpoint}`);
+
+    let handlers = sourceHandlers(environment);
+    if (values.bundled) {
+      // The routes' functions and the stream's: the janitor runs with `npm run invoke -- sweep-garbage`.
+      const bundles = await bundleFunctions(path.join(projectRoot, 'dist', 'functions'), {
+        names: [...handlerNames(), ...streamTasks.map((task) => task.handler)],
+      });
+      console.log(
+        `Serving ${bundles.names.length} functions bundled as they deploy (${path.relative(process.cwd(), bundles.dir)}, ${Math.round(bundles.milliseconds)} ms)`,
+      );
+      handlers = bundledHandlers(environment, bundles);
+    }
+    server = await startLocalServer({ port, quiet: values.quiet, handlers });
+    // The folder reads the table's stream, as its event source mapping does in AWS.
+    background = await startBackgroundTasks(environment, handlers, {
+      onError: (task, error) => console.error(`${task}: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    console.log(`Magazine API listening on ${server.url}`);
+    if (values.seed) {
+      const made = await loadSampleData(server.url);
+      console.log(`Loaded the sample data: ${made.magazines} magazines, ${made.articles} articles`);
+    }
+    console.log(`Try: curl -i '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`);
+  } catch (error) {
+    console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
+    await stop(1);
+  }
 }
 
-try {
-  await ensurePortFree(port);
-  environment = await prepareLocalEnvironment({
-    dataDir,
-    verbose: values.verbose,
-    onStartingDynamoDbLocal: () =>
-      console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…'),
-  });
-  console.log(`DynamoDB at ${environment.endpoint}, table ${environment.tableName} (${environment.table})`);
-  console.log(`One function on this data: npm run invoke -- get-magazine --endpoint ${environment.endpoint}`);
-
-  let handlers = sourceHandlers(environment);
-  if (values.bundled) {
-    // The routes' functions and the stream's: the janitor runs with `npm run invoke -- sweep-garbage`.
-    const bundles = await bundleFunctions(path.join(projectRoot, 'dist', 'functions'), {
-      names: [...handlerNames(), ...streamTasks.map((task) => task.handler)],
+if (values.watch) {
+  try {
+    await ensurePortFree(port);
+    await runWatched({
+      projectRoot,
+      args: [
+        '--port',
+        String(port),
+        ...(values.bundled ? ['--bundled'] : []),
+        ...(values.quiet ? ['--quiet'] : []),
+        ...(values.verbose ? ['--verbose'] : []),
+      ],
+      firstOnly: values.seed ? ['--seed'] : [],
+      dataDir,
+      verbose: values.verbose,
     });
-    console.log(
-      `Serving ${bundles.names.length} functions bundled as they deploy (${path.relative(process.cwd(), bundles.dir)}, ${Math.round(bundles.milliseconds)} ms)`,
-    );
-    handlers = bundledHandlers(environment, bundles);
+  } catch (error) {
+    console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
   }
-  server = await startLocalServer({ port, quiet: values.quiet, handlers });
-  // The folder reads the table's stream, as its event source mapping does in AWS.
-  background = await startBackgroundTasks(environment, handlers, {
-    onError: (task, error) => console.error(`${task}: ${error instanceof Error ? error.message : String(error)}`),
-  });
-  console.log(`Magazine API listening on ${server.url}`);
-  console.log(`Try: curl -i '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`);
-} catch (error) {
-  console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
-  await stop(1);
+} else {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (!stopping) console.log(`\n${signal}: stopping`);
+      void stop(0);
+    });
+  }
+  await serve();
 }

@@ -16,6 +16,7 @@ const scripts = Object.keys(
 const own = [
   'start',
   'start:data',
+  'seed',
   'bench',
   'bench:scale',
   'fuzz',
