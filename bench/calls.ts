@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (after `npm run bundle`): the API's functions beside the reference handler and
+ * `npm run bench` (`npm run bundle` first): the API's functions beside the reference handler and
  * other ways of writing them, as ratios measured in one run. Writes bench/results/calls.{md,json}.
  *
  * 1. Every subject is bundled as the CDK stack bundles a function (infra/bundling.ts). The API's
@@ -33,10 +33,10 @@ import { build } from 'esbuild';
 import { bundleFunctions, projectRoot as root } from '../local/bundle-functions';
 import { localDynamoDbClient, startDynamoDbLocal } from '../local/dynamodb-local';
 import { ensureTable } from '../local/ensure-table';
+import { readCommandLine, refuse } from '../scripts/support/cli';
 import type { Recording } from './support/answers';
 import { bundleHandler, type Patch } from './support/bundle';
 import { lambdaEnvironment, localEnvironment, runJob } from './support/child';
-import { count, option } from './support/cli';
 import {
   competitorRecording,
   GET_ID,
@@ -50,10 +50,48 @@ import {
 import type { ColdResult, PairedResult, Recorded, Response, WarmResult } from './support/runner';
 import { fixed, median, ratioText, rotate, type Spread, spread, table } from './support/stats';
 
-const before = option('--before');
-const rounds = count('--rounds', 3);
-const measureMs = count('--measure-ms', 300);
-const coldRuns = count('--cold-runs', 3);
+const usage = `Usage: npm run bench [-- options]
+
+Bundles every function (npm run bundle: sizes in bench/results/bundle.md), then measures warm
+calls, cold starts and source maps of the API beside the reference handler and four other ways of
+writing it, as ratios within one run. About 10 minutes here; bench/results/calls.{md,json} are
+written only when it completes.
+
+Options (defaults in brackets):
+  --before DIR      also measure the API of another checkout, for before/after ratios   [none]
+  --rounds N        rounds, each interleaving every case                                 [3]
+  --measure-ms N    time per warm measurement                                            [300]
+  --cold-runs N     fresh processes per subject and round for cold starts                [3]
+  --help            this text; runs nothing
+`;
+
+const { values } = readCommandLine({
+  command: 'npm run bench',
+  usage,
+  options: {
+    before: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+    'measure-ms': { type: 'string', default: '300' },
+    'cold-runs': { type: 'string', default: '3' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+const positive = (name: string, text: string) => {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    refuse('npm run bench', `--${name} ${text} is not a positive integer`, usage);
+  return value;
+};
+const before = values.before;
+const rounds = positive('rounds', values.rounds);
+const measureMs = positive('measure-ms', values['measure-ms']);
+const coldRuns = positive('cold-runs', values['cold-runs']);
+
+// The bundle sizes first, as `npm run bundle` measures them (it writes its own report when done).
+execFileSync(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/bundle.ts'], {
+  cwd: root,
+  stdio: 'inherit',
+});
 
 const out = path.join(root, 'dist', 'bench-calls');
 const resultsDir = path.join(root, 'bench', 'results');

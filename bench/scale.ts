@@ -14,7 +14,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs, promisify } from 'node:util';
+import { promisify } from 'node:util';
+import { readCommandLine } from '../scripts/support/cli';
 
 const usage = `Usage: npm run bench:scale [-- options]
 
@@ -43,7 +44,8 @@ Options (defaults in brackets):
                          repository's bulk path, no API) and measure its pages: a
                          comparison, never the figure (0: none)                       [0]
   --tree DIR             measure the API of another checkout (its npm start)          [this tree]
-  --name NAME            results in bench/results/NAME.{md,json,svg}                  [scale]
+  --name NAME            results in bench/results/NAME.{md,json,svg}, written only
+                         when the run completes (until then: dist/bench-partial/)    [scale]
   --help                 this text; runs nothing
 
 The default run takes 10 to 15 minutes here when DynamoDB Local takes 100-300 transactions a
@@ -51,38 +53,28 @@ second; each part's time is in the output. The writers stop at nothing: an answe
 is counted, reported, and looked up afterwards (GET) to know whether the magazine was made.
 `;
 
-const parsed = (() => {
-  try {
-    return parseArgs({
-      options: {
-        size: { type: 'string', default: '100000' },
-        writers: { type: 'string', default: '24,64' },
-        topics: { type: 'string', default: '50' },
-        tags: { type: 'string', default: '2' },
-        articles: { type: 'string', default: '5000' },
-        'article-writers': { type: 'string', default: '4' },
-        'distinct-tags': { type: 'string', default: '10000' },
-        'new-tags': { type: 'string', default: '4' },
-        quiet: { type: 'string', default: '0,5,15' },
-        repeats: { type: 'string', default: '3' },
-        'sample-pause-ms': { type: 'string', default: '250' },
-        'conflict-rounds': { type: 'string', default: '3' },
-        direct: { type: 'string', default: '0' },
-        tree: { type: 'string' },
-        name: { type: 'string', default: 'scale' },
-        help: { type: 'boolean', short: 'h', default: false },
-      },
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n\n${usage}`);
-    process.exit(2);
-  }
-})();
-if (parsed.help) {
-  process.stdout.write(usage);
-  process.exit(0);
-}
+const parsed = readCommandLine({
+  command: 'npm run bench:scale',
+  usage,
+  options: {
+    size: { type: 'string', default: '100000' },
+    writers: { type: 'string', default: '24,64' },
+    topics: { type: 'string', default: '50' },
+    tags: { type: 'string', default: '2' },
+    articles: { type: 'string', default: '5000' },
+    'article-writers': { type: 'string', default: '4' },
+    'distinct-tags': { type: 'string', default: '10000' },
+    'new-tags': { type: 'string', default: '4' },
+    quiet: { type: 'string', default: '0,5,15' },
+    repeats: { type: 'string', default: '3' },
+    'sample-pause-ms': { type: 'string', default: '250' },
+    'conflict-rounds': { type: 'string', default: '3' },
+    direct: { type: 'string', default: '0' },
+    tree: { type: 'string' },
+    name: { type: 'string', default: 'scale' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+}).values;
 
 const whole = (name: string, text: string, least = 0): number => {
   const value = Number(text);
@@ -139,6 +131,7 @@ if (!existsSync(path.join(tree, 'scripts', 'start.ts')) || !existsSync(path.join
   process.exit(2);
 }
 const resultsDir = path.join(root, 'bench', 'results');
+const partialDir = path.join(root, 'dist', 'bench-partial');
 const scratch = mkdtempSync(path.join(tmpdir(), 'magazine-scale-'));
 process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
 const say = (line: string) => process.stderr.write(`${line}\n`);
@@ -342,7 +335,12 @@ const pendingSvg = () => {
   ].join('\n')}\n`;
 };
 
-const report = () => {
+/**
+ * Writes what was measured so far. Only a completed run writes bench/results/: a part's report, a
+ * Ctrl-C or a failure goes to dist/bench-partial/ (ignored by git), so that the committed figures
+ * are never replaced by an unfinished run's.
+ */
+const report = ({ complete = false } = {}) => {
   results.generated = new Date().toISOString();
   const total = results.timings.reduce((sum, t) => sum + t.seconds, 0);
   const md = [
@@ -491,11 +489,12 @@ const report = () => {
         ]
       : []),
   ].join('\n');
-  mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(path.join(resultsDir, `${settings.name}.md`), md);
-  writeFileSync(path.join(resultsDir, `${settings.name}.json`), `${JSON.stringify(results, null, 1)}\n`);
+  const dir = complete ? resultsDir : partialDir;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${settings.name}.md`), md);
+  writeFileSync(path.join(dir, `${settings.name}.json`), `${JSON.stringify(results, null, 1)}\n`);
   const svg = pendingSvg();
-  if (svg) writeFileSync(path.join(resultsDir, `${settings.name}.svg`), svg);
+  if (svg) writeFileSync(path.join(dir, `${settings.name}.svg`), svg);
   return md;
 };
 
@@ -569,7 +568,7 @@ const finish = async () => {
   await dynamoDb.stop();
 };
 process.once('SIGINT', () => {
-  say('SIGINT: writing what was measured, stopping');
+  say(`SIGINT: writing what was measured to ${path.relative(root, partialDir)}/ (bench/results/ is kept), stopping`);
   report();
   void finish().then(() => process.exit(130));
 });
@@ -873,5 +872,5 @@ try {
   await finish();
 }
 
-process.stdout.write(report());
+process.stdout.write(report({ complete: true }));
 process.exit(0);

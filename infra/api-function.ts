@@ -12,7 +12,7 @@ import {
   Runtime,
   Tracing,
 } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../shared/operation/row';
@@ -84,6 +84,8 @@ export class ApiFunction extends Construct {
       banner: bundleSettings.banner,
       bundleAwsSDK: true,
       externalModules: [...bundleSettings.external],
+      // esbuild's lines of sizes, per function and per synth, said nothing `npm run bundle` does not.
+      logLevel: LogLevel.WARNING,
     };
     this.function = new NodejsFunction(this, 'Function', {
       runtime,

@@ -10,6 +10,20 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bundleSettings } from '../infra/bundling';
 import { BUNDLE_BUDGET as budget, bundleFunctions, projectRoot as root } from '../local/bundle-functions';
+import { readCommandLine } from './support/cli';
+
+readCommandLine({
+  command: 'npm run bundle',
+  usage: `Usage: npm run bundle
+
+Bundles every function as \`cdk deploy\` does (into dist/bench) and measures each bundle's size
+beside a reference handler; writes bench/results/bundle.{md,json} once every bundle is measured.
+
+Options:
+  --help   this text; runs nothing
+`,
+  options: { help: { type: 'boolean', short: 'h' } },
+});
 
 const distDir = path.join(root, 'dist', 'bench');
 const resultsDir = path.join(root, 'bench', 'results');

@@ -6,6 +6,20 @@
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, statSync } from 'node:fs';
+import { readCommandLine } from './support/cli';
+
+readCommandLine({
+  command: 'tsx scripts/check-machine.ts',
+  usage: `Usage: tsx scripts/check-machine.ts
+
+The first step of \`npm test\`: checks that Java 17 or later and Chromium are installed, and prints
+the command that installs what is missing.
+
+Options:
+  --help   this text; runs nothing
+`,
+  options: { help: { type: 'boolean', short: 'h' } },
+});
 
 const javaMajor = (): number | undefined => {
   const run = spawnSync('java', ['-version'], { encoding: 'utf8' });

@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Figures } from '../test/support/properties/run';
+import { readCommandLine, refuse } from './support/cli';
 
 const FILES = {
   hostile: 'test/properties/hostile-requests.test.ts',
@@ -21,26 +22,39 @@ const FILES = {
   faults: 'test/properties/fault-sequences.test.ts',
 } as const;
 
-const usage = () => {
-  process.stderr.write('usage: npm run fuzz -- [--seed N] [--runs N] [--only hostile|model|faults]\n');
-  process.exit(2);
-};
+const usage = `Usage: npm run fuzz [-- options]
 
-const args = process.argv.slice(2);
-const option = (name: string): string | undefined => {
-  const at = args.indexOf(`--${name}`);
-  if (at < 0) return undefined;
-  const value = args[at + 1];
-  if (value === undefined) usage();
+Runs the property tests of test/properties with many more cases than \`npm test\` gives them,
+against the real handlers on DynamoDB Local, and prints what was sent and what broke.
+
+Options:
+  --seed N                        replay a run (its seed is printed first)   [random]
+  --runs N                        about how many requests in all             [10000]
+  --only hostile|model|faults     one property only                          [all three]
+  --help                          this text; runs nothing
+`;
+
+const { values } = readCommandLine({
+  command: 'npm run fuzz',
+  usage,
+  options: {
+    seed: { type: 'string' },
+    runs: { type: 'string' },
+    only: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+const wholeNumber = (name: string, text: string, least: number) => {
+  const value = Number(text);
+  if (!Number.isSafeInteger(value) || value < least)
+    refuse('npm run fuzz', `--${name} ${text} is not a whole number of at least ${least}`, usage);
   return value;
 };
-for (const arg of args) if (arg.startsWith('--') && !['--seed', '--runs', '--only'].includes(arg)) usage();
-
-const seed = Number(option('seed') ?? Math.floor(Math.random() * 2 ** 31));
-const runs = Number(option('runs') ?? 10_000);
-const only = option('only');
-if (!Number.isSafeInteger(seed) || !Number.isSafeInteger(runs) || runs < 1) usage();
-if (only !== undefined && !(only in FILES)) usage();
+const seed = wholeNumber('seed', values.seed ?? String(Math.floor(Math.random() * 2 ** 31)), 0);
+const runs = wholeNumber('runs', values.runs ?? '10000', 1);
+const only = values.only;
+if (only !== undefined && !(only in FILES))
+  refuse('npm run fuzz', `--only ${only} is none of ${Object.keys(FILES).join(', ')}`, usage);
 const files = only === undefined ? Object.values(FILES) : [FILES[only as keyof typeof FILES]];
 
 const directory = mkdtempSync(join(tmpdir(), 'magazine-fuzz-'));

@@ -1,10 +1,10 @@
 /**
- * `npm run invoke -- <operation> [event-file]`: what `sam local invoke` does, without Docker. Runs
+ * `npm run invoke -- <operation> [event-file] [--endpoint URL]`: what `sam local invoke` does, without Docker. Runs
  * one function's handler in this process on an API Gateway event and prints its response.
  *
  * `<operation>` is a handler module (`get-magazine`) or an operation id (`getMagazine`); the event
  * defaults to `events/<handler>.json` (`events/scheduled/<handler>.json` for a scheduled task such
- * as the janitor, `sweep-garbage`). The table is DynamoDB at `DYNAMODB_ENDPOINT` when set, else
+ * as the janitor, `sweep-garbage`). The table is DynamoDB at `--endpoint` or `DYNAMODB_ENDPOINT` when set, else
  * a DynamoDB Local started (and stopped) for this call; the table is `TABLE_NAME` (default `magazines`),
  * created when missing. It never reaches AWS: see local/environment.ts.
  */
@@ -16,6 +16,7 @@ import { prepareLocalEnvironment } from '../local/environment';
 import { lambdaContext } from '../local/lambda-context';
 import { sourceHandlers } from '../local/load-handler';
 import { functionNames, operations, scheduledTaskOfHandler, timeoutSecondsOf } from '../shared/routes/table';
+import { nearest, readCommandLine, refuse } from './support/cli';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -47,14 +48,33 @@ export const readEvent = (file: string): APIGatewayProxyEvent => {
   return event as APIGatewayProxyEvent;
 };
 
+const usage = () => `Usage: npm run invoke -- <function> [event-file] [--endpoint URL]
+
+Runs one function's handler in this process on an event, as \`sam local invoke\` does without
+Docker, and prints its response. <function> is a handler module (get-magazine) or an operation id
+(getMagazine); the event defaults to events/<function>.json (events/scheduled/ for the janitor).
+
+Options:
+  --endpoint URL   the DynamoDB to use, such as the DynamoDB Local of a running \`npm start\`
+                   (it prints "DynamoDB at URL")     [DYNAMODB_ENDPOINT, else one started for this call]
+  --help           this text; runs nothing
+
+Functions: ${functionNames().join(', ')}
+`;
+
 const main = async () => {
-  const [name, eventArgument] = process.argv.slice(2);
-  const handler = name ? resolveHandler(name) : undefined;
-  if (!name || !handler) {
-    process.stderr.write(
-      `Usage: npm run invoke -- <operation> [event-file]\nOperations: ${functionNames().join(', ')}\n`,
-    );
-    process.exit(2);
+  const { values, positionals } = readCommandLine({
+    command: 'npm run invoke',
+    usage: usage(),
+    options: { endpoint: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    positionals: 2,
+  });
+  const [name, eventArgument] = positionals;
+  if (!name) return refuse('npm run invoke', 'name the function to invoke', usage());
+  const handler = resolveHandler(name);
+  if (!handler) {
+    const guess = nearest(name, [...functionNames(), ...operations.map((operation) => operation.id)]);
+    return refuse('npm run invoke', `no function ${name}${guess ? `; did you mean ${guess}?` : ''}`, usage());
   }
   const task = scheduledTaskOfHandler(handler);
   // npm runs scripts from the project root; a path the user typed is relative to where they typed it.
@@ -66,7 +86,7 @@ const main = async () => {
   const event = task ? (JSON.parse(readFileSync(eventFile, 'utf8')) as APIGatewayProxyEvent) : readEvent(eventFile);
   const requestId = task ? String((event as { id?: unknown }).id) : event.requestContext.requestId;
 
-  const environment = await prepareLocalEnvironment();
+  const environment = await prepareLocalEnvironment({ endpoint: values.endpoint });
   try {
     const run = await sourceHandlers(environment)(handler);
     const response = await run(

@@ -1,5 +1,5 @@
 /**
- * `npm run logical-ids [-- -c stage=prod]`: the CloudFormation logical id of each function, for
+ * `npm run logical-ids [-- --stage prod]`: the CloudFormation logical id of each function, for
  * `sam local invoke -t cdk.out/<stack>.template.json <LogicalId> -e events/<handler>.json`.
  * Synthesizes the stack in memory with stubbed code (no bundling), so it takes a few seconds.
  */
@@ -7,11 +7,31 @@ import { App } from 'aws-cdk-lib';
 import { type CfnFunction, Code } from 'aws-cdk-lib/aws-lambda';
 import { MagazineApiStack } from '../infra/magazine-api-stack';
 import { stageSettingsFrom } from '../infra/stage-settings';
+import { readCommandLine } from './support/cli';
 
-const stageArgument = process.argv
-  .slice(2)
-  .join(' ')
-  .match(/stage=(\w+)/)?.[1];
+const usage = `Usage: npm run logical-ids [-- --stage dev|prod]
+
+Prints the CloudFormation logical id of every function of the stack (those API Gateway calls, the
+janitor and the stream's folder), for \`sam local invoke -t cdk.out/<stack>.template.json <id>\`.
+Synthesizes the stack in memory with stubbed code: nothing is written.
+
+Options:
+  --stage NAME, -c stage=NAME   the stage, as \`cdk synth -c stage=NAME\`     [dev]
+  --help                        this text; runs nothing
+`;
+
+const { values } = readCommandLine({
+  command: 'npm run logical-ids',
+  usage,
+  options: {
+    stage: { type: 'string' },
+    context: { type: 'string', short: 'c', multiple: true },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+const stageArgument =
+  values.stage ??
+  (values.context ?? []).map((entry) => /^stage=(\w+)$/.exec(entry)?.[1]).find((stage) => stage !== undefined);
 const app = new App({ context: stageArgument ? { stage: stageArgument } : {} });
 const settings = stageSettingsFrom(app.node);
 const stackName = `MagazineApi-${settings.stage}`;
@@ -20,7 +40,8 @@ const stack = new MagazineApiStack(app, stackName, {
   functionCode: () => Code.fromInline('export const handler = () => {};'),
 });
 
-const rows = [...stack.functions].map(
+// The routes' functions, then the janitor and the stream's folder.
+const rows = [...stack.functions, ...stack.scheduledFunctions].map(
   ([handler, fn]) =>
     [handler, String(stack.resolve((fn.function.node.defaultChild as CfnFunction).logicalId))] as const,
 );

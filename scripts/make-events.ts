@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { buildProxyEvent, type Caller, signedMethods, sigV4Headers } from '../local/api-gateway-event';
 import { methodNotAllowedHandler, notFoundHandler, type OperationId, operations } from '../shared/routes/table';
+import { readCommandLine } from './support/cli';
 
 interface Sample {
   readonly params?: Readonly<Record<string, string>>;
@@ -128,7 +129,20 @@ export const allEvents = (): Record<string, APIGatewayProxyEvent> => {
 export const eventsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'events');
 
 const main = () => {
-  const check = process.argv.includes('--check');
+  const { values } = readCommandLine({
+    command: 'npm run events',
+    usage: `Usage: npm run events [-- --check]
+
+Writes events/<function>.json: the API Gateway REST proxy event of each operation, from the route
+table (for \`npm run invoke\` and \`sam local invoke\`).
+
+Options:
+  --check   write nothing; fail when a file is out of date
+  --help    this text; runs nothing
+`,
+    options: { check: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+  });
+  const check = values.check;
   mkdirSync(eventsDir, { recursive: true });
   const stale: string[] = [];
   for (const [name, event] of Object.entries(allEvents())) {

@@ -7,7 +7,6 @@
  */
 import { createServer } from 'node:net';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { planNames, usagePlans } from '../infra/usage-plans';
 import { LocalApiKeys } from '../local/api-keys';
 import { type BackgroundTasks, startBackgroundTasks } from '../local/background';
@@ -15,29 +14,50 @@ import { bundleFunctions, projectRoot } from '../local/bundle-functions';
 import { bundledHandlers } from '../local/bundled-handlers';
 import { type LocalEnvironment, prepareLocalEnvironment } from '../local/environment';
 import { sourceHandlers } from '../local/load-handler';
+import { loadSampleData } from '../local/sample-data';
 import { type LocalServer, startLocalServer } from '../local/server';
+import { runWatched } from '../local/watch';
 import { handlerNames, streamTasks } from '../shared/routes/table';
+import { readCommandLine } from './support/cli';
 
-const usage = 'Usage: npm start [-- --data DIR] [--port N] [--bundled] [--keys] [--verbose] [--quiet]';
+const usage = `Usage: npm start [-- options]
 
-const parse = () => {
-  try {
-    return parseArgs({
-      options: {
-        data: { type: 'string' },
-        port: { type: 'string' },
-        bundled: { type: 'boolean', default: false },
-        keys: { type: 'boolean', default: false },
-        verbose: { type: 'boolean', default: false },
-        quiet: { type: 'boolean', default: false },
-      },
-      allowPositionals: false,
-    }).values;
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
-    process.exit(2);
-  }
-};
+Serves the whole API on http://127.0.0.1:PORT, each route by the handler it deploys, on DynamoDB
+Local (started here and stopped by Ctrl-C) with mock mode on.
+
+Options:
+  --port N      port of the local server (0 picks a free one)          [PORT, else 3000]
+  --data DIR    keep DynamoDB Local's data in DIR across restarts      [DATA_DIR, else in memory]
+  --bundled     serve the functions bundled as cdk deploy bundles them, each in a worker of its own
+  --verbose     also print DynamoDB Local's own output
+  --quiet       print no line per request
+  --keys        check API keys (x-api-key) and apply the usage plans' rate, burst and daily quota,
+                as API Gateway does; prints a working key of each plan
+  --seed        load the sample data (npm run seed) once the API listens
+  --watch       restart the API when a file under functions/, shared/ or local/ changes; DynamoDB
+                Local keeps running, and so the data is kept
+  --help        this text; runs nothing
+
+Environment: DYNAMODB_ENDPOINT (use that DynamoDB Local instead of starting one; never an AWS
+endpoint), TABLE_NAME [magazines], MOCK_ENABLED [true].
+`;
+
+const parse = () =>
+  readCommandLine({
+    command: 'npm start',
+    usage,
+    options: {
+      data: { type: 'string' },
+      port: { type: 'string' },
+      bundled: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
+      quiet: { type: 'boolean', default: false },
+      keys: { type: 'boolean', default: false },
+      seed: { type: 'boolean', default: false },
+      watch: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  }).values;
 
 const values = parse();
 // An empty variable is an unset one (`PORT= npm start`), not port 0.
@@ -82,50 +102,81 @@ const stop = async (code: number) => {
   process.exit(code);
 };
 
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-  process.on(signal, () => {
-    if (!stopping) console.log(`\n${signal}: stopping`);
-    void stop(0);
-  });
+async function serve() {
+  try {
+    await ensurePortFree(port);
+    environment = await prepareLocalEnvironment({
+      dataDir,
+      verbose: values.verbose,
+      onStartingDynamoDbLocal: () =>
+        console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…'),
+    });
+    console.log(`DynamoDB at ${environment.endpoint}, table ${environment.tableName} (${environment.table})`);
+    console.log(`One function on this data: npm run invoke -- get-magazine --endpoint ${environment.endpoint}`);
+
+    let handlers = sourceHandlers(environment);
+    if (values.bundled) {
+      // The routes' functions and the stream's: the janitor runs with `npm run invoke -- sweep-garbage`.
+      const bundles = await bundleFunctions(path.join(projectRoot, 'dist', 'functions'), {
+        names: [...handlerNames(), ...streamTasks.map((task) => task.handler)],
+      });
+      console.log(
+        `Serving ${bundles.names.length} functions bundled as they deploy (${path.relative(process.cwd(), bundles.dir)}, ${Math.round(bundles.milliseconds)} ms)`,
+      );
+      handlers = bundledHandlers(environment, bundles);
+    }
+    const apiKeys = values.keys ? new LocalApiKeys() : undefined;
+    server = await startLocalServer({ port, quiet: values.quiet, handlers, apiKeys });
+    // The folder reads the table's stream, as its event source mapping does in AWS.
+    background = await startBackgroundTasks(environment, handlers, {
+      onError: (task, error) => console.error(`${task}: ${error instanceof Error ? error.message : String(error)}`),
+    });
+    console.log(`Magazine API listening on ${server.url}`);
+    if (values.seed) {
+      const made = await loadSampleData(server.url);
+      console.log(`Loaded the sample data: ${made.magazines} magazines, ${made.articles} articles`);
+    }
+    if (apiKeys) {
+      const keys = planNames.map((plan) => ({ plan, key: apiKeys.issue(plan) }));
+      console.log('API keys are checked (x-api-key); the documentation and /openapi.json are open. Keys of this run:');
+      for (const { plan, key } of keys) console.log(`  ${plan}: ${key}   (${usagePlans[plan].description})`);
+      console.log(
+        `Try: curl -i -H 'x-api-key: ${keys[0]!.key}' '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`,
+      );
+    } else console.log(`Try: curl -i '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`);
+  } catch (error) {
+    console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
+    await stop(1);
+  }
 }
 
-try {
-  await ensurePortFree(port);
-  environment = await prepareLocalEnvironment({
-    dataDir,
-    verbose: values.verbose,
-    onStartingDynamoDbLocal: () =>
-      console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…'),
-  });
-  console.log(`DynamoDB at ${environment.endpoint}, table ${environment.tableName} (${environment.table})`);
-
-  let handlers = sourceHandlers(environment);
-  if (values.bundled) {
-    // The routes' functions and the stream's: the janitor runs with `npm run invoke -- sweep-garbage`.
-    const bundles = await bundleFunctions(path.join(projectRoot, 'dist', 'functions'), {
-      names: [...handlerNames(), ...streamTasks.map((task) => task.handler)],
+if (values.watch) {
+  try {
+    await ensurePortFree(port);
+    await runWatched({
+      projectRoot,
+      args: [
+        '--port',
+        String(port),
+        ...(values.bundled ? ['--bundled'] : []),
+        ...(values.quiet ? ['--quiet'] : []),
+        ...(values.verbose ? ['--verbose'] : []),
+        ...(values.keys ? ['--keys'] : []),
+      ],
+      firstOnly: values.seed ? ['--seed'] : [],
+      dataDir,
+      verbose: values.verbose,
     });
-    console.log(
-      `Serving ${bundles.names.length} functions bundled as they deploy (${path.relative(process.cwd(), bundles.dir)}, ${Math.round(bundles.milliseconds)} ms)`,
-    );
-    handlers = bundledHandlers(environment, bundles);
+  } catch (error) {
+    console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
   }
-  const apiKeys = values.keys ? new LocalApiKeys() : undefined;
-  server = await startLocalServer({ port, quiet: values.quiet, handlers, apiKeys });
-  // The folder reads the table's stream, as its event source mapping does in AWS.
-  background = await startBackgroundTasks(environment, handlers, {
-    onError: (task, error) => console.error(`${task}: ${error instanceof Error ? error.message : String(error)}`),
-  });
-  console.log(`Magazine API listening on ${server.url}`);
-  if (apiKeys) {
-    const keys = planNames.map((plan) => ({ plan, key: apiKeys.issue(plan) }));
-    console.log('API keys are checked (x-api-key); the documentation and /openapi.json are open. Keys of this run:');
-    for (const { plan, key } of keys) console.log(`  ${plan}: ${key}   (${usagePlans[plan].description})`);
-    console.log(
-      `Try: curl -i -H 'x-api-key: ${keys[0]!.key}' '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`,
-    );
-  } else console.log(`Try: curl -i '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`);
-} catch (error) {
-  console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
-  await stop(1);
+} else {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.on(signal, () => {
+      if (!stopping) console.log(`\n${signal}: stopping`);
+      void stop(0);
+    });
+  }
+  await serve();
 }

@@ -1,7 +1,7 @@
 /**
  * The one structured logger of every function: one JSON object per line, which CloudWatch Logs
  * Insights reads field by field. Powertools' Logger did the same for 20 KiB of every bundle
- * (6 % of the size budget) while the functions log only failures; see README, "Bundle budget".
+ * (6 % of the size budget) while the functions log only failures; see docs/benchmarks.md, "Bundle budget".
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { config, type LogLevel } from './config';

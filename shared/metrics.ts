@@ -1,7 +1,7 @@
 /**
  * The functions' metrics, in CloudWatch's embedded metric format (EMF): one log line per request,
  * written through the logger, which CloudWatch turns into metrics of one namespace. Powertools
- * Metrics does the same for about 13.5 KB of every bundle (see README, "Bundle budget"), more than
+ * Metrics does the same for about 13.5 KB of every bundle (see docs/benchmarks.md, "Bundle budget"), more than
  * the budget has left, while one request's figures fit in one small object.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';

@@ -7,9 +7,10 @@ import { errorGuide } from '../shared/openapi/error-guide';
 describe('the README', () => {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
 
-  it('lists every error code of the catalogue with its status and title', () => {
+  it('and the API guide list every error code of the catalogue with its status and title', () => {
+    const guide = readFileSync(new URL('../docs/api.md', import.meta.url), 'utf8');
     for (const [code, entry] of Object.entries(errorCatalogue)) {
-      expect(readme).toContain(
+      expect(guide).toContain(
         `| \`${code}\` | ${entry.status} | ${errorGuide[code as keyof typeof errorGuide].title} |`,
       );
     }

@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { Links } from '../http/links';
 import { documentOperations, type JsonObject, type OpenApiDocument, type OpenApiOperation } from '../openapi/document';
+import { EXAMPLE_BASE_URL } from '../openapi/examples';
 import { resolveRef } from '../openapi/resolve-ref';
 import { escapeHtml, markdown, page } from './html';
 
@@ -82,7 +83,8 @@ nav.toc li { margin: 3px 0; }
 nav.toc a { text-decoration: none; color: var(--ink); }
 nav.toc a:hover { color: var(--accent); }
 nav.toc .method { min-width: 52px; font-size: 11px; padding: 3px 5px; }
-.search { position: sticky; top: 0; background: #fff; padding: 4px 0 8px; }
+/* Above the entries scrolling under it (their method badges paint in their own layer), and as wide as the nav with its padding, so no entry shows beside or above it. */
+.search { position: sticky; top: 0; z-index: 2; background: #fff; margin: 0 -12px 0 -20px; padding: 4px 12px 8px 20px; border-bottom: 1px solid var(--line); }
 .search input { width: 100%; font: inherit; padding: 7px 10px; border: 1px solid var(--line); border-radius: 6px; }
 .search input:focus { outline: 2px solid var(--accent); outline-offset: 0; }
 #no-match { color: var(--muted); }
@@ -184,7 +186,16 @@ export const renderReference = (document: OpenApiDocument, links: Links): string
   const parametersOf = (entry: Entry) =>
     [...(document.paths[entry.path]?.parameters ?? []), ...entry.operation.parameters].map(resolve);
 
-  const exampleOf = (reference: unknown) => resolve(reference).value;
+  // The document's examples are written at one base URL; the page shows them at its own, as its curl lines.
+  const atPageBase = (value: unknown): unknown =>
+    typeof value === 'string'
+      ? value.replaceAll(EXAMPLE_BASE_URL, links.baseUrl)
+      : Array.isArray(value)
+        ? value.map(atPageBase)
+        : isObject(value)
+          ? Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, atPageBase(inner)]))
+          : value;
+  const exampleOf = (reference: unknown) => atPageBase(resolve(reference).value);
 
   /** The curl line of one documented form, with the parameters' examples filled in. */
   const curl = (entry: Entry) => {

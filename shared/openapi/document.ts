@@ -205,12 +205,6 @@ const unroutedResponses = (): Record<string, JsonObject> => ({
     headers: { Vary: ref('headers', 'Vary') },
     content: unroutedContent(),
   },
-  '406': {
-    description: 'A path of the API with a label that is no format of it, such as `/magazines.yaml`.',
-    'x-error-codes': ['40601'],
-    headers: { Vary: ref('headers', 'Vary') },
-    content: unroutedContent(),
-  },
   '405': {
     description: 'A path of the API with a method it does not support.',
     'x-error-codes': ['40501'],

@@ -188,7 +188,7 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   '42201': {
     title: 'Idempotency-Key reused',
     cause:
-      'A POST carried an `Idempotency-Key` that an earlier request (within the last 24 hours) carried with a different body or to another resource. A key stands for one request only.',
+      'A POST carried an `Idempotency-Key` that an earlier request (within the last 25 hours) carried with a different body or to another resource. A key stands for one request only.',
     fix: 'Choose a new key for a new request; send the same key only to retry the very same request.',
   },
   '42901': {

@@ -16,7 +16,8 @@ import { toXml } from '../http/xml';
  * (representations, list envelopes, XML), so an example shows exactly what the server sends.
  */
 
-export const EXAMPLE_BASE_URL = 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/dev';
+/** The local server's address, as the README's curl lines use it: one base URL in every example. */
+export const EXAMPLE_BASE_URL = 'http://127.0.0.1:3000';
 
 export const exampleLinks: Links = linksAt(EXAMPLE_BASE_URL);
 

@@ -19,7 +19,7 @@ export const operationDocs = {
   listMagazines: {
     description:
       'One page of the magazines, oldest first unless `sort=desc`, filtered by `year` and `tag`. `metadata.resultset.count` is the number of every magazine that matches, not only of this page. ' +
-      'A deep `offset` is served by skipping keys only: DynamoDB reads about one read unit per 4 KB of skipped keys (a few hundred magazines per unit) before the page itself.',
+      "Any `offset` costs about what the first page costs: the API finds the page through the list's counts rather than stepping over the items before it. The `next` link's `cursor` resumes right after a page, at the cost of one page.",
     success: { 200: 'One page of magazines. `Last-Modified` is the time of the last change to any magazine.' },
   },
   createMagazine: {

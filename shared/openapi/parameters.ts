@@ -73,7 +73,7 @@ const pathParameters: Record<string, JsonObject> = {
   },
   format: {
     description:
-      'The format label that ends the path: `json` or `xml`. It wins over the `format` parameter and over `Accept`.',
+      'The format label that ends the path: `json` or `xml`. It wins over the `format` parameter and over `Accept`. Another label, such as `.yaml`: 406 (`40601`).',
     schema: { type: 'string', enum: [...formatLabels] },
     example: 'xml',
   },
@@ -102,7 +102,12 @@ export const fixedParameters: Record<string, JsonObject> = {
     allowEmptyValue: true,
     description:
       'Simulated data (testing server only). `true` (any case), `1` or no value turns it on; `false` or `0` off; another value: 400 (`40005`). The request is checked as a real one, then answered with deterministic data of the real shape; the database is neither read nor written. Where mock is turned off (production stages), any `mock`: 400 (`40006`).',
-    schema: { type: 'boolean' },
+    // A string, not a boolean: the API takes `True` and `1` as well, which a validating client would refuse as a boolean.
+    schema: {
+      type: 'string',
+      pattern: '^([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|[01])?$',
+      examples: ['True', '1', 'False'],
+    },
   },
   HeaderAccept: {
     name: 'Accept',
@@ -135,7 +140,7 @@ export const fixedParameters: Record<string, JsonObject> = {
     in: 'header',
     required: false,
     description:
-      'A key of 1 to 255 printable characters, chosen anew for each new request (a UUID does). A retry with the same key and the same body gets the first request’s answer again and changes nothing; the same key with another body: 422 (`42201`); while the first is still running: 409 (`40901`). Keys are kept 24 hours. Without it, every POST is a new request.',
+      'A key of 1 to 255 printable characters, chosen anew for each new request (a UUID does). A retry with the same key and the same body gets the first request’s answer again and changes nothing; the same key with another body: 422 (`42201`); while the first is still running: 409 (`40901`). Keys are kept 25 hours. Without it, every POST is a new request.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     example: '6f2c1d9e-3f4b-4a7e-9b8c-0d1e2f3a4b5c',
   },

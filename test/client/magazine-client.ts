@@ -31,7 +31,7 @@ export const observe = async (serverUrl: string): Promise<Observations> => {
   const listed = await api.GET('/magazines', { params: { query: { limit: 5, sort: 'desc' } } });
   const count: number | undefined = listed.data?.metadata.resultset.count;
 
-  const mocked = await api.GET('/magazines', { params: { query: { mock: true, limit: 2 } } });
+  const mocked = await api.GET('/magazines', { params: { query: { mock: 'True', limit: 2 } } });
 
   const xml = await api.GET('/magazines/{id}.{format}', {
     params: { path: { id: 'typed-client', format: 'xml' } },

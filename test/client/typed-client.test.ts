@@ -8,7 +8,7 @@ import type { Observations } from './observations';
 /**
  * What a client developer does with the API: generate types with `openapi-typescript` from the
  * document the local API serves, type-check a small `openapi-fetch` client against them
- * (magazine-client.ts, and the README's example), and run it. The client is not part of the
+ * (magazine-client.ts, and the API guide's example), and run it. The client is not part of the
  * project's own type-check: its types exist only once this test has generated them.
  */
 
@@ -18,14 +18,14 @@ const here = new URL('./', import.meta.url).pathname;
 const generated = `${here}generated/`;
 const client = `${here}magazine-client.ts`;
 
-/** What the README's "A typed client" shows: the command that generates the types, and an example. */
+/** What the API guide's "A typed client" shows: the command that generates the types, and an example. */
 const readmeSection = (() => {
-  const readme = readFileSync(`${root}README.md`, 'utf8');
-  const section = readme.slice(readme.indexOf('### A typed client'));
+  const guide = readFileSync(`${root}docs/api.md`, 'utf8');
+  const section = guide.slice(guide.indexOf('## A typed client'));
   const command = /```sh\n(?:.*\n)*?(npx openapi-typescript .*)\n/.exec(section)?.[1];
   const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
   if (!command || !example)
-    throw new Error('README.md: "### A typed client" must show the npx command and a ts example');
+    throw new Error('docs/api.md: "## A typed client" must show the npx command and a ts example');
   return { command, example };
 })();
 
@@ -71,7 +71,7 @@ afterAll(async () => {
 });
 
 describe('a client generated from the served OpenAPI document', () => {
-  it("type-checks, as does the README's example, and refuses exactly the lines marked @ts-expect-error, each with its error", async () => {
+  it("type-checks, as does the API guide's example, and refuses exactly the lines marked @ts-expect-error, each with its error", async () => {
     // The README's command, run as written but for the local server's port.
     const [command, ...args] = readmeSection.command.replace('http://127.0.0.1:3000', api.baseUrl).split(' ');
     expect(command).toBe('npx');

@@ -14,7 +14,9 @@ it('renders every operation of the OpenAPI document, self-contained', async () =
   }
   for (const schema of Object.keys(openApiDocument().components.schemas))
     expect(response.body).toContain(`id="schema-${schema}"`);
-  expect(response.body).not.toMatch(/<(script|link|img|iframe)[^>]+(src|href)=/);
+  expect(response.body).not.toMatch(/<(script|link|img|iframe)[^>]+(src|href)="(?!data:)/);
+  // Its icon is in the page too: a browser asks for no /favicon.ico, which would be a 404.
+  expect(response.body).toMatch(/<link rel="icon" href="data:image\/svg\+xml,/);
   expect(response.body).not.toMatch(/@import|url\(/);
 });
 
@@ -22,6 +24,10 @@ it('gives each operation a curl line at the base URL the page was asked at, and 
   const response = await invoke(getDocumentation, { resource: '/v1/documentation' });
   expect(response.body).toContain('curl -i https://api.example.com/v1/magazines/national-geographic</code>');
   expect(response.body).toContain('curl -I https://api.example.com/v1/magazines.xml</code>');
+  // Its example responses' links are at that base URL too: one base URL on the page.
+  expect(response.body).toContain('https://api.example.com/v1/tags/science');
+  expect(response.body).not.toContain('127.0.0.1');
+  expect(response.body).not.toContain('execute-api');
   expect(response.body).toMatch(
     /curl -i -X POST https:\/\/api\.example\.com\/v1\/magazines \\\n {2}-H &#39;Content-Type: application\/json&#39; \\\n {2}-d &#39;\{&quot;id&quot;:&quot;national-geographic&quot;/,
   );

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -93,6 +93,17 @@ describe('npm start, as a new user runs it', () => {
       expect(xml.parse(storedXml.text)).toMatchObject({ article: { title: article.title, magazine_id: 'astro' } });
       const listXml = await client.get('/magazines/astro/articles.xml');
       expect(xml.parse(listXml.text)).toMatchObject({ response: { metadata: { resultset: { count: 1 } } } });
+
+      // The line npm start prints runs one function on its data (events/get-magazine.json reads sample-magazine).
+      expect((await client.put('/magazines/sample-magazine', { title: 'Sample Magazine' })).status).toBe(201);
+      const [, invokeLine] = api.command.output().match(/One function on this data: npm run (invoke -- .+)/) ?? [];
+      const invoke = runNpm(['run', ...invokeLine!.trim().split(/\s+/)]);
+      expect(await invoke.exited, invoke.output()).toBe(0);
+      const printed = invoke.output().slice(invoke.output().indexOf('\n{'));
+      const response = JSON.parse(printed) as { statusCode: number; body: string };
+      expect(response.statusCode, response.body).toBe(200);
+      expect(JSON.parse(response.body)).toMatchObject({ id: 'sample-magazine', title: 'Sample Magazine' });
+      expect(invoke.output()).not.toContain('Starting DynamoDB Local');
     } finally {
       await stop(api);
     }
@@ -169,6 +180,43 @@ describe('npm start, as a new user runs it', () => {
     );
     expect(command.output()).not.toMatch(/listening on/);
   });
+});
+
+describe('npm start -- --watch --seed, for everyday development', () => {
+  it('loads the sample data through the API, restarts on a change to the code, and keeps the data', async () => {
+    const probe = createServer().listen(0, '127.0.0.1');
+    await new Promise((resolve) => probe.once('listening', resolve));
+    const port = String((probe.address() as AddressInfo).port);
+    await new Promise((resolve) => probe.close(resolve));
+    const command = runNpm(['start', '--', '--watch', '--seed', '--quiet', '--port', port], userEnvironment());
+    try {
+      await command.waitFor(/Loaded the sample data: 36 magazines, (\d+) articles/);
+      const client = clientFor(`http://127.0.0.1:${port}`);
+      expect((await client.get('/magazines?limit=1')).json()).toMatchObject({ metadata: { resultset: { count: 36 } } });
+      expect((await client.get('/tags')).json()).toMatchObject({ metadata: { resultset: { count: 8 } } });
+      // 36 over eight years: 2018 to 2021 have five each, 2022 to 2025 four.
+      expect((await client.get('/magazines?year=2020')).json()).toMatchObject({
+        metadata: { resultset: { count: 5 } },
+      });
+      expect((await client.post('/magazines', { id: 'written-before', title: 'Before the edit' })).status).toBe(201);
+
+      // An edit (here only the file's time) restarts the API; DynamoDB Local, and its data, stay.
+      const edited = path.join(projectRoot, 'local', 'sample-data.ts');
+      utimesSync(edited, new Date(), new Date());
+      await command.waitFor(/local\/sample-data\.ts changed: restarting[\s\S]*listening on/);
+      expect((await client.get('/magazines/written-before')).status).toBe(200);
+      expect((await client.get('/magazines?limit=1')).json()).toMatchObject({ metadata: { resultset: { count: 37 } } });
+      // The sample data is loaded once, not again at the restart.
+      expect(command.output().match(/Loaded the sample data/g)).toHaveLength(1);
+    } finally {
+      command.interrupt();
+      await command.exited;
+    }
+    const [, dynamoDbPort] = command.output().match(/DynamoDB at http:\/\/127\.0\.0\.1:(\d+)/) ?? [];
+    for (let waited = 0; waited < 10_000 && dynamoDbLocalProcesses(Number(dynamoDbPort)).length > 0; waited += 250)
+      await sleep(250);
+    expect(dynamoDbLocalProcesses(Number(dynamoDbPort)), 'no Java process is left').toEqual([]);
+  }, 180_000);
 });
 
 describe('npm start -- --bundled', () => {

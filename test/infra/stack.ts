@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Code } from 'aws-cdk-lib/aws-lambda';
@@ -7,6 +8,11 @@ import type { Route } from '../../shared/routes/table';
 
 /** Template-only tests need no bundles: every function gets the same small inline code. */
 const stubCode = () => Code.fromInline('export const handler = async () => ({ statusCode: 200, body: "" });');
+
+/** The feature flags `cdk synth` applies (cdk.json's context): the tests see the template that deploys. */
+export const cdkJsonContext = (
+  JSON.parse(readFileSync(new URL('../../cdk.json', import.meta.url), 'utf8')) as { context: Record<string, unknown> }
+).context;
 
 const cache = new Map<string, { stack: MagazineApiStack; template: Template }>();
 
@@ -22,7 +28,7 @@ export const synthStack = (
   const key = JSON.stringify({ stage, context, routes: routes?.map((route) => `${route.method} ${route.resource}`) });
   const cached = cache.get(key);
   if (cached) return cached;
-  const app = new App({ context: { stage, ...context } });
+  const app = new App({ context: { ...cdkJsonContext, stage, ...context } });
   const stack = new MagazineApiStack(app, `MagazineApi-${stage}`, {
     settings: stageSettingsFrom(app.node),
     functionCode: stubCode,

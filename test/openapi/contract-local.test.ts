@@ -128,6 +128,22 @@ describe('responses of the local API match the OpenAPI document', () => {
     expect(patch.headers.allow).toContain('GET');
   });
 
+  it('answers an unknown format label with the 406 the labelled operation documents', async () => {
+    for (const path of ['/magazines.yaml', '/v1/magazines/contract-mag.yaml', '/api/v1/tags.yaml']) {
+      const response = await send(api.baseUrl, 'GET', path);
+      expect(response.status).toBe(406);
+      const match = expectMatchesContract({
+        method: 'GET',
+        path,
+        status: response.status,
+        headers: response.headers,
+        body: response.text,
+      });
+      expect(match.template, path).toMatch(/\.\{format\}$/);
+      expect(match.value).toMatchObject({ errorCode: '40601' });
+    }
+  });
+
   it('serves mock data that matches the document', async () => {
     expect((await checked('GET', '/magazines?mock=True&limit=3')).status).toBe(200);
     expect((await checked('GET', '/magazines/anything.xml?mock')).status).toBe(200);

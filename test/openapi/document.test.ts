@@ -136,6 +136,32 @@ describe('the OpenAPI document', () => {
     expect(takes('cursor').length).toBe(16);
   });
 
+  it('types `mock` so that every value the API takes fits it (`True`, `1`, none), and no other', () => {
+    const mock = document.components.parameters.QueryMock!;
+    expect(mock.allowEmptyValue).toBe(true);
+    for (const value of ['True', 'TRUE', 'true', '1', 'False', 'false', 'FALSE', '0', ''])
+      expect(schemaProblems(mock.schema, value), value).toEqual([]);
+    for (const value of ['maybe', 'yes', '2', 'truee', ' true', 'on'])
+      expect(schemaProblems(mock.schema, value), value).not.toEqual([]);
+  });
+
+  it('documents the 406 of an unknown format label (`/magazines.yaml`, 40601) on every labelled operation', () => {
+    const labelled = documented.filter(({ path }) => path.endsWith('.{format}'));
+    expect(labelled.length).toBeGreaterThan(10);
+    for (const { path, method, operation } of labelled) {
+      // A HEAD answers without a body: its errors are one bodiless 4XX.
+      if (method === 'head') {
+        expect(operation.responses['4XX'], `${method} ${path}`).toBeDefined();
+        continue;
+      }
+      const response = operation.responses['406'];
+      expect(response, `${method} ${path}`).toBeDefined();
+      expect(resolve(response)['x-error-codes'], `${method} ${path}`).toContain('40601');
+      expect(operation['x-error-codes']?.['406'] ?? ['40601'], `${method} ${path}`).toContain('40601');
+    }
+    expect(String(document.components.parameters.PathFormat?.description)).toContain('`40601`');
+  });
+
   it('types XML as text whose content schema gives its shape, so that clients do not parse it as JSON', () => {
     let xml = 0;
     for (const response of Object.values(document.components.responses)) {

@@ -28,6 +28,14 @@ export interface ContractResponse {
   readonly body: string;
 }
 
+export interface ContractRequest {
+  readonly method: string;
+  /** The request path with its query string (or a full URL). */
+  readonly path: string;
+  /** A JSON body, as text. */
+  readonly body?: string;
+}
+
 export interface ContractMatch {
   /** The operationId, or `unrouted` for the documented 404/405 of unknown paths and methods. */
   readonly operationId: string;
@@ -139,7 +147,8 @@ class Contract {
 
   /**
    * The documented path a request path matches, under one of the servers' prefixes. A parameter
-   * that shares its segment (`{format}` in `/magazines/{id}.{format}`) must fit its schema; among
+   * that shares its segment (`{format}` in `/magazines/{id}.{format}`) must fit its schema, or at
+   * least be a label (letters and digits, as the API reads one, to answer 406); among
    * the templates left, one that has the method wins, then one whose parameters all fit their
    * schemas, then the one with the most literal characters.
    */
@@ -162,7 +171,8 @@ class Contract {
           const schema = template.schemas[name];
           const valid = schema === undefined || this.validate(schema, value).length === 0;
           if (valid) fits++;
-          else if (template.partial.has(name)) possible = false;
+          // A label that is no format (`/magazines.yaml`) still names the labelled path, which answers it 406.
+          else if (template.partial.has(name) && !/^[A-Za-z0-9]+$/.test(value)) possible = false;
         });
         if (!possible) continue;
         const item = this.document.paths[template.path] ?? {};
@@ -288,6 +298,69 @@ class Contract {
 
   // ---------------------------------------------------------------------------------------------
 
+  /**
+   * What a validating client or proxy says of a request before sending it: the operation its
+   * method and path name, each path and query parameter against its schema (a query value read
+   * as a proxy reads it: `true`/`false` as booleans and digits as numbers where the schema says
+   * so, an empty value only where `allowEmptyValue` allows it), required ones present, and a JSON
+   * body against the request body's schema.
+   */
+  checkRequest(request: ContractRequest): string[] {
+    const url = new URL(request.path, 'http://contract.invalid');
+    const method = request.method.toLowerCase();
+    const path = url.pathname.replace(/(.)\/$/, '$1');
+    const template = this.template(path, method);
+    const operation = template ? this.document.paths[template]?.[method as OperationMethod] : undefined;
+    if (!template || !operation) return [`${request.method} ${path} is no documented operation`];
+    const problems: string[] = [];
+    const parameters = [...(this.document.paths[template]?.parameters ?? []), ...operation.parameters].map((p) =>
+      this.resolve(p),
+    );
+    const pathValues = new Map<string, string>();
+    const compiled = this.templates.find((candidate) => candidate.path === template);
+    const prefix = this.prefixes.find((p) => p !== '' && (path === p || path.startsWith(`${p}/`))) ?? '';
+    const match = compiled?.pattern.exec(path.slice(prefix.length));
+    for (const [i, name] of (compiled?.names ?? []).entries())
+      pathValues.set(name, decodeURIComponent(match?.[i + 1] ?? ''));
+    for (const parameter of parameters) {
+      const name = String(parameter.name);
+      const where = `${String(parameter.in)} parameter \`${name}\``;
+      let raw: string | undefined;
+      if (parameter.in === 'path') raw = pathValues.get(name);
+      else if (parameter.in === 'query') raw = url.searchParams.get(name) ?? undefined;
+      else continue;
+      if (raw === undefined) {
+        if (parameter.required === true) problems.push(`${where} is required`);
+        continue;
+      }
+      if (raw === '' && parameter.in === 'query') {
+        if (parameter.allowEmptyValue !== true) problems.push(`${where} may not be empty`);
+        continue;
+      }
+      const schema = this.resolve(parameter.schema);
+      const value =
+        schema.type === 'boolean' && (raw === 'true' || raw === 'false')
+          ? raw === 'true'
+          : (schema.type === 'integer' || schema.type === 'number') && /^-?\d+(\.\d+)?$/.test(raw)
+            ? Number(raw)
+            : raw;
+      for (const problem of this.validate(schema, value)) problems.push(`${where} = \`${raw}\`: ${problem}`);
+    }
+    if (request.body !== undefined) {
+      const body = operation.requestBody ? this.resolve(operation.requestBody) : undefined;
+      const media = isObject(body?.content) ? body.content['application/json'] : undefined;
+      if (!isObject(media)) problems.push(`${request.method} ${template} documents no JSON request body`);
+      else {
+        try {
+          problems.push(...this.validate(media.schema, JSON.parse(request.body)).map((p) => `body: ${p}`));
+        } catch (error) {
+          problems.push(`body is not JSON: ${(error as Error).message}`);
+        }
+      }
+    }
+    return problems;
+  }
+
   check(response: ContractResponse): { problems: string[]; match: ContractMatch } {
     const problems: string[] = [];
     const headers = Object.fromEntries(
@@ -314,8 +387,7 @@ class Contract {
       else documented = this.resolve(entry);
     } else {
       const unrouted = this.document['x-unrouted-responses'];
-      // A path outside the routes answers 404, or 406 when it is a route's path with a label that is no format.
-      const expected = template ? '405' : response.status === 406 ? '406' : '404';
+      const expected = template ? '405' : '404';
       if (String(response.status) !== expected) {
         problems.push(
           template
@@ -398,6 +470,9 @@ export const expectMatchesContract = (response: ContractResponse): ContractMatch
   }
   return match;
 };
+
+/** Problems a validating client or proxy finds in a request (its parameters and JSON body); empty when it fits the document. */
+export const requestProblems = (request: ContractRequest): string[] => theContract().checkRequest(request);
 
 /** Validates a value (or XML text, for `xml: true`) against a schema of the document, such as `{ $ref: '#/components/schemas/Magazine' }`. */
 export const schemaProblems = (schema: unknown, value: unknown, { xml = false } = {}): string[] => {

@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_RETENTION_MS } from '../../shared/db/timing';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../shared/domain/paging';
+import { MAX_BODY_BYTES } from '../../shared/http/request-body';
+
+/**
+ * The figures the docs state, held to the constants they describe: the README, the guides under
+ * docs/, the contributing guide and every text of the OpenAPI document (from which the reference
+ * and error pages are written). A figure that drifts from the code fails here, wherever it is.
+ */
+
+const root = new URL('../../', import.meta.url);
+const read = (file: string) => readFileSync(new URL(file, root), 'utf8');
+
+const strings = (value: unknown): string[] =>
+  typeof value === 'string'
+    ? [value]
+    : Array.isArray(value)
+      ? value.flatMap(strings)
+      : typeof value === 'object' && value !== null
+        ? Object.values(value).flatMap(strings)
+        : [];
+
+const texts: Record<string, string> = Object.fromEntries(
+  [
+    'README.md',
+    'CONTRIBUTING.md',
+    ...readdirSync(new URL('docs/', root))
+      .filter((file) => file.endsWith('.md'))
+      .map((file) => `docs/${file}`),
+  ].map((file) => [file, read(file)]),
+);
+texts['openapi.json'] = strings(JSON.parse(read('openapi.json'))).join('\n');
+
+/** Every number the pattern's first group captures, in every text, by file (white space folded: prose wraps). */
+const stated = (pattern: RegExp) =>
+  Object.entries(texts).flatMap(([file, text]) =>
+    [...text.replace(/\s+/g, ' ').matchAll(pattern)].map((match) => ({ file, figure: Number(match[1]) })),
+  );
+
+const expectEvery = (pattern: RegExp, truth: number) => {
+  const found = stated(pattern);
+  expect(found.length, `no text states ${pattern}`).toBeGreaterThan(0);
+  for (const { file, figure } of found) expect(figure, `${file}: ${pattern}`).toBe(truth);
+};
+
+describe('the figures the docs state', () => {
+  it('keep idempotency keys as long as the table does', () => {
+    expectEvery(/[Kk]eys are kept (\d+) hours/g, IDEMPOTENCY_RETENTION_MS / 3_600_000);
+    expectEvery(/within the last (\d+) hours/g, IDEMPOTENCY_RETENTION_MS / 3_600_000);
+  });
+
+  it('give a page the limits of the list parameters', () => {
+    expectEvery(/`limit` \(1–(\d+), default \d+\)/g, MAX_LIMIT);
+    expectEvery(/`limit` \(1–\d+, default (\d+)\)/g, DEFAULT_LIMIT);
+    expectEvery(/an integer from 1 to (\d+)/g, MAX_LIMIT);
+  });
+
+  it('give a request body the size the API takes', () => {
+    expectEvery(/(?:at most|larger than|over|exceeds the) (\d+) MiB/g, MAX_BODY_BYTES / 1024 / 1024);
+  });
+});
