@@ -1,6 +1,6 @@
 import { api } from '../shared/app';
+import { listArticles } from '../shared/bindings';
 import { articleListReply } from '../shared/http/representations/article';
-import { listArticles } from '../shared/stores';
 
 export const handler = await api('listArticles', {
   store: { listArticles },

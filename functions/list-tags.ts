@@ -1,6 +1,6 @@
 import { api } from '../shared/app';
+import { listTags } from '../shared/bindings';
 import { tagListReply } from '../shared/http/representations/tag';
-import { listTags } from '../shared/stores';
 
 export const handler = await api('listTags', {
   store: { listTags },

@@ -3,17 +3,18 @@
  * stores, the table's (shared/db) and the simulated one (shared/mock). Table operations bind here;
  * document operations bind to shared/routes/api.ts directly, so that their bundles carry no AWS SDK.
  */
+
+import { type Bindings, sidesOf } from './bindings';
 import { onTable } from './db/repository';
-import { tableAccessOf } from './db/store';
+import { tableAccessOf } from './db/setup';
 import type { Store } from './domain/store';
 import type { Definition } from './http/api';
 import { type RowOf, api as routeApi } from './routes/api';
 import type { TableOperationId } from './routes/table';
-import { type Bindings, sidesOf } from './stores';
 
 /**
  * `export const handler = await api('getMagazine', { store: { getMagazine }, run })`: the
- * operation's row, the store operations it uses (from shared/stores.ts), and the shared stack.
+ * operation's row, the store operations it uses (from shared/bindings.ts), and the shared stack.
  * Awaited at the top of the handler module, so that setting up the table's client happens in the
  * function's init phase rather than in its first request.
  */

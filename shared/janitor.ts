@@ -4,7 +4,7 @@
  */
 import type { Swept } from './db/cleanup';
 import { listOfPartition, TICKET_PREFIX } from './db/keys';
-import { type ListToFold, tableFolder, tableJanitor } from './db/store';
+import { type ListToFold, tableFolder, tableJanitor } from './db/setup';
 
 export type { ListToFold, Swept };
 

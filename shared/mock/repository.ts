@@ -129,7 +129,7 @@ const known = (entity: 'magazine' | 'tag', id: string) => {
 
 /*
  * The operations of the `Store`, one by one, so that a function's bundle carries only those its
- * handler names (shared/stores.ts).
+ * handler names (shared/bindings.ts).
  */
 
 export const getMagazine: Store['getMagazine'] = async (id) => magazine(known('magazine', id));

@@ -12,7 +12,7 @@ import { type OnTable, onTable, type TableOperations } from './db/repository';
 import { tableAccess } from './db/table-access';
 import * as tags from './db/tags';
 import type { Store } from './domain/store';
-import * as mock from './mock/store';
+import * as mock from './mock/repository';
 
 /** One operation of the store, on the table and simulated. */
 export interface Binding<K extends keyof Store> {
