@@ -15,7 +15,7 @@ import type { Store } from './domain/store';
 import * as mock from './mock/repository';
 
 /** One operation of the store, on the table and simulated. */
-export interface Binding<K extends keyof Store> {
+interface Binding<K extends keyof Store> {
   readonly table: OnTable<K>;
   readonly mock: Store[K];
 }

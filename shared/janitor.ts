@@ -6,8 +6,6 @@ import type { Swept } from './db/cleanup';
 import { listOfPartition, TICKET_PREFIX } from './db/keys';
 import { type ListToFold, tableFolder, tableJanitor } from './db/setup';
 
-export type { ListToFold, Swept };
-
 /** Clears garbage until `deadline` (Unix ms); the table's client is made once per function instance. */
 export const janitor = (): ((deadline: number) => Promise<Swept>) => tableJanitor();
 

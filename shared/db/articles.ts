@@ -20,8 +20,7 @@ import { CLOSING_MS } from './timing';
  * deleted magazine are unreadable the moment the deletion commits.
  */
 
-export const articleId = (magazineId: string, incarnation: string, seq: number) =>
-  `${magazineId}~${incarnation}~${seq}`;
+const articleId = (magazineId: string, incarnation: string, seq: number) => `${magazineId}~${incarnation}~${seq}`;
 
 const parseArticleId = (id: string) => {
   const match = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})~([A-Za-z0-9]{1,16})~([1-9][0-9]{0,9})$/.exec(id);

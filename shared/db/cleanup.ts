@@ -30,7 +30,7 @@ import { GUARDS_KEPT_MS } from './timing';
  * (functions/sweep-garbage.ts), which a schedule runs whether or not anyone writes.
  */
 
-export type Trash =
+type Trash =
   | { readonly kind: 'articles'; readonly incarnation: string }
   | { readonly kind: 'generation'; readonly generation: string; readonly successor: string };
 

@@ -84,7 +84,7 @@ const awaitCollection = async (access: TableAccess, attempt: number) => {
 };
 
 /** One attempt of a guarded write: its transaction, what it gives back, and how to tell whether it was made after a failure it cannot name. */
-export interface WriteAttempt<T> {
+interface WriteAttempt<T> {
   /** The transaction, with a `guard` item (`guardCheck`) of the generation it was built for. */
   readonly items: Transaction;
   readonly result: T;
@@ -97,9 +97,9 @@ export interface WriteAttempt<T> {
 }
 
 /** What `attempt` builds: a write to send, a result with no write to make (`done`), or `again` to build it anew. */
-export type Prepared<T> = WriteAttempt<T> | { readonly done: T } | 'again';
+type Prepared<T> = WriteAttempt<T> | { readonly done: T } | 'again';
 
-export interface WriteRules {
+interface WriteRules {
   /**
    * Whether a failure that hides no write is worth another attempt (built anew, from a fresh
    * read); it may wait first, or throw the error the failure means to the client.

@@ -22,7 +22,7 @@ type Key = NonNullable<WriteOptions['idempotency']>;
 const keyOf = (operation: string, key: Key) =>
   idempotencyKey(createHash('sha256').update(`${operation}\n${key.key}`).digest('base64url'));
 
-export type Reservation =
+type Reservation =
   | { readonly replay: string }
   | { readonly token: string; readonly commit: (id: string) => TransactItem; readonly release: () => Promise<void> };
 

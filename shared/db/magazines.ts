@@ -25,8 +25,8 @@ import { CLOSING_MS } from './timing';
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
 
-export const newRevision = () => randomBytes(9).toString('base64url');
-export const newIncarnation = () => randomBytes(6).toString('base64url').replace(/[-_]/g, 'x');
+const newRevision = () => randomBytes(9).toString('base64url');
+const newIncarnation = () => randomBytes(6).toString('base64url').replace(/[-_]/g, 'x');
 
 const magazineAttributes = (magazine: Magazine) => ({
   [attr.id]: magazine.id,

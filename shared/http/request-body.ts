@@ -1,6 +1,6 @@
 import { ApiError, malformedJson, missingBody } from './errors';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+const MAX_BODY_BYTES = 1024 * 1024;
 
 /** `application/json`, `text/javascript`, `application/*+json`, or no `Content-Type`. */
 const isJsonMediaType = (contentType: string | undefined) => {
@@ -13,7 +13,7 @@ const isJsonMediaType = (contentType: string | undefined) => {
   );
 };
 
-export interface RawBody {
+interface RawBody {
   readonly body: string | null;
   readonly isBase64Encoded: boolean;
   readonly contentType: string | undefined;

@@ -36,7 +36,7 @@ import {
   ref,
 } from './types';
 
-export type { JsonObject, OpenApiDocument, OpenApiOperation, PathItem } from './types';
+export type { JsonObject, OpenApiDocument, OpenApiOperation } from './types';
 export { documentOperations } from './types';
 
 /**
@@ -62,11 +62,11 @@ const requestSchemaId = (schema: unknown): string =>
  * and the resource for its HEAD (`headMagazine`, `headMagazines`); `InFormat` after either for the
  * labelled form of the path (`getMagazineInFormat`, `headMagazineInFormat`).
  */
-export const operationIdOf = (id: string, method: HttpMethod, labelled: boolean) =>
+const operationIdOf = (id: string, method: HttpMethod, labelled: boolean) =>
   `${method === 'HEAD' ? `head${id.replace(/^(get|list)(?=[A-Z])/, '')}` : id}${labelled ? 'InFormat' : ''}`;
 
 /** The path of the labelled form: `/magazines.{format}`, `/magazines/{id}.{format}`. */
-export const labelledPath = (path: string) => `${path}.{format}`;
+const labelledPath = (path: string) => `${path}.{format}`;
 
 /** The parameters of a path's templates, which every method on the path shares. */
 const pathParameters = (path: string, parameters: Record<string, JsonObject>): Reference[] =>
@@ -225,7 +225,7 @@ const unroutedResponses = (): Record<string, JsonObject> => ({
 });
 
 /** The local server's address: the default of `{base_url}` where no request gives one (`npm run openapi`). */
-export const LOCAL_BASE_URL = 'http://127.0.0.1:3000';
+const LOCAL_BASE_URL = 'http://127.0.0.1:3000';
 
 const stable = `/${currentVersion}`;
 

@@ -18,7 +18,7 @@ import { toXml } from '../http/xml';
 
 export const EXAMPLE_BASE_URL = 'https://a1b2c3d4e5.execute-api.eu-west-1.amazonaws.com/dev';
 
-export const exampleLinks: Links = linksAt(EXAMPLE_BASE_URL);
+const exampleLinks: Links = linksAt(EXAMPLE_BASE_URL);
 
 const JAN_2024 = 1_704_067_200;
 
@@ -127,8 +127,6 @@ export const replyExamples = {
   AllMagazinesReplaced: done('magazines'),
   ArticleCreated: created(article.id, exampleLinks.to(`/articles/${article.id}`)),
 } satisfies Record<string, RepresentationReply>;
-
-export type ReplyExample = keyof typeof replyExamples;
 
 export const xmlOf = (reply: RepresentationReply) => toXml(reply.xml.root, reply.body, reply.xml.names);
 

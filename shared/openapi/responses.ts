@@ -29,7 +29,7 @@ export interface Documented {
 export const negotiates = (operation: Operation) => operation.success.every((success) => !('document' in success));
 
 /** Errors every operation of a kind can give: format, body, signature, mock, gateway, store. */
-export const commonErrors = ({ operation, method, labelled }: Documented): ErrorCode[] => [
+const commonErrors = ({ operation, method, labelled }: Documented): ErrorCode[] => [
   ...(negotiates(operation) && !labelled ? (['40601'] as const) : []),
   ...(operation.body ? (['40001', '40002', '40003', '40011', '41301', '41501', '41502'] as const) : []),
   ...(method === 'GET' || method === 'HEAD' ? [] : (['40301'] as const)),

@@ -256,8 +256,6 @@ export type OperationOf<Id extends OperationId> = Extract<(typeof operations)[nu
 
 /** Operations that read or write the table (and so get a store). */
 export type TableOperationId = Exclude<OperationOf<OperationId>, { readonly actions: readonly [] }>['id'];
-/** Operations that never touch it (documents). */
-export type DocumentOperationId = Exclude<OperationId, TableOperationId>;
 
 /**
  * What API Gateway serves beside the operations: `ANY` on every resource for the methods it does
@@ -310,7 +308,7 @@ export const backgroundTasks: readonly (ScheduledTask | StreamTask)[] = [...sche
 export const scheduledTaskOfHandler = (handler: string): ScheduledTask | undefined =>
   (scheduledTasks as readonly ScheduledTask[]).find((task) => task.handler === handler);
 
-export const streamTaskOfHandler = (handler: string): StreamTask | undefined =>
+const streamTaskOfHandler = (handler: string): StreamTask | undefined =>
   (streamTasks as readonly StreamTask[]).find((task) => task.handler === handler);
 
 /** The row a function module is built from: its operation's, or its scheduled task's. */
@@ -338,7 +336,7 @@ export const timeoutSecondsOf = (handler: string): number =>
   DEFAULT_TIMEOUT_SECONDS;
 
 /** What a deployment sets for every function (see infra/): the CDK stack and the local runtime both use it. */
-export interface DeploymentSettings {
+interface DeploymentSettings {
   readonly tableName: string;
   readonly mockEnabled: boolean;
   readonly baseUrl?: string | undefined;

@@ -13,7 +13,7 @@ export interface Stores<S extends Partial<Store> = Store> {
 }
 
 /** A request gives up on the store this long before its function's timeout, so that its answer (503) still goes out. */
-export const STORE_MARGIN_MS = 2_000;
+const STORE_MARGIN_MS = 2_000;
 
 const parseMock = (value: string | undefined): boolean => {
   if (value === undefined) return false;
