@@ -4,8 +4,7 @@
  * document operations bind to shared/routes/api.ts directly, so that their bundles carry no AWS SDK.
  */
 
-import { type Bindings, sidesOf } from './bindings';
-import { onTable } from './db/repository';
+import { type Bindings, onTable, sidesOf } from './bindings';
 import { tableAccessOf } from './db/setup';
 import type { Store } from './domain/store';
 import type { Definition } from './http/api';

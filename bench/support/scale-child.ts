@@ -33,7 +33,7 @@ const fromTree = async <T>(relative: string): Promise<T> =>
   (await import(pathToFileURL(path.join(job.tree, relative)).href)) as T;
 
 // The store on the table: composed beside the per-operation bindings in this design (bindings.ts, stores.ts
-// before it was renamed), the repository before that.
+// before it was renamed), in shared/db/repository.ts before that.
 const repositoryModule =
   ['shared/bindings.ts', 'shared/stores.ts'].find((file) => existsSync(path.join(job.tree, file))) ??
   'shared/db/repository.ts';
