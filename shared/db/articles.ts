@@ -8,7 +8,8 @@ import { guardCheck, readInGeneration, writeLoop, writerOf } from './generation'
 import { reserve } from './idempotency';
 import { decodeArticle, decodeMagazine } from './items';
 import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './keys';
-import { isClosing, readMagazine } from './magazines';
+import { isClosing } from './magazine-item';
+import { readMagazine } from './magazines';
 import { ConditionsFailed, type TableAccess, type Transaction } from './table-access';
 import { CLOSING_MS } from './timing';
 

@@ -10,7 +10,7 @@ import { headKeys, learnGeneration, readGeneration } from './generation';
 import { decodeBulk, decodeMagazine, type MagazineRecord } from './items';
 import { attr, bulkKey, type CountedList, FIRST_GENERATION, GUARD_COUNT, guardKey, magazineKey } from './keys';
 import { countsOf, readList } from './lists';
-import { isUnchanged, magazineItem } from './magazines';
+import { isUnchanged, magazineItem } from './magazine-item';
 import { emptyDirectory } from './ranked';
 import { ConditionsFailed, type Item, lookAgain, type TableAccess, type Transaction } from './table-access';
 import { BULK_LEASE_MS, BULK_SWEEP_MS, SWITCH_MARGIN_MS } from './timing';

@@ -162,3 +162,14 @@ export const sweep = async (access: TableAccess, budgetMs: number): Promise<Swep
   } while (start);
   return { cleared, left: waiting };
 };
+
+/** The articles of a deleted magazine, now, if the request has the time; the sweep takes them otherwise. */
+export const finishArticles = async (access: TableAccess, incarnation: string, trash: Key) => {
+  if (access.remaining() < 3_000) return;
+  try {
+    await deleteArticles(access, incarnation);
+    await access.writeMany([], [trash]);
+  } catch {
+    // Left for the sweep: the articles are unreachable already.
+  }
+};

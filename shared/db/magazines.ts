@@ -1,57 +1,20 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AlreadyExists, NotFound, PreconditionFailed, StoreUnavailable } from '../domain/errors';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine, MagazineDraft } from '../domain/magazine';
 import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../domain/paging';
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
-import { deleteArticles, trashEntry } from './cleanup';
+import { finishArticles, trashEntry } from './cleanup';
 import { countBefore, countIn } from './counts';
 import { guardCheck, knownGeneration, readGeneration, readInGeneration, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
-import { decodeMagazine, type MagazineRecord } from './items';
-import {
-  attr,
-  idOfPosition,
-  type Key,
-  listPosition,
-  type MagazineList,
-  magazineKey,
-  positionRange,
-  tagList,
-} from './keys';
+import { decodeMagazine } from './items';
+import { attr, idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
 import { countsOf, GenerationMoved, magazinePage, readList, ticketPuts, type Window } from './lists';
-import { backoff, ConditionsFailed, type Item, isConflict, type TableAccess, type Transaction } from './table-access';
-import { CLOSING_MS } from './timing';
+import { isClosing, isUnchanged, magazineItem, markClosing, newIncarnation, newRevision } from './magazine-item';
+import { backoff, ConditionsFailed, isConflict, type TableAccess, type Transaction } from './table-access';
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
-
-const newRevision = () => randomBytes(9).toString('base64url');
-const newIncarnation = () => randomBytes(6).toString('base64url').replace(/[-_]/g, 'x');
-
-const magazineAttributes = (magazine: Magazine) => ({
-  [attr.id]: magazine.id,
-  [attr.title]: magazine.title,
-  [attr.tags]: magazine.tags.map((tag) => ({ id: tag.id, name: tag.name })),
-  [attr.created]: magazine.created,
-  [attr.updated]: magazine.updated,
-  [attr.revision]: magazine.revision,
-});
-
-/** The item of a new magazine, with no articles yet. */
-export const magazineItem = (generation: string, magazine: Magazine, incarnation: string, extra: Item = {}): Item => ({
-  ...magazineKey(generation, magazine.id),
-  ...magazineAttributes(magazine),
-  [attr.incarnation]: incarnation,
-  [attr.articles]: 0,
-  ...extra,
-});
-
-/** A replace that would change nothing is not written, so the revision (and the ETag) stays. */
-export const isUnchanged = (previous: Magazine | undefined, draft: MagazineDraft) =>
-  previous !== undefined &&
-  previous.title === draft.title &&
-  (draft.created === undefined || draft.created === previous.created) &&
-  JSON.stringify(previous.tags.map((t) => [t.id, t.name])) === JSON.stringify(draft.tags.map((t) => [t.id, t.name]));
 
 /** Reads one magazine and the head in one call (see generation.ts): every write of a magazine or its articles starts here. */
 export const readMagazine = async (access: TableAccess, id: string) => {
@@ -354,30 +317,4 @@ export const deleteMagazine = async (
     { retry: (error, attempt) => lostRace(error, precondition, attempt) },
   );
   if (trash) await finishArticles(access, incarnation, trash.key);
-};
-
-/** Whether the magazine's deletion has begun (and not been given up): its articles are refused meanwhile. */
-export const isClosing = (record: MagazineRecord) =>
-  record.closing !== undefined && record.closing > Date.now() - CLOSING_MS;
-
-/** Refuses articles from now on (a plain write: it waits for no other request's transaction to be decided). */
-const markClosing = async (access: TableAccess, generation: string, record: MagazineRecord) => {
-  await access.update({
-    Key: magazineKey(generation, record.magazine.id),
-    UpdateExpression: 'SET #closing = :now',
-    ConditionExpression: '#incarnation = :incarnation',
-    ExpressionAttributeNames: { '#closing': attr.closing, '#incarnation': attr.incarnation },
-    ExpressionAttributeValues: { ':now': Date.now(), ':incarnation': record.incarnation },
-  });
-};
-
-/** The articles of a deleted magazine, now, if the request has the time; the sweep takes them otherwise. */
-const finishArticles = async (access: TableAccess, incarnation: string, trash: Key) => {
-  if (access.remaining() < 3_000) return;
-  try {
-    await deleteArticles(access, incarnation);
-    await access.writeMany([], [trash]);
-  } catch {
-    // Left for the sweep: the articles are unreachable already.
-  }
 };

@@ -13,7 +13,7 @@ import {
 } from '../../../shared/db/counts';
 import { type Folded, foldInto } from '../../../shared/db/folder';
 import { type CountedList, listPosition, tagList } from '../../../shared/db/keys';
-import { isClosing } from '../../../shared/db/magazines';
+import { isClosing } from '../../../shared/db/magazine-item';
 import { type Entry, emptyDirectory, withDeltas } from '../../../shared/db/ranked';
 import { CLOSING_MS } from '../../../shared/db/timing';
 
