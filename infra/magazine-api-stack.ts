@@ -22,15 +22,8 @@ import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
 import { minimumCompressionBytes } from '../shared/http/compression';
 import type { Operation, ScheduledTask, StreamTask } from '../shared/operation/row';
-import {
-  expandRoutes,
-  fallbacks,
-  functionEnvironment,
-  type Route,
-  scheduledTasks,
-  streamTasks,
-  timeoutSecondsOf,
-} from '../shared/routes/table';
+import { expandRoutes, fallbacks, type Route, timeoutSecondsOf } from '../shared/routes/table';
+import { functionEnvironment, scheduledTasks, streamTasks } from '../shared/routes/tasks';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
 import { CustomDomainName } from './custom-domain';

@@ -12,7 +12,8 @@ import { bundledHandlers } from '../local/bundled-handlers';
 import { type LocalEnvironment, prepareLocalEnvironment } from '../local/environment';
 import { sourceHandlers } from '../local/load-handler';
 import { type LocalServer, startLocalServer } from '../local/server';
-import { handlerNames, streamTasks } from '../shared/routes/table';
+import { handlerNames } from '../shared/routes/table';
+import { streamTasks } from '../shared/routes/tasks';
 
 const usage = 'Usage: npm start [-- --data DIR] [--port N] [--bundled] [--verbose] [--quiet]';
 

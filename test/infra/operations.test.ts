@@ -4,14 +4,8 @@ import { functionLogicalId } from '../../infra/api-function';
 import { minimumCompressionBytes } from '../../shared/http/compression';
 import { metricsNamespace, requestMetrics, stageMetrics } from '../../shared/metrics';
 import type { Operation } from '../../shared/operation/row';
-import {
-  backgroundTasks,
-  expandRoutes,
-  fallbacks,
-  operations,
-  scheduledTasks,
-  streamTasks,
-} from '../../shared/routes/table';
+import { expandRoutes, fallbacks, operations } from '../../shared/routes/table';
+import { backgroundTasks, scheduledTasks, streamTasks } from '../../shared/routes/tasks';
 import { apiDocumentOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 

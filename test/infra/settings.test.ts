@@ -6,14 +6,8 @@ import { corsResponseHeaders } from '../../shared/http/cors';
 import { errorCatalogue } from '../../shared/http/error-catalogue';
 import { gatewayErrors } from '../../shared/http/gateway-errors';
 import { type Operation, type TableAction, writeActions } from '../../shared/operation/row';
-import {
-  backgroundTasks,
-  DEFAULT_TIMEOUT_SECONDS,
-  expandRoutes,
-  operations,
-  streamTasks,
-  timeoutSecondsOf,
-} from '../../shared/routes/table';
+import { DEFAULT_TIMEOUT_SECONDS, expandRoutes, operations, timeoutSecondsOf } from '../../shared/routes/table';
+import { backgroundTasks, streamTasks } from '../../shared/routes/tasks';
 import { apiDocumentOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 
