@@ -231,3 +231,37 @@ export const errorComponents = (built: Built) => {
     };
   }
 };
+
+const unroutedContent = () => ({
+  ...Object.fromEntries(JSON_TYPES.map((type) => [type, { schema: ref('schemas', 'Error') }])),
+  [XML_TYPE]: { schema: xmlSchema(ref('schemas', 'Error')) },
+});
+
+/** The answers of paths and methods no operation serves (`x-unrouted-responses`). */
+export const unroutedResponses = (): Record<string, JsonObject> => ({
+  '404': {
+    description: 'Any path that names no resource of the API.',
+    'x-error-codes': ['40401', '40406'],
+    headers: { Vary: ref('headers', 'Vary') },
+    content: unroutedContent(),
+  },
+  '406': {
+    description: 'A path of the API with a label that is no format of it, such as `/magazines.yaml`.',
+    'x-error-codes': ['40601'],
+    headers: { Vary: ref('headers', 'Vary') },
+    content: unroutedContent(),
+  },
+  '405': {
+    description: 'A path of the API with a method it does not support.',
+    'x-error-codes': ['40501'],
+    headers: {
+      Vary: ref('headers', 'Vary'),
+      Allow: {
+        description: 'The methods the path supports, such as `GET, HEAD, POST, PUT, DELETE`.',
+        required: true,
+        schema: { type: 'string' },
+      },
+    },
+    content: unroutedContent(),
+  },
+});
