@@ -17,13 +17,13 @@ import { type Code, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
 import { minimumCompressionBytes } from '../shared/http/compression';
 import type { Operation, ScheduledTask, StreamTask } from '../shared/operation/row';
 import { expandRoutes, fallbacks, type Route, timeoutSecondsOf } from '../shared/routes/table';
 import { functionEnvironment, scheduledTasks, streamTasks } from '../shared/routes/tasks';
+import { acknowledgeApi, acknowledgePathWildcards, acknowledgeTopic } from './acknowledgements';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
 import { CustomDomainName } from './custom-domain';
@@ -235,7 +235,7 @@ export class MagazineApiStack extends Stack {
         sourceArn: this.api.arnForExecuteApi(),
       });
     }
-    this.acknowledgeApi();
+    acknowledgeApi(this.api);
 
     this.publisherPolicy = new ManagedPolicy(this, 'PublisherPolicy', {
       description: `Allows signed writes (POST, PUT, DELETE) to the Magazine API (${settings.stage}).`,
@@ -254,7 +254,7 @@ export class MagazineApiStack extends Stack {
         }),
       ],
     });
-    this.acknowledgePathWildcards();
+    acknowledgePathWildcards(this, this.publisherPolicy);
 
     const operationIdOf = (handler: string) =>
       operationOf.get(handler)?.id ?? fallbacks.find((fallback) => fallback.handler === handler)?.id ?? handler;
@@ -281,7 +281,7 @@ export class MagazineApiStack extends Stack {
         })),
       ],
     });
-    this.acknowledgeTopic();
+    acknowledgeTopic(this.monitoring.topic);
 
     this.canaries = settings.canaryDeployments
       ? new CanaryDeployments(this, 'Deployments', {
@@ -320,57 +320,5 @@ export class MagazineApiStack extends Stack {
     new CfnOutput(this, 'Stage', { value: settings.stage });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
-  }
-
-  private acknowledgeApi() {
-    Validations.of(this.api).acknowledge(
-      {
-        id: 'AwsSolutions-APIG2',
-        reason:
-          "Requests are validated in the functions, so that every refusal is the API's error object with a precise developerMessage (an API Gateway validator answers in its own words).",
-      },
-      {
-        id: 'AwsSolutions-APIG3',
-        reason:
-          'No WAF: stage throttling bounds the load, and a web ACL costs more than this API; attach one to the stage where needed.',
-      },
-    );
-    const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
-    if (cloudWatchRole) {
-      Validations.of(cloudWatchRole).acknowledge({
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        reason:
-          'The AWS-managed policy is the documented way to let API Gateway write access and execution logs for the account.',
-      });
-    }
-  }
-
-  private acknowledgeTopic() {
-    Validations.of(this.monitoring.topic).acknowledge(
-      {
-        id: 'AwsSolutions-SNS2',
-        reason:
-          'Alarm notifications carry no data of the API; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer key costs more than the notes it would guard.',
-      },
-      {
-        id: 'Serverless-SNSRedrivePolicy',
-        reason:
-          'The only subscription is an email address: SNS retries email delivery itself, and an alarm left undelivered still shows on the dashboard and in the alarm history.',
-      },
-    );
-  }
-
-  /** A path parameter (`/magazines/{id}`) can only be matched by `*` in an execute-api ARN. */
-  private acknowledgePathWildcards() {
-    const document = this.resolve(this.publisherPolicy.document) as { Statement: { Resource: unknown[] }[] };
-    for (const resource of document.Statement.flatMap((statement) => statement.Resource)) {
-      const flat = flattenCfnReference(resource);
-      if (!flat.includes('*')) continue;
-      Validations.of(this.publisherPolicy).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::${flat}]`,
-        reason:
-          'The `*` stands for one path parameter of a write method ({id}); the policy names each write method and resource of the API.',
-      });
-    }
   }
 }
