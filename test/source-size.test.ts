@@ -17,7 +17,6 @@ const stillOver: Record<string, number> = {
   'test/infra/settings.test.ts': 384,
   'test/integration/magazines-write.test.ts': 376,
   'test/integration/validation.test.ts': 484,
-  'test/support/dynamodb-faults.test.ts': 612,
 };
 
 const root = new URL('..', import.meta.url).pathname;
