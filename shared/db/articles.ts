@@ -4,6 +4,7 @@ import { NotFound } from '../domain/errors';
 import { isIdentifier, nowInSeconds } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
 import type { Created, WriteOptions } from '../domain/store';
+import { CLOSING_MS } from '../timing';
 import { guardCheck, readInGeneration, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
 import { decodeArticle, decodeMagazine } from './items';
@@ -11,7 +12,6 @@ import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './k
 import { isClosing } from './magazine-item';
 import { readMagazine } from './magazines';
 import { ConditionsFailed, type TableAccess, type Transaction } from './table-access';
-import { CLOSING_MS } from './timing';
 
 /**
  * Articles live under their magazine's incarnation, numbered 1, 2, 3… in the order they are

@@ -1,4 +1,5 @@
 import { logger } from '../logger';
+import { GUARDS_KEPT_MS } from '../timing';
 import { netted } from './counts';
 import { decodeBlock, decodeMagazine } from './items';
 import {
@@ -20,7 +21,6 @@ import {
 import { readList } from './lists';
 import { withDeltas } from './ranked';
 import type { Item, TableAccess, TransactItem } from './table-access';
-import { GUARDS_KEPT_MS } from './timing';
 
 /**
  * Garbage and its removal. What no reader can reach any more, the articles of a deleted magazine

@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { KeyReused, RequestInProgress } from '../domain/errors';
 import type { WriteOptions } from '../domain/store';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../timing';
 import { decodeIdempotency } from './items';
 import { attr, idempotencyKey } from './keys';
 import type { TableAccess, TransactItem } from './table-access';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './timing';
 
 /**
  * `Idempotency-Key` on POST. A request first reserves its key (a lease, so that a duplicate sent

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Magazine, MagazineDraft } from '../domain/magazine';
+import { CLOSING_MS } from '../timing';
 import type { MagazineRecord } from './items';
 import { attr, magazineKey } from './keys';
 import type { Item, TableAccess } from './table-access';
-import { CLOSING_MS } from './timing';
 
 /**
  * The magazine item as writes make it (its decoder is `decodeMagazine` in items.ts), and what it

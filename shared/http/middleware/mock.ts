@@ -1,5 +1,6 @@
 import { config } from '../../config';
 import type { Store } from '../../domain/store';
+import { STORE_MARGIN_MS } from '../../timing';
 import { ApiError } from '../errors';
 import { type ApiMiddleware, stateOf } from './state';
 
@@ -11,9 +12,6 @@ export interface Stores<S extends Partial<Store> = Store> {
   readonly real: (deadline: number) => S;
   readonly mock: S;
 }
-
-/** A request gives up on the store this long before its function's timeout, so that its answer (503) still goes out. */
-const STORE_MARGIN_MS = 2_000;
 
 const parseMock = (value: string | undefined): boolean => {
   if (value === undefined) return false;

@@ -15,7 +15,7 @@ import { type Folded, foldInto } from '../../../shared/db/folder';
 import { type CountedList, listPosition, tagList } from '../../../shared/db/keys';
 import { isClosing } from '../../../shared/db/magazine-item';
 import { type Entry, emptyDirectory, withDeltas } from '../../../shared/db/ranked';
-import { CLOSING_MS } from '../../../shared/db/timing';
+import { CLOSING_MS } from '../../../shared/timing';
 
 /**
  * The count arithmetic on its own: what a write changes in each list, and folding. The property:

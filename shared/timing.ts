@@ -1,0 +1,56 @@
+/**
+ * Every duration the API's correctness rests on, in one place, with the rules between them
+ * checked when the module loads: a change that breaks one fails every test and every function's
+ * start, not a deployment. docs/data-model.md explains each.
+ */
+
+/** The longest a request to a function that uses the table may run (the bulk writes' timeout); a test holds it against the route table. */
+export const LONGEST_REQUEST_MS = 25_000;
+/** The longest an ordinary write runs after it read the head (its function's timeout). */
+export const ORDINARY_REQUEST_MS = 10_000;
+
+/** A request gives up on the store this long before its function's timeout, so that its answer (503) still goes out. */
+export const STORE_MARGIN_MS = 2_000;
+
+/** One attempt of one call, and its connection; attempts per call (the request's deadline bounds them all). */
+export const CALL_ATTEMPT_MS = 2_500;
+export const CONNECTION_MS = 1_000;
+export const CALL_ATTEMPTS = 3;
+
+/** A bulk write's claim on the collection, renewed while it builds. */
+export const BULK_LEASE_MS = 40_000;
+/** A bulk write switches only while its seal has this long to run. */
+export const SWITCH_MARGIN_MS = 15_000;
+/** How long a bulk write spends on garbage before it answers. */
+export const BULK_SWEEP_MS = 2_000;
+/** A replaced generation's guards outlive the switch by this much. */
+export const GUARDS_KEPT_MS = 120_000;
+
+/** A magazine's deletion that began this long ago (a request that crashed) no longer refuses its articles. */
+export const CLOSING_MS = 30_000;
+
+/** A block a fold replaced is kept this long for readers holding the directory that named it. */
+export const RETIRED_BLOCK_MS = 30_000;
+
+/** An idempotency key's reservation holds against duplicates this long; keys are kept this long (at least a day). */
+export const IDEMPOTENCY_LEASE_MS = 30_000;
+export const IDEMPOTENCY_RETENTION_MS = 25 * 3600 * 1000;
+
+const rules: readonly [string, boolean][] = [
+  ['a bulk lease outlasts a bulk request', BULK_LEASE_MS > LONGEST_REQUEST_MS],
+  ['the switch margin outlasts any write that read the head before the switch', SWITCH_MARGIN_MS > ORDINARY_REQUEST_MS],
+  ['the lease leaves room for the switch margin', BULK_LEASE_MS > SWITCH_MARGIN_MS],
+  ['sealed guards outlive the switch margin', GUARDS_KEPT_MS > SWITCH_MARGIN_MS],
+  ['a closing mark outlasts the deletion that set it', CLOSING_MS > ORDINARY_REQUEST_MS],
+  ['a retired block outlasts any read that holds its directory', RETIRED_BLOCK_MS > LONGEST_REQUEST_MS],
+  ['an idempotency lease outlasts the request that holds it', IDEMPOTENCY_LEASE_MS > LONGEST_REQUEST_MS],
+  ['idempotency keys are kept at least 24 hours', IDEMPOTENCY_RETENTION_MS >= 24 * 3600 * 1000],
+  ["a call's attempts fit in an ordinary request", CALL_ATTEMPTS * CALL_ATTEMPT_MS < ORDINARY_REQUEST_MS],
+  [
+    'a request has time for a whole call attempt before it gives up on the store',
+    STORE_MARGIN_MS + CALL_ATTEMPT_MS < ORDINARY_REQUEST_MS,
+  ],
+];
+
+const broken = rules.filter(([, holds]) => !holds).map(([rule]) => rule);
+if (broken.length > 0) throw new Error(`Timing rules broken: ${broken.join('; ')}.`);
