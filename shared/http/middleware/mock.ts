@@ -1,15 +1,15 @@
 import { config } from '../../config';
 import type { Store } from '../../domain/store';
-import { STORE_MARGIN_MS } from '../../timing';
 import { ApiError } from '../errors';
 import { type ApiMiddleware, stateOf } from './state';
 
 /**
- * The stores an operation can be given: the table's (for one request, by its deadline), and the
- * simulated one of the testing server; each holds the operations of `Store` its handler uses.
+ * The stores an operation can be given: the table's (for one request, given the time its function
+ * has left), and the simulated one of the testing server; each holds the operations of `Store` its
+ * handler uses.
  */
 export interface Stores<S extends Partial<Store> = Store> {
-  readonly real: (deadline: number) => S;
+  readonly real: (remainingMs: number) => S;
   readonly mock: S;
 }
 
@@ -41,7 +41,6 @@ export const mockSwitch = (stores: Stores<Partial<Store>> | undefined, reads = t
     if (!reads) return;
     state.mock = parseMock(request.event.queryStringParameters?.mock ?? undefined);
     if (!stores) return;
-    const deadline = Date.now() + request.context.getRemainingTimeInMillis() - STORE_MARGIN_MS;
-    state.store = state.mock ? stores.mock : stores.real(deadline);
+    state.store = state.mock ? stores.mock : stores.real(request.context.getRemainingTimeInMillis());
   },
 });
