@@ -27,7 +27,7 @@ import {
  */
 
 /** Tickets one fold takes at most (the transaction's 100 items bound it further). */
-const FOLD_TICKETS = 80;
+export const FOLD_TICKETS = 80;
 
 const newBlockId = () => randomBytes(6).toString('base64url');
 
