@@ -4,7 +4,6 @@ import { representationSchemas } from '../http/representations/schemas';
 import type { HttpMethod, Operation, Success } from '../operation/row';
 import { errorGuide } from './error-guide';
 import { errorExample, errorXml, replyExamples, xmlOf } from './examples';
-import { nameOf } from './json-schema';
 import type { OperationProse } from './operation-docs';
 import { type JsonObject, pascal, type Reference, ref } from './types';
 
@@ -86,8 +85,10 @@ const intern = (built: Built, name: string, response: JsonObject) => {
   return ref('responses', name);
 };
 
-const schemaId = (schema: unknown): string =>
-  nameOf(representationSchemas, schema, 'A success schema of the route table');
+const schemaId = (name: string): string => {
+  if (!(name in representationSchemas)) throw new Error(`A success of the route table names no schema: ${name}.`);
+  return name;
+};
 
 const documentSchema = (mediaType: string) =>
   mediaType === 'text/html'

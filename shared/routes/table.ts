@@ -11,21 +11,12 @@ import { articleInput } from '../domain/article';
 import { magazineInput, magazineListInput } from '../domain/magazine';
 import type { ErrorCode } from '../http/error-catalogue';
 import { magazineListQuery, magazineQuery, pageQuery, tagMagazineListQuery } from '../http/query';
-import {
-  articleListSchema,
-  articleSchema,
-  idReplySchema,
-  magazineListSchema,
-  magazineResultSchema,
-  tagListSchema,
-  tagResourceSchema,
-} from '../http/representations/schemas';
 import { resourcePaths, takesLabels } from '../operation/paths';
 import type { HttpMethod, Operation, ScheduledTask, StreamTask } from '../operation/row';
 import { backgroundTasks, scheduledTaskOfHandler, streamTaskOfHandler } from './tasks';
 
-const magazineList = { status: 200, schema: magazineListSchema, example: 'MagazineList' } as const;
-const idReply = (status: 200 | 201, example: string) => ({ status, schema: idReplySchema, example }) as const;
+const magazineList = { status: 200, schema: 'MagazineList', example: 'MagazineList' } as const;
+const idReply = (status: 200 | 201, example: string) => ({ status, schema: 'IdReply', example }) as const;
 
 export const operations = [
   {
@@ -91,7 +82,7 @@ export const operations = [
     summary: 'Get a magazine',
     actions: ['GetItem', 'BatchGetItem'],
     query: magazineQuery,
-    success: [{ status: 200, schema: magazineResultSchema, example: 'Magazine' }],
+    success: [{ status: 200, schema: 'MagazineResult', example: 'Magazine' }],
     errors: ['40402'],
   },
   {
@@ -139,7 +130,7 @@ export const operations = [
     summary: 'List the articles of a magazine',
     actions: ['GetItem', 'BatchGetItem', 'Query'],
     query: pageQuery,
-    success: [{ status: 200, schema: articleListSchema, example: 'ArticleList' }],
+    success: [{ status: 200, schema: 'ArticleList', example: 'ArticleList' }],
     errors: ['40004', '40402'],
     list: true,
   },
@@ -166,7 +157,7 @@ export const operations = [
     group: 'Articles',
     summary: 'Get an article',
     actions: ['GetItem', 'BatchGetItem'],
-    success: [{ status: 200, schema: articleSchema, example: 'Article' }],
+    success: [{ status: 200, schema: 'Article', example: 'Article' }],
     errors: ['40403'],
   },
   {
@@ -178,7 +169,7 @@ export const operations = [
     summary: 'List tags',
     actions: ['GetItem', 'BatchGetItem', 'Query'],
     query: pageQuery,
-    success: [{ status: 200, schema: tagListSchema, example: 'TagList' }],
+    success: [{ status: 200, schema: 'TagList', example: 'TagList' }],
     errors: ['40004'],
     list: true,
   },
@@ -190,7 +181,7 @@ export const operations = [
     group: 'Tags',
     summary: 'Get a tag',
     actions: ['GetItem', 'BatchGetItem', 'Query'],
-    success: [{ status: 200, schema: tagResourceSchema, example: 'TagResource' }],
+    success: [{ status: 200, schema: 'TagResource', example: 'TagResource' }],
     errors: ['40404'],
   },
   {
