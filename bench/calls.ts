@@ -16,10 +16,7 @@
  * Rounds interleave every case, and every figure is a ratio to its baseline in the same round:
  * the reference handler for GET one and cold starts, the bare handler for the other operations.
  *
- * Options: `--before <dir>` measures the API of another checkout as well (its functions bundled
- * from its own sources, with this tree's dependencies if it has none: the runtime dependencies
- * are the same versions), for before/after ratios; `--rounds N` (3); `--measure-ms N` (300);
- * `--cold-runs N` (3 fresh processes per subject and round).
+ * Options: `npm run bench -- --help` (bench/support/calls-options.ts).
  * 5. The list path's avoidable work, put back in variants of list-magazines (a 6 MB guard that
  *    serialises every item; the SDK's logger middleware), each against the list as it is; and a
  *    GET without its metrics line, against the reference: that feature's share of a GET.
@@ -33,9 +30,9 @@ import { build } from 'esbuild';
 import { bundleFunctions, projectRoot as root } from '../local/bundle-functions';
 import { localDynamoDbClient, startDynamoDbLocal } from '../local/dynamodb-local';
 import { ensureTable } from '../local/ensure-table';
-import { readCommandLine, refuse } from '../scripts/support/cli';
 import type { Recording } from './support/answers';
 import { bundleHandler, type Patch } from './support/bundle';
+import { benchOptions } from './support/calls-options';
 import { lambdaEnvironment, localEnvironment, runJob } from './support/child';
 import {
   competitorRecording,
@@ -50,42 +47,7 @@ import {
 import type { ColdResult, PairedResult, Recorded, Response, WarmResult } from './support/runner';
 import { fixed, median, ratioText, rotate, type Spread, spread, table } from './support/stats';
 
-const usage = `Usage: npm run bench [-- options]
-
-Bundles every function (npm run bundle: sizes in bench/results/bundle.md), then measures warm
-calls, cold starts and source maps of the API beside the reference handler and four other ways of
-writing it, as ratios within one run. About 10 minutes here; bench/results/calls.{md,json} are
-written only when it completes.
-
-Options (defaults in brackets):
-  --before DIR      also measure the API of another checkout, for before/after ratios   [none]
-  --rounds N        rounds, each interleaving every case                                 [3]
-  --measure-ms N    time per warm measurement                                            [300]
-  --cold-runs N     fresh processes per subject and round for cold starts                [3]
-  --help            this text; runs nothing
-`;
-
-const { values } = readCommandLine({
-  command: 'npm run bench',
-  usage,
-  options: {
-    before: { type: 'string' },
-    rounds: { type: 'string', default: '3' },
-    'measure-ms': { type: 'string', default: '300' },
-    'cold-runs': { type: 'string', default: '3' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
-const positive = (name: string, text: string) => {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1)
-    refuse('npm run bench', `--${name} ${text} is not a positive integer`, usage);
-  return value;
-};
-const before = values.before;
-const rounds = positive('rounds', values.rounds);
-const measureMs = positive('measure-ms', values['measure-ms']);
-const coldRuns = positive('cold-runs', values['cold-runs']);
+const { before, rounds, measureMs, coldRuns } = benchOptions();
 
 // The bundle sizes first, as `npm run bundle` measures them (it writes its own report when done).
 execFileSync(process.execPath, [path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs'), 'scripts/bundle.ts'], {

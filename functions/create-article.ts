@@ -1,6 +1,6 @@
 import { api } from '../shared/app';
+import { createArticle } from '../shared/bindings';
 import { created } from '../shared/http/replies';
-import { createArticle } from '../shared/stores';
 
 export const handler = await api('createArticle', {
   store: { createArticle },

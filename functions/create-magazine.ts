@@ -1,7 +1,7 @@
 import { api } from '../shared/app';
+import { createMagazine } from '../shared/bindings';
 import { toDraft } from '../shared/domain/magazine';
 import { created } from '../shared/http/replies';
-import { createMagazine } from '../shared/stores';
 
 export const handler = await api('createMagazine', {
   store: { createMagazine },

@@ -1,6 +1,6 @@
 import { api } from '../shared/app';
+import { replaceAllMagazines } from '../shared/bindings';
 import { done } from '../shared/http/replies';
-import { replaceAllMagazines } from '../shared/stores';
 
 export const handler = await api('deleteAllMagazines', {
   store: { replaceAllMagazines },

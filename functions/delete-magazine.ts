@@ -1,6 +1,6 @@
 import { api } from '../shared/app';
+import { deleteMagazine } from '../shared/bindings';
 import { done } from '../shared/http/replies';
-import { deleteMagazine } from '../shared/stores';
 
 export const handler = await api('deleteMagazine', {
   store: { deleteMagazine },

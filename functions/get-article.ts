@@ -1,6 +1,6 @@
 import { api } from '../shared/app';
+import { getArticle } from '../shared/bindings';
 import { articleReply } from '../shared/http/representations/article';
-import { getArticle } from '../shared/stores';
 
 export const handler = await api('getArticle', {
   store: { getArticle },

@@ -1,6 +1,6 @@
 import { api } from '../shared/app';
+import { getMagazine } from '../shared/bindings';
 import { magazineReply } from '../shared/http/representations/magazine';
-import { getMagazine } from '../shared/stores';
 
 export const handler = await api('getMagazine', {
   store: { getMagazine },

@@ -1,6 +1,6 @@
 import { api } from '../shared/app';
+import { getTag } from '../shared/bindings';
 import { tagReply } from '../shared/http/representations/tag';
-import { getTag } from '../shared/stores';
 
 export const handler = await api('getTag', {
   store: { getTag },

@@ -1,6 +1,6 @@
 import { listApi } from '../shared/app';
+import { listArticles } from '../shared/bindings';
 import { articleListReply } from '../shared/http/representations/article';
-import { listArticles } from '../shared/stores';
 
 export const handler = await listApi('listArticles', {
   store: { listArticles },

@@ -1,6 +1,6 @@
 import { listApi } from '../shared/app';
+import { listMagazines } from '../shared/bindings';
 import { magazineListReply } from '../shared/http/representations/magazine';
-import { listMagazines } from '../shared/stores';
 
 export const handler = await listApi('listMagazines', {
   store: { listMagazines },

@@ -1,6 +1,6 @@
 import { listApi } from '../shared/app';
+import { getTag, listMagazines } from '../shared/bindings';
 import { magazineListReply } from '../shared/http/representations/magazine';
-import { getTag, listMagazines } from '../shared/stores';
 
 export const handler = await listApi('listTagMagazines', {
   store: { getTag, listMagazines },

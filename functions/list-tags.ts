@@ -1,6 +1,6 @@
 import { listApi } from '../shared/app';
+import { listTags } from '../shared/bindings';
 import { tagListReply } from '../shared/http/representations/tag';
-import { listTags } from '../shared/stores';
 
 export const handler = await listApi('listTags', {
   store: { listTags },

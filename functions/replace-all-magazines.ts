@@ -1,7 +1,7 @@
 import { api } from '../shared/app';
+import { replaceAllMagazines } from '../shared/bindings';
 import { identifyDrafts } from '../shared/domain/magazine';
 import { done } from '../shared/http/replies';
-import { replaceAllMagazines } from '../shared/stores';
 
 export const handler = await api('replaceAllMagazines', {
   store: { replaceAllMagazines },

@@ -1,7 +1,7 @@
 import { api } from '../shared/app';
+import { replaceMagazine } from '../shared/bindings';
 import { draftFor } from '../shared/domain/magazine';
 import { created, done } from '../shared/http/replies';
-import { replaceMagazine } from '../shared/stores';
 
 export const handler = await api('replaceMagazine', {
   store: { replaceMagazine },

@@ -26,22 +26,15 @@ import { ManagedPolicy, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aw
 import { type Code, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
 import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
-import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
-import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
+import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { type Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
 import { minimumCompressionBytes } from '../shared/http/compression';
 import type { Operation, ScheduledTask, StreamTask } from '../shared/operation/row';
-import {
-  expandRoutes,
-  fallbacks,
-  functionEnvironment,
-  type Route,
-  scheduledTasks,
-  streamTasks,
-  timeoutSecondsOf,
-} from '../shared/routes/table';
+import { expandRoutes, fallbacks, type Route, timeoutSecondsOf } from '../shared/routes/table';
+import { functionEnvironment, scheduledTasks, streamTasks } from '../shared/routes/tasks';
+import { acknowledgeApi, acknowledgePathWildcards, acknowledgeTopic } from './acknowledgements';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
 import { ClientKeys } from './client-keys';
@@ -50,6 +43,7 @@ import { Firewall } from './firewall';
 import { Monitoring } from './monitoring';
 import { NoPlainSecrets } from './plain-secrets';
 import { restApiDefinition, writeMethods } from './rest-api-definition';
+import { cursorKeySecret, failureQueue } from './stack-parts';
 import type { StageSettings } from './stage-settings';
 
 export { writeMethods } from './rest-api-definition';
@@ -127,16 +121,7 @@ export class MagazineApiStack extends Stack {
       reason: 'Point-in-time recovery (35 days) is the backup; an AWS Backup plan is left to the account owner.',
     });
 
-    this.cursorKey = new Secret(this, 'CursorKey', {
-      description: `Signs the list cursors of the Magazine API (${settings.stage}); a new value invalidates the cursors made before it.`,
-      generateSecretString: { passwordLength: 64, excludePunctuation: true },
-      removalPolicy: RemovalPolicy.DESTROY,
-    });
-    Validations.of(this.cursorKey).acknowledge({
-      id: 'AwsSolutions-SMG4',
-      reason:
-        'Rotating the key only invalidates the cursors in circulation (clients fall back to `offset`); it is replaced by hand when it may have leaked (see the README), which a rotation function would not make safer.',
-    });
+    this.cursorKey = cursorKeySecret(this, settings.stage);
     Aspects.of(this).add(new NoPlainSecrets());
 
     const operationOf = new Map<string, Operation | undefined>(routes.map((route) => [route.handler, route.operation]));
@@ -194,22 +179,7 @@ export class MagazineApiStack extends Stack {
       this.scheduledFunctions.set(task.handler, fn);
     }
 
-    this.streamFailures = new Queue(this, 'StreamFailures', {
-      encryption: QueueEncryption.SQS_MANAGED,
-      enforceSSL: true,
-      retentionPeriod: Duration.days(14),
-    });
-    Validations.of(this.streamFailures).acknowledge(
-      {
-        id: 'AwsSolutions-SQS3',
-        reason:
-          "It is itself the failure queue of the stream's functions: each message names a stream batch to look at, and its depth raises an alarm.",
-      },
-      {
-        id: 'Serverless-SQSRedrivePolicy',
-        reason: 'A failure queue has nowhere further to send what it holds: an operator reads it.',
-      },
-    );
+    this.streamFailures = failureQueue(this);
     for (const task of streamTasks as readonly StreamTask[]) {
       const fn = backgroundFunction(task, 'stream');
       fn.function.addEventSource(
@@ -288,7 +258,7 @@ export class MagazineApiStack extends Stack {
           rateLimit: settings.wafRateLimit,
         })
       : undefined;
-    this.acknowledgeApi(settings.waf);
+    acknowledgeApi(this.api, settings.waf);
     this.clients = settings.keys
       ? new ClientKeys(this, 'Clients', { api: this.api, stage: settings.stage, keys: settings.apiKeys })
       : undefined;
@@ -310,7 +280,7 @@ export class MagazineApiStack extends Stack {
         }),
       ],
     });
-    this.acknowledgePathWildcards();
+    acknowledgePathWildcards(this, this.publisherPolicy);
 
     const operationIdOf = (handler: string) =>
       operationOf.get(handler)?.id ?? fallbacks.find((fallback) => fallback.handler === handler)?.id ?? handler;
@@ -337,7 +307,7 @@ export class MagazineApiStack extends Stack {
         })),
       ],
     });
-    this.acknowledgeTopic();
+    acknowledgeTopic(this.monitoring.topic);
 
     this.canaries = settings.canaryDeployments
       ? new CanaryDeployments(this, 'Deployments', {
@@ -376,56 +346,5 @@ export class MagazineApiStack extends Stack {
     new CfnOutput(this, 'Stage', { value: settings.stage });
     new CfnOutput(this, 'AlarmTopicArn', { value: this.monitoring.topic.topicArn });
     new CfnOutput(this, 'DashboardName', { value: this.monitoring.dashboard.dashboardName });
-  }
-
-  private acknowledgeApi(waf: boolean) {
-    Validations.of(this.api).acknowledge({
-      id: 'AwsSolutions-APIG2',
-      reason:
-        "Requests are validated in the functions, so that every refusal is the API's error object with a precise developerMessage (an API Gateway validator answers in its own words).",
-    });
-    if (!waf)
-      Validations.of(this.api).acknowledge({
-        id: 'AwsSolutions-APIG3',
-        reason:
-          'The WAF was turned off for this stage (`-c waf=false`, the default in dev): stage throttling and, where keys are on, the usage plans bound the load.',
-      });
-    const cloudWatchRole = this.api.node.tryFindChild('CloudWatchRole');
-    if (cloudWatchRole) {
-      Validations.of(cloudWatchRole).acknowledge({
-        id: 'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
-        reason:
-          'The AWS-managed policy is the documented way to let API Gateway write access and execution logs for the account.',
-      });
-    }
-  }
-
-  private acknowledgeTopic() {
-    Validations.of(this.monitoring.topic).acknowledge(
-      {
-        id: 'AwsSolutions-SNS2',
-        reason:
-          'Alarm notifications carry no data of the API; CloudWatch cannot publish to a topic under the AWS-managed SNS key, and a customer key costs more than the notes it would guard.',
-      },
-      {
-        id: 'Serverless-SNSRedrivePolicy',
-        reason:
-          'The only subscription is an email address: SNS retries email delivery itself, and an alarm left undelivered still shows on the dashboard and in the alarm history.',
-      },
-    );
-  }
-
-  /** A path parameter (`/magazines/{id}`) can only be matched by `*` in an execute-api ARN. */
-  private acknowledgePathWildcards() {
-    const document = this.resolve(this.publisherPolicy.document) as { Statement: { Resource: unknown[] }[] };
-    for (const resource of document.Statement.flatMap((statement) => statement.Resource)) {
-      const flat = flattenCfnReference(resource);
-      if (!flat.includes('*')) continue;
-      Validations.of(this.publisherPolicy).acknowledge({
-        id: `AwsSolutions-IAM5[Resource::${flat}]`,
-        reason:
-          'The `*` stands for one path parameter of a write method ({id}); the policy names each write method and resource of the API.',
-      });
-    }
   }
 }

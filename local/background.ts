@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import type { StreamTask } from '../shared/operation/row';
-import { streamTasks, timeoutSecondsOf } from '../shared/routes/table';
+import { timeoutSecondsOf } from '../shared/routes/table';
+import { streamTasks } from '../shared/routes/tasks';
 import { localDynamoDbClient } from './dynamodb-local';
 import type { LocalEnvironment } from './environment';
 import { lambdaContext } from './lambda-context';

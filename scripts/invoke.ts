@@ -15,7 +15,8 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { prepareLocalEnvironment } from '../local/environment';
 import { lambdaContext } from '../local/lambda-context';
 import { sourceHandlers } from '../local/load-handler';
-import { functionNames, operations, scheduledTaskOfHandler, timeoutSecondsOf } from '../shared/routes/table';
+import { functionNames, operations, timeoutSecondsOf } from '../shared/routes/table';
+import { scheduledTaskOfHandler } from '../shared/routes/tasks';
 import { nearest, readCommandLine, refuse } from './support/cli';
 
 const root = path.resolve(import.meta.dirname, '..');

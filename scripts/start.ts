@@ -17,7 +17,8 @@ import { sourceHandlers } from '../local/load-handler';
 import { loadSampleData } from '../local/sample-data';
 import { type LocalServer, startLocalServer } from '../local/server';
 import { runWatched } from '../local/watch';
-import { handlerNames, streamTasks } from '../shared/routes/table';
+import { handlerNames } from '../shared/routes/table';
+import { streamTasks } from '../shared/routes/tasks';
 import { readCommandLine } from './support/cli';
 
 const usage = `Usage: npm start [-- options]

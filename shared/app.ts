@@ -3,14 +3,14 @@
  * stores, the table's (shared/db) and the simulated one (shared/mock). Table operations bind here;
  * document operations bind to shared/routes/api.ts directly, so that their bundles carry no AWS SDK.
  */
+import { type Bindings, onTable, sidesOf } from './bindings';
 import { cursorKey } from './cursor-key';
-import { onTable } from './db/repository';
-import { tableAccessOf } from './db/store';
+import { tableAccessOf } from './db/setup';
 import type { Store } from './domain/store';
 import type { Definition } from './http/api';
 import { type RowOf, api as routeApi } from './routes/api';
 import { operationById, type TableOperationId } from './routes/table';
-import { type Bindings, sidesOf } from './stores';
+import { STORE_MARGIN_MS } from './timing';
 
 const bind = async <Id extends TableOperationId, K extends keyof Store>(
   id: Id,
@@ -24,14 +24,15 @@ const bind = async <Id extends TableOperationId, K extends keyof Store>(
   const { table, mock } = sidesOf(store);
   return routeApi<Id, Pick<Store, K>>(id, {
     ...definition,
-    stores: { real: (deadline) => onTable(table, access(deadline)), mock },
+    // The table's calls give up STORE_MARGIN_MS before the function's timeout, so that a 503 still goes out.
+    stores: { real: (remainingMs) => onTable(table, access(Date.now() + remainingMs - STORE_MARGIN_MS)), mock },
     ...(key && { cursorKey: key }),
   });
 };
 
 /**
  * `export const handler = await api('getMagazine', { store: { getMagazine }, run })`: the
- * operation's row, the store operations it uses (from shared/stores.ts), and the shared stack.
+ * operation's row, the store operations it uses (from shared/bindings.ts), and the shared stack.
  * Awaited at the top of the handler module, so that setting up the table's client happens in the
  * function's init phase rather than in its first request.
  */

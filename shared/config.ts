@@ -12,7 +12,7 @@ export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 const LOG_LEVELS: readonly LogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
 
 /** What every function reads: the HTTP side of a deployment. */
-export interface Config {
+interface Config {
   /** Whether `mock` requests are answered (the testing server) or refused (production). */
   readonly mockEnabled: boolean;
   /** Fixed `{base_url}`; when unset, it is taken from the request (API Gateway domain and stage). */

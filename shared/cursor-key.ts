@@ -11,8 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ConfigError, readConfig } from './config';
-import { CALL_ATTEMPT_MS, CALL_ATTEMPTS, CONNECTION_MS } from './db/timing';
 import { StoreUnavailable } from './domain/errors';
+import { CALL_ATTEMPT_MS, CALL_ATTEMPTS, CONNECTION_MS } from './timing';
 
 let client: SecretsManagerClient | undefined;
 

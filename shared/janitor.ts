@@ -4,9 +4,7 @@
  */
 import type { Swept } from './db/cleanup';
 import { listOfPartition, TICKET_PREFIX } from './db/keys';
-import { type ListToFold, tableFolder, tableJanitor } from './db/store';
-
-export type { ListToFold, Swept };
+import { type ListToFold, tableFolder, tableJanitor } from './db/setup';
 
 /** Clears garbage until `deadline` (Unix ms); the table's client is made once per function instance. */
 export const janitor = (): ((deadline: number) => Promise<Swept>) => tableJanitor();

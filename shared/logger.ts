@@ -28,8 +28,6 @@ const requestContext = new AsyncLocalStorage<LogContext>();
  */
 export const enterLogContext = (context: LogContext) => requestContext.enterWith(context);
 
-export const logContext = (): LogContext => requestContext.getStore() ?? {};
-
 const serializable = (value: unknown): unknown =>
   value instanceof Error
     ? {

@@ -24,7 +24,7 @@ export const requestMetrics = {
 export type BusinessMetric = 'MagazinesCreated' | 'MagazinesDeleted' | 'ArticlesAdded';
 
 /** What the store went through; `StoreUnavailable` (the 503s) is also by `Reason`. */
-export type StoreMetric = 'StoreThrottled' | 'StoreConflictsRetried' | 'StoreUnavailable';
+type StoreMetric = 'StoreThrottled' | 'StoreConflictsRetried' | 'StoreUnavailable';
 
 /** Counted for the whole stage (dimension `Stage` only). */
 export type StageMetric = BusinessMetric | StoreMetric | 'MockRequests';

@@ -32,10 +32,11 @@ const job = JSON.parse(readFileSync(jobFile, 'utf8')) as DirectLoadJob;
 const fromTree = async <T>(relative: string): Promise<T> =>
   (await import(pathToFileURL(path.join(job.tree, relative)).href)) as T;
 
-// The store on the table: composed beside the per-operation bindings in this design, the repository before it.
-const repositoryModule = existsSync(path.join(job.tree, 'shared', 'stores.ts'))
-  ? 'shared/stores.ts'
-  : 'shared/db/repository.ts';
+// The store on the table: composed beside the per-operation bindings in this design (bindings.ts, stores.ts
+// before it was renamed), in shared/db/repository.ts before that.
+const repositoryModule =
+  ['shared/bindings.ts', 'shared/stores.ts'].find((file) => existsSync(path.join(job.tree, file))) ??
+  'shared/db/repository.ts';
 
 // The tree's own set-up: its settings in the environment and the table made, before any of its data layer is imported.
 const { prepareLocalEnvironment } = await fromTree<{

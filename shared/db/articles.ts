@@ -4,13 +4,14 @@ import { NotFound } from '../domain/errors';
 import { isIdentifier, nowInSeconds } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
 import type { Created, WriteOptions } from '../domain/store';
-import { guardCheck, guardedWrite, readInGeneration, writerOf } from './generation';
+import { CLOSING_MS } from '../timing';
+import { guardCheck, readInGeneration, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
 import { decodeArticle, decodeMagazine } from './items';
 import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './keys';
-import { isClosing, readMagazine } from './magazines';
+import { isClosing } from './magazine-item';
+import { readMagazine } from './magazines';
 import { ConditionsFailed, type TableAccess, type Transaction } from './table-access';
-import { CLOSING_MS } from './timing';
 
 /**
  * Articles live under their magazine's incarnation, numbered 1, 2, 3… in the order they are
@@ -20,8 +21,7 @@ import { CLOSING_MS } from './timing';
  * deleted magazine are unreadable the moment the deletion commits.
  */
 
-export const articleId = (magazineId: string, incarnation: string, seq: number) =>
-  `${magazineId}~${incarnation}~${seq}`;
+const articleId = (magazineId: string, incarnation: string, seq: number) => `${magazineId}~${incarnation}~${seq}`;
 
 const parseArticleId = (id: string) => {
   const match = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})~([A-Za-z0-9]{1,16})~([1-9][0-9]{0,9})$/.exec(id);
@@ -44,63 +44,59 @@ export const createArticle = async (
   if (reservation && 'replay' in reservation) return { id: reservation.replay, replayed: true };
   const token = randomUUID();
   try {
-    for (let attempt = 0; ; attempt++) {
-      const { generation, record } = await readMagazine(access, magazineId);
-      if (!record || isClosing(record)) throw new NotFound('magazine', magazineId);
-      const seq = record.articles + 1;
-      const created = Math.max(nowInSeconds(), record.lastArticleCreated);
-      const id = articleId(magazineId, record.incarnation, seq);
-      const article: Article = { ...input, id, magazineId, created };
-      const items: Transaction = {
-        guard: guardCheck(access.tableName, generation),
-        magazine: {
-          Update: {
-            TableName: access.tableName,
-            Key: magazineKey(generation, magazineId),
-            UpdateExpression: 'SET #articles = :seq, #lastCreated = :created, #modified = :created',
-            ConditionExpression:
-              '#incarnation = :incarnation AND #articles = :previous AND (attribute_not_exists(#closing) OR #closing < :stale)',
-            ExpressionAttributeNames: {
-              '#articles': attr.articles,
-              '#lastCreated': attr.lastArticleCreated,
-              '#modified': attr.articlesModified,
-              '#incarnation': attr.incarnation,
-              '#closing': attr.closing,
-            },
-            ExpressionAttributeValues: {
-              ':seq': seq,
-              ':created': created,
-              ':incarnation': record.incarnation,
-              ':previous': record.articles,
-              ':stale': Date.now() - CLOSING_MS,
+    return await writeLoop(
+      access,
+      async () => {
+        const { generation, record } = await readMagazine(access, magazineId);
+        if (!record || isClosing(record)) throw new NotFound('magazine', magazineId);
+        const seq = record.articles + 1;
+        const created = Math.max(nowInSeconds(), record.lastArticleCreated);
+        const id = articleId(magazineId, record.incarnation, seq);
+        const article: Article = { ...input, id, magazineId, created };
+        const items: Transaction = {
+          guard: guardCheck(access.tableName, generation),
+          magazine: {
+            Update: {
+              TableName: access.tableName,
+              Key: magazineKey(generation, magazineId),
+              UpdateExpression: 'SET #articles = :seq, #lastCreated = :created, #modified = :created',
+              ConditionExpression:
+                '#incarnation = :incarnation AND #articles = :previous AND (attribute_not_exists(#closing) OR #closing < :stale)',
+              ExpressionAttributeNames: {
+                '#articles': attr.articles,
+                '#lastCreated': attr.lastArticleCreated,
+                '#modified': attr.articlesModified,
+                '#incarnation': attr.incarnation,
+                '#closing': attr.closing,
+              },
+              ExpressionAttributeValues: {
+                ':seq': seq,
+                ':created': created,
+                ':incarnation': record.incarnation,
+                ':previous': record.articles,
+                ':stale': Date.now() - CLOSING_MS,
+              },
             },
           },
-        },
-        article: {
-          Put: {
-            TableName: access.tableName,
-            Item: { ...articleKey(record.incarnation, seq), ...article, [attr.writeToken]: token },
-            ConditionExpression: 'attribute_not_exists(#pk)',
-            ExpressionAttributeNames: { '#pk': 'PK' },
+          article: {
+            Put: {
+              TableName: access.tableName,
+              Item: { ...articleKey(record.incarnation, seq), ...article, [attr.writeToken]: token },
+              ConditionExpression: 'attribute_not_exists(#pk)',
+              ExpressionAttributeNames: { '#pk': 'PK' },
+            },
           },
-        },
-        idempotency: reservation?.commit(id),
-      };
-      let outcome: 'applied' | 'sealed';
-      try {
-        outcome = await guardedWrite(
-          access,
+          idempotency: reservation?.commit(id),
+        };
+        return {
           items,
-          attempt,
-          async () => (await writerOf(access, articleKey(record.incarnation, seq), token)) === 'this',
-        );
-      } catch (error) {
-        // Another article took the number, or the magazine changed: read it again.
-        if (error instanceof ConditionsFailed && attempt < 20) continue;
-        throw error;
-      }
-      if (outcome === 'applied') return { id, replayed: false };
-    }
+          result: { id, replayed: false },
+          made: async () => (await writerOf(access, articleKey(record.incarnation, seq), token)) === 'this',
+        };
+      },
+      // Another article took the number, or the magazine changed: read it again.
+      { retry: (error, attempt) => error instanceof ConditionsFailed && attempt < 20 },
+    );
   } catch (error) {
     await reservation?.release().catch(() => undefined);
     throw error;

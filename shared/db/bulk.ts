@@ -3,6 +3,7 @@ import { PreconditionFailed, StoreUnavailable } from '../domain/errors';
 import { nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine } from '../domain/magazine';
 import { type Precondition, satisfies } from '../domain/store';
+import { BULK_LEASE_MS, BULK_SWEEP_MS, SWITCH_MARGIN_MS } from '../timing';
 import { sweep, trashEntry } from './cleanup';
 import { countChanges, type Delta, noCounts } from './counts';
 import { foldedItems, foldInto } from './folder';
@@ -10,10 +11,9 @@ import { headKeys, learnGeneration, readGeneration } from './generation';
 import { decodeBulk, decodeMagazine, type MagazineRecord } from './items';
 import { attr, bulkKey, type CountedList, FIRST_GENERATION, GUARD_COUNT, guardKey, magazineKey } from './keys';
 import { countsOf, readList } from './lists';
-import { isUnchanged, magazineItem } from './magazines';
+import { isUnchanged, magazineItem } from './magazine-item';
 import { emptyDirectory } from './ranked';
 import { ConditionsFailed, type Item, lookAgain, type TableAccess, type Transaction } from './table-access';
-import { BULK_LEASE_MS, BULK_SWEEP_MS, SWITCH_MARGIN_MS } from './timing';
 
 /**
  * PUT /magazines and DELETE /magazines, all or nothing as every reader sees them, at any size.

@@ -1,4 +1,5 @@
 import { logger } from '../logger';
+import { GUARDS_KEPT_MS } from '../timing';
 import { netted } from './counts';
 import { decodeBlock, decodeMagazine } from './items';
 import {
@@ -20,7 +21,6 @@ import {
 import { readList } from './lists';
 import { withDeltas } from './ranked';
 import type { Item, TableAccess, TransactItem } from './table-access';
-import { GUARDS_KEPT_MS } from './timing';
 
 /**
  * Garbage and its removal. What no reader can reach any more, the articles of a deleted magazine
@@ -30,7 +30,7 @@ import { GUARDS_KEPT_MS } from './timing';
  * (functions/sweep-garbage.ts), which a schedule runs whether or not anyone writes.
  */
 
-export type Trash =
+type Trash =
   | { readonly kind: 'articles'; readonly incarnation: string }
   | { readonly kind: 'generation'; readonly generation: string; readonly successor: string };
 
@@ -161,4 +161,15 @@ export const sweep = async (access: TableAccess, budgetMs: number): Promise<Swep
     start = page.next;
   } while (start);
   return { cleared, left: waiting };
+};
+
+/** The articles of a deleted magazine, now, if the request has the time; the sweep takes them otherwise. */
+export const finishArticles = async (access: TableAccess, incarnation: string, trash: Key) => {
+  if (access.remaining() < 3_000) return;
+  try {
+    await deleteArticles(access, incarnation);
+    await access.writeMany([], [trash]);
+  } catch {
+    // Left for the sweep: the articles are unreachable already.
+  }
 };

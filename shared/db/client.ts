@@ -2,10 +2,10 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { type StoreConfig, storeConfig } from '../config';
 import { countForRequest } from '../metrics';
+import { CALL_ATTEMPT_MS, CALL_ATTEMPTS, CONNECTION_MS } from '../timing';
 import { isThrottling } from './failures';
-import { CALL_ATTEMPT_MS, CALL_ATTEMPTS, CONNECTION_MS } from './timing';
 
-export interface ClientOptions {
+interface ClientOptions {
   /** The operation the client works for: DynamoDB sees it in the user agent (CloudTrail data events, the test proxy). */
   readonly operation?: string;
   readonly settings?: Pick<StoreConfig, 'dynamoDbEndpoint' | 'region'>;

@@ -29,10 +29,12 @@ export interface Ticket {
   readonly deltas: readonly Delta[];
 }
 
-/** Every list a magazine is in: all magazines, and one per tag. */
-export const listsOf = (magazine: Pick<Magazine, 'tags'>): MagazineList[] => [
-  'ALL',
-  ...magazine.tags.map((tag) => tagList(tag.id)),
+/** Every list a magazine is in: all magazines, and one per tag (with the tag, whose name it counts). */
+export const listsOf = (
+  magazine: Pick<Magazine, 'tags'>,
+): { readonly list: MagazineList; readonly tag?: Magazine['tags'][number] }[] => [
+  { list: 'ALL' },
+  ...magazine.tags.map((tag) => ({ list: tagList(tag.id), tag })),
 ];
 
 const addName = (names: Map<string, number>, name: string, change: number) => {
@@ -77,9 +79,12 @@ export const countChanges = (
   ] as const) {
     if (!magazine) continue;
     const key = listPosition(magazine.created, magazine.id);
-    add('ALL', { key, n: sign });
-    for (const tag of magazine.tags) {
-      add(tagList(tag.id), { key, n: sign, names: [[tag.name, sign]] });
+    for (const { list, tag } of listsOf(magazine)) {
+      if (!tag) {
+        add(list, { key, n: sign });
+        continue;
+      }
+      add(list, { key, n: sign, names: [[tag.name, sign]] });
       add('TAGS', { key: tag.id, n: sign, names: [[tag.name, sign]] });
     }
   }

@@ -32,7 +32,7 @@ export const FOLD_TICKETS = 80;
 const newBlockId = () => randomBytes(6).toString('base64url');
 
 /** A magazine list's blocks hold positions only: a tag's spellings are counted in its counts item. */
-export const blockDeltas = (list: CountedList, deltas: readonly Delta[]): Delta[] =>
+const blockDeltas = (list: CountedList, deltas: readonly Delta[]): Delta[] =>
   list === 'TAGS' ? [...deltas] : deltas.flatMap((delta) => (delta.n === 0 ? [] : [{ key: delta.key, n: delta.n }]));
 
 /** A list's folded state. */
@@ -43,7 +43,7 @@ export interface Folded {
 }
 
 /** What folding tickets into a list's folded state writes: the new state and its blocks. */
-export interface FoldResult extends BlockChanges {
+interface FoldResult extends BlockChanges {
   readonly counts: ListCounts;
   readonly stamp: number;
 }

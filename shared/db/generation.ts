@@ -79,43 +79,72 @@ export const guardCheck = (tableName: string, generation: string): TransactItem 
  * learns the head again (the bulk may have switched meanwhile); past the deadline, the request
  * is refused with 503 and `Retry-After`.
  */
-export const awaitCollection = async (access: TableAccess, attempt: number) => {
+const awaitCollection = async (access: TableAccess, attempt: number) => {
   if (access.remaining() < 1_500) throw new StoreUnavailable('collection-busy', 2);
   await backoff(attempt, 100, 500);
   await readGeneration(access);
 };
 
+/** One attempt of a guarded write: its transaction, what it gives back, and how to tell whether it was made after a failure it cannot name. */
+interface WriteAttempt<T> {
+  /** The transaction, with a `guard` item (`guardCheck`) of the generation it was built for. */
+  readonly items: Transaction;
+  readonly result: T;
+  /**
+   * The lost-answer look: whether a failure (a lost answer, or a condition failed by the write's
+   * own earlier attempt) hides a write that was made (`writerOf`). It may throw the error the
+   * failure means to the client.
+   */
+  readonly made: (error: unknown) => Promise<boolean>;
+}
+
+/** What `attempt` builds: a write to send, a result with no write to make (`done`), or `again` to build it anew. */
+type Prepared<T> = WriteAttempt<T> | { readonly done: T } | 'again';
+
+interface WriteRules {
+  /**
+   * Whether a failure that hides no write is worth another attempt (built anew, from a fresh
+   * read); it may wait first, or throw the error the failure means to the client.
+   */
+  readonly retry: (error: unknown, attempt: number) => boolean | Promise<boolean>;
+  /** `false`: a conflict comes back at once instead of being sent again after a backoff. */
+  readonly retryConflicts?: boolean;
+}
+
 /**
- * Sends a single write whose items include its `guard` (`guardCheck`). `'sealed'` when a bulk write holds
- * the generation (after waiting for it: read the head and build the write again); `'applied'`
- * when it committed, or when its failure (a lost answer, or a condition failed by its own
- * earlier attempt) turns out, by `applied(error)`, to hide a write that was made. Any other
- * failure is thrown, for the caller to name.
+ * The one write loop of every single write (create, replace, delete, add an article): build the
+ * attempt from a fresh read, send it; when a bulk write holds the generation (the `guard` failed),
+ * wait for it and build again; when the write failed, look whether it was made all the same, and
+ * otherwise let the write's `retry` rule decide. Anything else is thrown, for the caller to name.
  */
-export const guardedWrite = async (
+export const writeLoop = async <T>(
   access: TableAccess,
-  items: Transaction,
-  attempt: number,
-  applied: (error: unknown) => Promise<boolean>,
-  options?: { readonly retryConflicts?: boolean },
-): Promise<'applied' | 'sealed'> => {
-  try {
-    await access.transact(items, options);
-    return 'applied';
-  } catch (error) {
-    if (error instanceof ConditionsFailed && error.has('guard')) {
-      await awaitCollection(access, attempt);
-      return 'sealed';
+  attempt: (attempt: number) => Promise<Prepared<T>>,
+  { retry, retryConflicts }: WriteRules,
+): Promise<T> => {
+  for (let count = 0; ; count++) {
+    const write = await attempt(count);
+    if (write === 'again') continue;
+    if ('done' in write) return write.done;
+    try {
+      await access.transact(write.items, { retryConflicts });
+      return write.result;
+    } catch (error) {
+      if (error instanceof ConditionsFailed && error.has('guard')) {
+        await awaitCollection(access, count);
+        continue;
+      }
+      if (await write.made(error)) return write.result;
+      if (await retry(error, count)) continue;
+      throw error;
     }
-    if (await applied(error)) return 'applied';
-    throw error;
   }
 };
 
 /**
  * Who last wrote the item at `key`, looked at after a write whose answer did not come or that lost
  * a race: `this` write (the item carries its `token`), `another`, `none` (no item), or `unknown`
- * when the look failed or the request has no time left for it. The `applied` of `guardedWrite`.
+ * when the look failed or the request has no time left for it. The `made` of a `WriteAttempt`.
  */
 export const writerOf = async (
   access: TableAccess,

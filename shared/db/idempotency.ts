@@ -1,10 +1,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { KeyReused, RequestInProgress } from '../domain/errors';
 import type { WriteOptions } from '../domain/store';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../timing';
 import { decodeIdempotency } from './items';
 import { attr, idempotencyKey } from './keys';
 import type { TableAccess, TransactItem } from './table-access';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from './timing';
 
 /**
  * `Idempotency-Key` on POST. A request first reserves its key (a lease, so that a duplicate sent
@@ -22,7 +22,7 @@ type Key = NonNullable<WriteOptions['idempotency']>;
 const keyOf = (operation: string, key: Key) =>
   idempotencyKey(createHash('sha256').update(`${operation}\n${key.key}`).digest('base64url'));
 
-export type Reservation =
+type Reservation =
   | { readonly replay: string }
   | { readonly token: string; readonly commit: (id: string) => TransactItem; readonly release: () => Promise<void> };
 

@@ -63,7 +63,7 @@ export const TICKET_PREFIX = '#T';
 export const END_MARK_SK = '#U';
 export const DIRECTORY_SK = '#X';
 export const RETIRED_SK = '#Y';
-export const BLOCK_PREFIX = 'B#';
+const BLOCK_PREFIX = 'B#';
 export const countsKey = (generation: string, list: CountedList): Key => ({
   PK: listPartition(generation, list),
   SK: COUNTS_SK,
@@ -94,13 +94,6 @@ export const retiredKey = (generation: string, list: CountedList): Key => ({
 export const blockKey = (generation: string, list: CountedList, block: string): Key => ({
   PK: listPartition(generation, list),
   SK: `${BLOCK_PREFIX}${block}`,
-});
-
-/** A tag's count in the `TAGS` list, and the one before it, by tag id: for readers that must know it at a fold. */
-export const tagCountPartition = (generation: string) => `G#${generation}#TAGM`;
-export const tagCountKey = (generation: string, tagId: string): Key => ({
-  PK: tagCountPartition(generation),
-  SK: tagId,
 });
 
 export const bulkKey = (generation: string): Key => ({ PK: `BULK#${generation}`, SK: 'BULK' });

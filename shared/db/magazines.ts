@@ -1,57 +1,20 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { AlreadyExists, NotFound, PreconditionFailed, StoreUnavailable } from '../domain/errors';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine, MagazineDraft } from '../domain/magazine';
 import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../domain/paging';
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
-import { deleteArticles, trashEntry } from './cleanup';
+import { finishArticles, trashEntry } from './cleanup';
 import { countBefore, countIn } from './counts';
-import { guardCheck, guardedWrite, knownGeneration, readGeneration, readInGeneration, writerOf } from './generation';
+import { guardCheck, knownGeneration, readGeneration, readInGeneration, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
-import { decodeMagazine, decodeMagazineView, MAGAZINE_VIEW, type MagazineRecord } from './items';
-import {
-  attr,
-  idOfPosition,
-  type Key,
-  listPosition,
-  type MagazineList,
-  magazineKey,
-  positionRange,
-  tagList,
-} from './keys';
+import { decodeMagazine, decodeMagazineView, MAGAZINE_VIEW } from './items';
+import { attr, idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
 import { countsOf, GenerationMoved, magazinePage, readList, ticketPuts, type Window } from './lists';
-import { backoff, ConditionsFailed, type Item, isConflict, type TableAccess, type Transaction } from './table-access';
-import { CLOSING_MS } from './timing';
+import { isClosing, isUnchanged, magazineItem, markClosing, newIncarnation, newRevision } from './magazine-item';
+import { backoff, ConditionsFailed, isConflict, type TableAccess, type Transaction } from './table-access';
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
-
-export const newRevision = () => randomBytes(9).toString('base64url');
-export const newIncarnation = () => randomBytes(6).toString('base64url').replace(/[-_]/g, 'x');
-
-const magazineAttributes = (magazine: Magazine) => ({
-  [attr.id]: magazine.id,
-  [attr.title]: magazine.title,
-  [attr.tags]: magazine.tags.map((tag) => ({ id: tag.id, name: tag.name })),
-  [attr.created]: magazine.created,
-  [attr.updated]: magazine.updated,
-  [attr.revision]: magazine.revision,
-});
-
-/** The item of a new magazine, with no articles yet. */
-export const magazineItem = (generation: string, magazine: Magazine, incarnation: string, extra: Item = {}): Item => ({
-  ...magazineKey(generation, magazine.id),
-  ...magazineAttributes(magazine),
-  [attr.incarnation]: incarnation,
-  [attr.articles]: 0,
-  ...extra,
-});
-
-/** A replace that would change nothing is not written, so the revision (and the ETag) stays. */
-export const isUnchanged = (previous: Magazine | undefined, draft: MagazineDraft) =>
-  previous !== undefined &&
-  previous.title === draft.title &&
-  (draft.created === undefined || draft.created === previous.created) &&
-  JSON.stringify(previous.tags.map((t) => [t.id, t.name])) === JSON.stringify(draft.tags.map((t) => [t.id, t.name]));
 
 /** Reads one magazine and the head in one call (see generation.ts): every write of a magazine or its articles starts here. */
 export const readMagazine = async (access: TableAccess, id: string) => {
@@ -169,56 +132,53 @@ export const createMagazine = async (
   const id = options.id ?? draft.id ?? newId();
   const token = randomUUID();
   try {
-    for (let attempt = 0; ; attempt++) {
-      const generation = await readGeneration(access);
-      const now = nowInSeconds();
-      const magazine: Magazine = {
-        id,
-        title: draft.title,
-        tags: draft.tags,
-        created: draft.created ?? now,
-        updated: now,
-        revision: newRevision(),
-      };
-      const items: Transaction = {
-        guard: guardCheck(access.tableName, generation),
-        magazine: {
-          Put: {
-            TableName: access.tableName,
-            Item: magazineItem(generation, magazine, newIncarnation(), { [attr.writeToken]: token }),
-            ConditionExpression: 'attribute_not_exists(#pk)',
-            ExpressionAttributeNames: { '#pk': 'PK' },
+    await writeLoop(
+      access,
+      async () => {
+        const generation = await readGeneration(access);
+        const now = nowInSeconds();
+        const magazine: Magazine = {
+          id,
+          title: draft.title,
+          tags: draft.tags,
+          created: draft.created ?? now,
+          updated: now,
+          revision: newRevision(),
+        };
+        return {
+          items: {
+            guard: guardCheck(access.tableName, generation),
+            magazine: {
+              Put: {
+                TableName: access.tableName,
+                Item: magazineItem(generation, magazine, newIncarnation(), { [attr.writeToken]: token }),
+                ConditionExpression: 'attribute_not_exists(#pk)',
+                ExpressionAttributeNames: { '#pk': 'PK' },
+              },
+            },
+            tickets: ticketPuts(access.tableName, generation, undefined, magazine, token),
+            idempotency: reservation?.commit(id),
           },
-        },
-        tickets: ticketPuts(access.tableName, generation, undefined, magazine, token),
-        idempotency: reservation?.commit(id),
-      };
-      let outcome: 'applied' | 'sealed';
-      try {
-        // Conflicts are not retried blindly: most are another create of the same id, which a
-        // look at the magazine settles at once (405) instead of after a round of backoffs.
-        outcome = await guardedWrite(
-          access,
-          items,
-          attempt,
-          async () => {
+          result: id,
+          made: async () => {
             const owner = await writerOf(access, magazineKey(generation, id), token);
             if (owner === 'another') throw new AlreadyExists('magazine', id);
             return owner === 'this';
           },
-          { retryConflicts: false },
-        );
-      } catch (error) {
-        if (error instanceof ConditionsFailed && error.has('magazine')) throw new AlreadyExists('magazine', id);
-        if (isConflict(error) && access.remaining() > 100) {
+        };
+      },
+      {
+        // Conflicts are not retried blindly: most are another create of the same id, which a
+        // look at the magazine settles at once (405) instead of after a round of backoffs.
+        retryConflicts: false,
+        retry: async (error, attempt) => {
+          if (error instanceof ConditionsFailed && error.has('magazine')) throw new AlreadyExists('magazine', id);
+          if (!isConflict(error) || access.remaining() <= 100) return false;
           await backoff(attempt);
-          continue;
-        }
-        throw error;
-      }
-      if (outcome === 'sealed') continue;
-      break;
-    }
+          return true;
+        },
+      },
+    );
   } catch (error) {
     await reservation?.release().catch(() => undefined);
     throw error;
@@ -245,77 +205,72 @@ export const replaceMagazine = async (
   draft: IdentifiedDraft,
   precondition: Precondition | undefined,
 ): Promise<'created' | 'replaced'> => {
-  for (let attempt = 0; ; attempt++) {
-    const { generation, record } = await readMagazine(access, draft.id);
-    if (!satisfies(precondition, record?.magazine.revision)) throw new PreconditionFailed();
-    if (!record) {
-      try {
-        await createMagazine(access, draft, { id: draft.id });
-        return 'created';
-      } catch (error) {
-        // Created meanwhile by someone else: replace it, as asked.
-        if (error instanceof AlreadyExists && attempt < 5) continue;
-        throw error;
+  return writeLoop<'created' | 'replaced'>(
+    access,
+    async (attempt) => {
+      const { generation, record } = await readMagazine(access, draft.id);
+      if (!satisfies(precondition, record?.magazine.revision)) throw new PreconditionFailed();
+      if (!record) {
+        try {
+          await createMagazine(access, draft, { id: draft.id });
+          return { done: 'created' };
+        } catch (error) {
+          // Created meanwhile by someone else: replace it, as asked.
+          if (error instanceof AlreadyExists && attempt < 5) return 'again';
+          throw error;
+        }
       }
-    }
-    const previous = record.magazine;
-    if (isUnchanged(previous, draft)) return 'replaced';
-    const now = nowInSeconds();
-    const next: Magazine = {
-      id: draft.id,
-      title: draft.title,
-      tags: draft.tags,
-      created: draft.created ?? previous.created,
-      updated: now,
-      revision: newRevision(),
-    };
-    const token = randomUUID();
-    const items: Transaction = {
-      guard: guardCheck(access.tableName, generation),
-      magazine: {
-        Update: {
-          TableName: access.tableName,
-          Key: magazineKey(generation, next.id),
-          UpdateExpression:
-            'SET #title = :title, #tags = :tags, #created = :created, #updated = :updated, #revision = :revision, #token = :token REMOVE #closing',
-          ConditionExpression: '#revision = :previous',
-          ExpressionAttributeNames: {
-            '#title': attr.title,
-            '#tags': attr.tags,
-            '#created': attr.created,
-            '#updated': attr.updated,
-            '#revision': attr.revision,
-            '#token': attr.writeToken,
-            '#closing': attr.closing,
-          },
-          ExpressionAttributeValues: {
-            ':title': next.title,
-            ':tags': next.tags.map((tag) => ({ id: tag.id, name: tag.name })),
-            ':created': next.created,
-            ':updated': next.updated,
-            ':revision': next.revision,
-            ':token': token,
-            ':previous': previous.revision,
+      const previous = record.magazine;
+      if (isUnchanged(previous, draft)) return { done: 'replaced' };
+      const now = nowInSeconds();
+      const next: Magazine = {
+        id: draft.id,
+        title: draft.title,
+        tags: draft.tags,
+        created: draft.created ?? previous.created,
+        updated: now,
+        revision: newRevision(),
+      };
+      const token = randomUUID();
+      const items: Transaction = {
+        guard: guardCheck(access.tableName, generation),
+        magazine: {
+          Update: {
+            TableName: access.tableName,
+            Key: magazineKey(generation, next.id),
+            UpdateExpression:
+              'SET #title = :title, #tags = :tags, #created = :created, #updated = :updated, #revision = :revision, #token = :token REMOVE #closing',
+            ConditionExpression: '#revision = :previous',
+            ExpressionAttributeNames: {
+              '#title': attr.title,
+              '#tags': attr.tags,
+              '#created': attr.created,
+              '#updated': attr.updated,
+              '#revision': attr.revision,
+              '#token': attr.writeToken,
+              '#closing': attr.closing,
+            },
+            ExpressionAttributeValues: {
+              ':title': next.title,
+              ':tags': next.tags.map((tag) => ({ id: tag.id, name: tag.name })),
+              ':created': next.created,
+              ':updated': next.updated,
+              ':revision': next.revision,
+              ':token': token,
+              ':previous': previous.revision,
+            },
           },
         },
-      },
-      tickets: ticketPuts(access.tableName, generation, previous, next, token),
-    };
-    let outcome: 'applied' | 'sealed';
-    try {
-      outcome = await guardedWrite(
-        access,
+        tickets: ticketPuts(access.tableName, generation, previous, next, token),
+      };
+      return {
         items,
-        attempt,
-        async () => (await writerOf(access, magazineKey(generation, next.id), token)) === 'this',
-      );
-    } catch (error) {
-      if (lostRace(error, precondition, attempt)) continue;
-      throw error;
-    }
-    if (outcome === 'sealed') continue;
-    return 'replaced';
-  }
+        result: 'replaced',
+        made: async () => (await writerOf(access, magazineKey(generation, next.id), token)) === 'this',
+      };
+    },
+    { retry: (error, attempt) => lostRace(error, precondition, attempt) },
+  );
 };
 
 /**
@@ -331,70 +286,39 @@ export const deleteMagazine = async (
   precondition: Precondition | undefined,
 ): Promise<void> => {
   if (!isIdentifier(id)) throw new NotFound('magazine', id);
-  for (let attempt = 0; ; attempt++) {
-    const { generation, record } = await readMagazine(access, id);
-    if (!record) throw new NotFound('magazine', id);
-    const { magazine, incarnation } = record;
-    if (!satisfies(precondition, magazine.revision)) throw new PreconditionFailed();
-    if (record.articles > 0 && !isClosing(record)) await markClosing(access, generation, record);
-    const trash = record.articles > 0 ? trashEntry(access.tableName, { kind: 'articles', incarnation }) : undefined;
-    const token = randomUUID();
-    const items: Transaction = {
-      guard: guardCheck(access.tableName, generation),
-      magazine: {
-        Delete: {
-          TableName: access.tableName,
-          Key: magazineKey(generation, id),
-          ConditionExpression: '#revision = :revision',
-          ExpressionAttributeNames: { '#revision': attr.revision },
-          ExpressionAttributeValues: { ':revision': magazine.revision },
+  const { trash, incarnation } = await writeLoop(
+    access,
+    async () => {
+      const { generation, record } = await readMagazine(access, id);
+      if (!record) throw new NotFound('magazine', id);
+      const { magazine, incarnation } = record;
+      if (!satisfies(precondition, magazine.revision)) throw new PreconditionFailed();
+      if (record.articles > 0 && !isClosing(record)) await markClosing(access, generation, record);
+      const trash = record.articles > 0 ? trashEntry(access.tableName, { kind: 'articles', incarnation }) : undefined;
+      const token = randomUUID();
+      const items: Transaction = {
+        guard: guardCheck(access.tableName, generation),
+        magazine: {
+          Delete: {
+            TableName: access.tableName,
+            Key: magazineKey(generation, id),
+            ConditionExpression: '#revision = :revision',
+            ExpressionAttributeNames: { '#revision': attr.revision },
+            ExpressionAttributeValues: { ':revision': magazine.revision },
+          },
         },
-      },
-      tickets: ticketPuts(access.tableName, generation, magazine, undefined, token),
-      trash: trash?.put,
-    };
-    let outcome: 'applied' | 'sealed';
-    try {
-      // A refused condition is a change by someone else, not a sign that this delete was made.
-      outcome = await guardedWrite(
-        access,
+        tickets: ticketPuts(access.tableName, generation, magazine, undefined, token),
+        trash: trash?.put,
+      };
+      return {
         items,
-        attempt,
-        async (error) =>
+        result: { trash, incarnation },
+        // A refused condition is a change by someone else, not a sign that this delete was made.
+        made: async (error) =>
           !(error instanceof ConditionsFailed) && (await writerOf(access, magazineKey(generation, id))) === 'none',
-      );
-    } catch (error) {
-      if (lostRace(error, precondition, attempt)) continue;
-      throw error;
-    }
-    if (outcome === 'sealed') continue;
-    if (trash) await finishArticles(access, incarnation, trash.key);
-    return;
-  }
-};
-
-/** Whether the magazine's deletion has begun (and not been given up): its articles are refused meanwhile. */
-export const isClosing = (record: MagazineRecord) =>
-  record.closing !== undefined && record.closing > Date.now() - CLOSING_MS;
-
-/** Refuses articles from now on (a plain write: it waits for no other request's transaction to be decided). */
-const markClosing = async (access: TableAccess, generation: string, record: MagazineRecord) => {
-  await access.update({
-    Key: magazineKey(generation, record.magazine.id),
-    UpdateExpression: 'SET #closing = :now',
-    ConditionExpression: '#incarnation = :incarnation',
-    ExpressionAttributeNames: { '#closing': attr.closing, '#incarnation': attr.incarnation },
-    ExpressionAttributeValues: { ':now': Date.now(), ':incarnation': record.incarnation },
-  });
-};
-
-/** The articles of a deleted magazine, now, if the request has the time; the sweep takes them otherwise. */
-const finishArticles = async (access: TableAccess, incarnation: string, trash: Key) => {
-  if (access.remaining() < 3_000) return;
-  try {
-    await deleteArticles(access, incarnation);
-    await access.writeMany([], [trash]);
-  } catch {
-    // Left for the sweep: the articles are unreachable already.
-  }
+      };
+    },
+    { retry: (error, attempt) => lostRace(error, precondition, attempt) },
+  );
+  if (trash) await finishArticles(access, incarnation, trash.key);
 };

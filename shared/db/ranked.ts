@@ -1,5 +1,5 @@
+import { RETIRED_BLOCK_MS } from '../timing';
 import { type Delta, type NameCounts, netted } from './counts';
-import { RETIRED_BLOCK_MS } from './timing';
 
 /**
  * A counted list's members in order, with no I/O: a directory of blocks (each block's id, first

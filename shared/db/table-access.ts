@@ -8,7 +8,6 @@ import {
   QueryCommand,
   type QueryCommandInput,
   TransactWriteCommand,
-  type TransactWriteCommandInput,
   UpdateCommand,
   type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
@@ -17,54 +16,24 @@ import { countForRequest } from '../metrics';
 import type { DocumentClient } from './client';
 import { cancellationReasons, storeFailure } from './failures';
 import type { Key } from './keys';
+import { ConditionsFailed, itemsOf, type Transaction } from './transaction';
+
+export type { TransactItem, Transaction } from './transaction';
+export { ConditionsFailed, TRANSACTION_LIMIT } from './transaction';
 
 export type Item = Record<string, NativeAttributeValue>;
-export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** DynamoDB's limits: items in one transaction, one BatchWriteItem, one BatchGetItem. */
-export const TRANSACTION_LIMIT = 100;
+/** DynamoDB's limits: items in one BatchWriteItem, one BatchGetItem. */
 const BATCH_WRITE_LIMIT = 25;
 const BATCH_GET_LIMIT = 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** Full jitter: concurrent writers that met once spread out instead of meeting again. */
 /** A transaction cancelled because another touched one of its items at the same moment. */
 export const isConflict = (error: unknown) => error instanceof StoreUnavailable && error.reason === 'conflict';
 
+/** Full jitter: concurrent writers that met once spread out instead of meeting again. */
 export const backoff = (attempt: number, base = 15, cap = 400) =>
   sleep(Math.random() * Math.min(cap, base * 2 ** attempt));
-
-/** A transaction DynamoDB refused because a condition did not hold: which items' conditions failed. */
-export class ConditionsFailed extends Error {
-  override readonly name = 'ConditionsFailed';
-  constructor(readonly failed: readonly string[]) {
-    super(`Conditions failed on ${failed.join(', ')}.`);
-  }
-
-  /** Whether the condition of the transaction's item (or one of its items) of this name failed. */
-  has(name: string) {
-    return this.failed.includes(name);
-  }
-}
-
-/**
- * A transaction's items by name (`{ guard, magazine, tickets }`), each an item or a list of them:
- * they are sent in this order, and a cancellation says which names' conditions failed, so adding
- * an item changes no other item's meaning.
- */
-export type Transaction = { readonly [name: string]: TransactItem | readonly TransactItem[] | undefined };
-
-const itemsOf = (transaction: Transaction) => {
-  const items: TransactItem[] = [];
-  const names: string[] = [];
-  for (const [name, value] of Object.entries(transaction)) {
-    for (const item of value === undefined ? [] : Array.isArray(value) ? value : [value as TransactItem]) {
-      items.push(item);
-      names.push(name);
-    }
-  }
-  return { items, names };
-};
 
 /**
  * Items found by a batch read, by their key: by partition key, then sort key. Finding one makes

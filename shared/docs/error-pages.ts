@@ -7,7 +7,7 @@ import { escapeHtml, markdown, page } from './html';
 
 /** The pages every `moreInfo` links to, and their index, from the one error catalogue. */
 
-export const errorPagePath = (code: ErrorCode) => `/documentation/errors/${code}.html`;
+const errorPagePath = (code: ErrorCode) => `/documentation/errors/${code}.html`;
 
 const exampleBody = (code: ErrorCode, links: Links) => errorObject(code, undefined, links.baseUrl);
 

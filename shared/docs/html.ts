@@ -60,7 +60,7 @@ dl.facts dd { margin: 0; }
 @media (max-width: 800px) { main { padding: 8px 16px 40px; } }
 `;
 
-export interface PageOptions {
+interface PageOptions {
   readonly title: string;
   readonly subtitle?: string;
   /** Links in the page header. */

@@ -45,7 +45,7 @@ export const magazineInput = v.strictObject(
   'must be a JSON object describing a magazine',
 );
 
-export type MagazineInput = v.InferOutput<typeof magazineInput>;
+type MagazineInput = v.InferOutput<typeof magazineInput>;
 
 export const magazineListInput = v.array(magazineInput, 'must be a JSON array of magazines');
 

@@ -1,9 +1,7 @@
-import type { TagRef } from './tag';
-
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 
-export type SortOrder = 'asc' | 'desc';
+type SortOrder = 'asc' | 'desc';
 
 /**
  * Where a page starts: at a position counted from the first item, or right after an item a
@@ -46,5 +44,3 @@ export const yearBounds = (year: number): [number, number] => {
   const startOf = (y: number) => new Date(0).setUTCFullYear(y, 0, 1) / 1000;
   return [startOf(year), startOf(year + 1) - 1];
 };
-
-export type { TagRef };

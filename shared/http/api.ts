@@ -26,7 +26,7 @@ type Output<S> = S extends v.GenericSchema ? v.InferOutput<S> : undefined;
  * What an operation receives: input typed by its row's schemas, the means to write links, and its
  * store: the operations of the `Store` that its handler named, and only those.
  */
-export interface OperationRequest<Query, Body, S = Store> extends ListContext {
+interface OperationRequest<Query, Body, S = Store> extends ListContext {
   readonly method: string;
   readonly params: PathParameters;
   readonly query: Query & ListContext['query'];
@@ -48,7 +48,7 @@ export interface OperationRequest<Query, Body, S = Store> extends ListContext {
 type QueryOf<Row> = Row extends { readonly query: infer S } ? Output<S> : Record<string, never>;
 type BodyOf<Row> = Row extends { readonly body: infer S } ? Output<S> : undefined;
 
-export type RequestOf<Row extends Operation | undefined, S = Store> = OperationRequest<QueryOf<Row>, BodyOf<Row>, S>;
+type RequestOf<Row extends Operation | undefined, S = Store> = OperationRequest<QueryOf<Row>, BodyOf<Row>, S>;
 
 export interface Definition<Row extends Operation | undefined, S = Store> {
   readonly run: (request: RequestOf<Row, S>) => Promise<Reply> | Reply;

@@ -4,7 +4,7 @@
  * What each error means for a reader (title, cause, fix) is in shared/openapi/error-guide.ts,
  * keyed by the same codes, so that the functions do not carry the documentation in their bundles.
  */
-export interface ErrorEntry {
+interface ErrorEntry {
   readonly status: number;
   /** A default `developerMessage`; thrown errors usually replace it with a specific one. */
   readonly developerMessage: string;

@@ -16,7 +16,7 @@ export class ApiError extends Error {
 }
 
 /** `{base_url}/v1/documentation/errors/{code}.html`: the page of a code. */
-export const errorPageUrl = (baseUrl: string, code: ErrorCode) => `${baseUrl}/v1/documentation/errors/${code}.html`;
+const errorPageUrl = (baseUrl: string, code: ErrorCode) => `${baseUrl}/v1/documentation/errors/${code}.html`;
 
 /**
  * The error object every error response carries, built here only: by the error renderer of the

@@ -87,8 +87,6 @@ export const gatewayErrors: readonly GatewayError[] = [
   },
 ];
 
-export const gatewayErrorCodes: readonly ErrorCode[] = [...new Set(gatewayErrors.map((error) => error.code))];
-
 export const gatewayErrorOf = (responseType: string): GatewayError => {
   const error = gatewayErrors.find((candidate) => candidate.responseType === responseType);
   if (!error) throw new Error(`No gateway error for ${responseType}`);

@@ -19,7 +19,7 @@ const header = (event: APIGatewayProxyEvent, name: string) =>
  * never the raw `Host` header. The stage is part of the path only on API Gateway's own domain;
  * behind a custom domain the deployment sets `BASE_URL`.
  */
-export const baseUrlOf = (event: APIGatewayProxyEvent, configured: string | undefined): string => {
+const baseUrlOf = (event: APIGatewayProxyEvent, configured: string | undefined): string => {
   if (configured) return configured;
   const { domainName, stage } = event.requestContext;
   const host = domainName ?? 'localhost';

@@ -70,7 +70,7 @@ export const isFormat = (value: string): value is Format => value === 'json' || 
 export const unknownLabel = (label: string) =>
   notAcceptable(`The path label \`.${label}\` is not a format of this API; use \`.json\` or \`.xml\`.`);
 
-export interface FormatRequest {
+interface FormatRequest {
   /** The `.json`/`.xml` (or other) label at the end of the path, without the dot. */
   readonly label?: string;
   /** The `format` query parameter. */

@@ -21,7 +21,7 @@ export interface RepresentationReply {
 }
 
 /** A fixed document (HTML page, OpenAPI JSON) that is not subject to format negotiation. */
-export interface DocumentReply {
+interface DocumentReply {
   readonly kind: 'document';
   readonly contentType: string;
   readonly body: string;

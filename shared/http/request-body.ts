@@ -13,7 +13,7 @@ const isJsonMediaType = (contentType: string | undefined) => {
   );
 };
 
-export interface RawBody {
+interface RawBody {
   readonly body: string | null;
   readonly isBase64Encoded: boolean;
   readonly contentType: string | undefined;

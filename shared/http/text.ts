@@ -8,7 +8,7 @@ import { ApiError } from './errors';
  */
 
 /** The place of the first text that is not Unicode in a decoded JSON value: a string, or the name of a field. */
-export interface IllFormedText {
+interface IllFormedText {
   /** Field names and array indices from the root to the string, or to the object holding the name. */
   readonly path: readonly (string | number)[];
   /** Whether the name of a field of the object at `path` is at fault, rather than the string at `path`. */

@@ -7,7 +7,7 @@ import type { HttpMethod, Operation } from '../operation/row';
 import { operations } from '../routes/table';
 import { requestExamples } from './examples';
 import { componentSchemas, nameOf } from './json-schema';
-import { groupDescriptions, type OperationProse, operationDocs } from './operation-docs';
+import { groupDescriptions, infoDescription, type OperationProse, operationDocs } from './operation-docs';
 import { fixedParameters, pathParameter, queryParameters, responseHeaders } from './parameters';
 import {
   type Built,
@@ -22,8 +22,7 @@ import {
   negotiates,
   notModifiedResponse,
   successResponse,
-  XML_TYPE,
-  xmlSchema,
+  unroutedResponses,
 } from './responses';
 import {
   documentOperations,
@@ -36,7 +35,7 @@ import {
   ref,
 } from './types';
 
-export type { JsonObject, OpenApiDocument, OpenApiOperation, PathItem } from './types';
+export type { JsonObject, OpenApiDocument, OpenApiOperation } from './types';
 export { documentOperations } from './types';
 
 /**
@@ -62,11 +61,11 @@ const requestSchemaId = (schema: unknown): string =>
  * and the resource for its HEAD (`headMagazine`, `headMagazines`); `InFormat` after either for the
  * labelled form of the path (`getMagazineInFormat`, `headMagazineInFormat`).
  */
-export const operationIdOf = (id: string, method: HttpMethod, labelled: boolean) =>
+const operationIdOf = (id: string, method: HttpMethod, labelled: boolean) =>
   `${method === 'HEAD' ? `head${id.replace(/^(get|list)(?=[A-Z])/, '')}` : id}${labelled ? 'InFormat' : ''}`;
 
 /** The path of the labelled form: `/magazines.{format}`, `/magazines/{id}.{format}`. */
-export const labelledPath = (path: string) => `${path}.{format}`;
+const labelledPath = (path: string) => `${path}.{format}`;
 
 /** The parameters of a path's templates, which every method on the path shares. */
 const pathParameters = (path: string, parameters: Record<string, JsonObject>): Reference[] =>
@@ -175,53 +174,8 @@ const requestBodies = (): Record<string, JsonObject> => {
   return bodies;
 };
 
-const infoDescription = `An HTTP API over a collection of magazines, their tags and their articles.
-
-**Versions.** Every path works under three prefixes: none (the latest version, not stable across releases), \`/v1\` and \`/api/v1\`: they are this document's servers, and every path listed here works under each of them. A resource that can be asked for in a format by a label is listed a second time, with \`.{format}\` ending its path (\`/magazines.{format}\` for \`/magazines.json\` and \`/magazines.xml\`). Links the API writes (\`Location\`, tag \`url\`, \`moreInfo\`, \`Link\`) are always \`{base_url}/v1/…\`, whichever prefix the request used: a representation is byte for byte the same under every prefix.
-
-**Formats.** Responses are JSON, or XML for every representation and error object. The path label (\`.json\`, \`.xml\`) decides; else the \`format\` parameter; else \`Accept\`; else JSON. JSON goes out as \`text/javascript; charset=utf-8\` unless \`Accept\` admits only \`application/json\`. XML uses the JSON field names as element names; an array is a plural element holding singular ones (\`<tags><tag>…</tag></tags>\`). Every response carries \`Vary: Accept\` (\`Vary: Accept, Accept-Encoding\` from 1,024 bytes, the size from which bodies are compressed for clients that accept gzip or deflate). Request bodies are JSON, at most 1 MiB.
-
-**Text.** Every string the API takes is Unicode text that can be stored as UTF-8: body fields and field names, path segments, the query parameters an operation reads (\`mock\` and \`format\` included) and the headers the API reads. A string holding an unpaired UTF-16 surrogate (such as the JSON escape \`\\udfff\` alone) is refused with 400 (\`40015\`), whose \`developerMessage\` names the field, parameter or header; nothing is written.
-
-**Caching and concurrency.** GET and HEAD send \`ETag\` and \`Last-Modified\` and answer \`If-None-Match\` / \`If-Modified-Since\` with 304. PUT and DELETE honour \`If-Match\` (412): on one magazine with its \`ETag\`, on the collection with the \`ETag\` of \`GET /magazines\`.
-
-**Errors.** Every error response, including those API Gateway makes itself, carries the error object \`{developerMessage, userMessage, errorCode, moreInfo}\`. \`errorCode\` starts with the HTTP status; \`moreInfo\` links to the code's page under \`/v1/documentation/errors/\`. A path that names no resource answers 404 (\`40401\`, or \`40406\` for an unknown version such as \`/v2\`); a known path with a method it does not support answers 405 (\`40501\`) with an \`Allow\` header (see \`x-unrouted-responses\`).
-
-**Authentication.** Reads are public. Writes (POST, PUT, DELETE) need a request signed with AWS Signature Version 4 by a principal holding the publisher policy the stack outputs; otherwise 403 (\`40301\`). The local server does not check signatures.
-
-**API keys and plans.** Where the deployment gives keys (production does), every path but the documentation pages and \`/openapi.json\` needs the client's key in the \`x-api-key\` header; without a valid one: 403 (\`40302\`). Each key belongs to a usage plan with a steady rate, a burst and a daily quota: over the rate, 429 (\`42901\`); over the day's quota, 429 (\`42902\`); both carry \`Retry-After\`. A web application firewall blocks known attack patterns and addresses that send too many requests: 403 (\`40303\`).
-
-**Mock.** On the testing server every operation accepts \`mock\`: the request is checked as a real one, then answered with deterministic simulated data; nothing is read or written.`;
-
-const unroutedContent = () => ({
-  ...Object.fromEntries(JSON_TYPES.map((type) => [type, { schema: ref('schemas', 'Error') }])),
-  [XML_TYPE]: { schema: xmlSchema(ref('schemas', 'Error')) },
-});
-
-const unroutedResponses = (): Record<string, JsonObject> => ({
-  '404': {
-    description: 'Any path that names no resource of the API.',
-    'x-error-codes': ['40401', '40406'],
-    headers: { Vary: ref('headers', 'Vary') },
-    content: unroutedContent(),
-  },
-  '405': {
-    description: 'A path of the API with a method it does not support.',
-    'x-error-codes': ['40501'],
-    headers: {
-      Vary: ref('headers', 'Vary'),
-      Allow: {
-        description: 'The methods the path supports, such as `GET, HEAD, POST, PUT, DELETE`.',
-        required: true,
-        schema: { type: 'string' },
-      },
-    },
-    content: unroutedContent(),
-  },
-});
-
 /** The local server's address: the default of `{base_url}` where no request gives one (`npm run openapi`). */
-export const LOCAL_BASE_URL = 'http://127.0.0.1:3000';
+const LOCAL_BASE_URL = 'http://127.0.0.1:3000';
 
 const stable = `/${currentVersion}`;
 

@@ -4,7 +4,7 @@ import type { ErrorCode } from '../http/error-catalogue';
  * The documentation of each error code: the OpenAPI text and the pages at /v1/documentation/errors.
  * Here with the document, which shared/docs renders, so that the two folders do not import each other.
  */
-export interface ErrorGuideEntry {
+interface ErrorGuideEntry {
   readonly title: string;
   /** Why this happens. */
   readonly cause: string;

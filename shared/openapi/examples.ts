@@ -19,7 +19,7 @@ import { toXml } from '../http/xml';
 /** The local server's address, as the README's curl lines use it: one base URL in every example. */
 export const EXAMPLE_BASE_URL = 'http://127.0.0.1:3000';
 
-export const exampleLinks: Links = linksAt(EXAMPLE_BASE_URL);
+const exampleLinks: Links = linksAt(EXAMPLE_BASE_URL);
 
 const JAN_2024 = 1_704_067_200;
 
@@ -128,8 +128,6 @@ export const replyExamples = {
   AllMagazinesReplaced: done('magazines'),
   ArticleCreated: created(article.id, exampleLinks.to(`/articles/${article.id}`)),
 } satisfies Record<string, RepresentationReply>;
-
-export type ReplyExample = keyof typeof replyExamples;
 
 export const xmlOf = (reply: RepresentationReply) => toXml(reply.xml.root, reply.body, reply.xml.names);
 

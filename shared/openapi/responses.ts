@@ -4,7 +4,6 @@ import { representationSchemas } from '../http/representations/schemas';
 import type { HttpMethod, Operation, Success } from '../operation/row';
 import { errorGuide } from './error-guide';
 import { errorExample, errorXml, replyExamples, xmlOf } from './examples';
-import { nameOf } from './json-schema';
 import type { OperationProse } from './operation-docs';
 import { type JsonObject, pascal, type Reference, ref } from './types';
 
@@ -90,8 +89,10 @@ const intern = (built: Built, name: string, response: JsonObject) => {
   return ref('responses', name);
 };
 
-const schemaId = (schema: unknown): string =>
-  nameOf(representationSchemas, schema, 'A success schema of the route table');
+const schemaId = (name: string): string => {
+  if (!(name in representationSchemas)) throw new Error(`A success of the route table names no schema: ${name}.`);
+  return name;
+};
 
 const documentSchema = (mediaType: string) =>
   mediaType === 'text/html'
@@ -235,3 +236,31 @@ export const errorComponents = (built: Built) => {
     };
   }
 };
+
+const unroutedContent = () => ({
+  ...Object.fromEntries(JSON_TYPES.map((type) => [type, { schema: ref('schemas', 'Error') }])),
+  [XML_TYPE]: { schema: xmlSchema(ref('schemas', 'Error')) },
+});
+
+/** The answers of paths and methods no operation serves (`x-unrouted-responses`). */
+export const unroutedResponses = (): Record<string, JsonObject> => ({
+  '404': {
+    description: 'Any path that names no resource of the API.',
+    'x-error-codes': ['40401', '40406'],
+    headers: { Vary: ref('headers', 'Vary') },
+    content: unroutedContent(),
+  },
+  '405': {
+    description: 'A path of the API with a method it does not support.',
+    'x-error-codes': ['40501'],
+    headers: {
+      Vary: ref('headers', 'Vary'),
+      Allow: {
+        description: 'The methods the path supports, such as `GET, HEAD, POST, PUT, DELETE`.',
+        required: true,
+        schema: { type: 'string' },
+      },
+    },
+    content: unroutedContent(),
+  },
+});

@@ -28,7 +28,7 @@ export interface OpenApiOperation extends JsonObject {
 export type OperationMethod = Lowercase<HttpMethod>;
 
 /** A path's operations by method, and the parameters of its template, which they share. */
-export type PathItem = Partial<Record<OperationMethod, OpenApiOperation>> & { parameters?: Reference[] };
+type PathItem = Partial<Record<OperationMethod, OpenApiOperation>> & { parameters?: Reference[] };
 
 export interface OpenApiDocument extends JsonObject {
   openapi: '3.1.0';

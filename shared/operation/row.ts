@@ -37,7 +37,11 @@ export type Group = 'Magazines' | 'Articles' | 'Tags' | 'Documentation';
 export type Success =
   | {
       readonly status: 200 | 201;
-      readonly schema: v.GenericSchema;
+      /**
+       * The name of its representation's schema (shared/http/representations/schemas.ts): only the
+       * document and the contract tests read the schema, so a function's bundle need not carry it.
+       */
+      readonly schema: string;
       /** The name of its example in shared/openapi/examples.ts. */
       readonly example: string;
     }

@@ -11,20 +11,12 @@ import { articleInput } from '../domain/article';
 import { magazineInput, magazineListInput } from '../domain/magazine';
 import type { ErrorCode } from '../http/error-catalogue';
 import { magazineListQuery, magazineQuery, pageQuery, tagMagazineListQuery } from '../http/query';
-import {
-  articleListSchema,
-  articleSchema,
-  idReplySchema,
-  magazineListSchema,
-  magazineResultSchema,
-  tagListSchema,
-  tagResourceSchema,
-} from '../http/representations/schemas';
 import { resourcePaths, takesLabels } from '../operation/paths';
 import type { HttpMethod, Operation, ScheduledTask, StreamTask } from '../operation/row';
+import { backgroundTasks, scheduledTaskOfHandler, streamTaskOfHandler } from './tasks';
 
-const magazineList = { status: 200, schema: magazineListSchema, example: 'MagazineList' } as const;
-const idReply = (status: 200 | 201, example: string) => ({ status, schema: idReplySchema, example }) as const;
+const magazineList = { status: 200, schema: 'MagazineList', example: 'MagazineList' } as const;
+const idReply = (status: 200 | 201, example: string) => ({ status, schema: 'IdReply', example }) as const;
 
 export const operations = [
   {
@@ -90,7 +82,7 @@ export const operations = [
     summary: 'Get a magazine',
     actions: ['GetItem', 'BatchGetItem'],
     query: magazineQuery,
-    success: [{ status: 200, schema: magazineResultSchema, example: 'Magazine' }],
+    success: [{ status: 200, schema: 'MagazineResult', example: 'Magazine' }],
     errors: ['40402'],
   },
   {
@@ -138,7 +130,7 @@ export const operations = [
     summary: 'List the articles of a magazine',
     actions: ['GetItem', 'BatchGetItem', 'Query'],
     query: pageQuery,
-    success: [{ status: 200, schema: articleListSchema, example: 'ArticleList' }],
+    success: [{ status: 200, schema: 'ArticleList', example: 'ArticleList' }],
     errors: ['40004', '40402'],
     list: true,
   },
@@ -165,7 +157,7 @@ export const operations = [
     group: 'Articles',
     summary: 'Get an article',
     actions: ['GetItem', 'BatchGetItem'],
-    success: [{ status: 200, schema: articleSchema, example: 'Article' }],
+    success: [{ status: 200, schema: 'Article', example: 'Article' }],
     errors: ['40403'],
   },
   {
@@ -177,7 +169,7 @@ export const operations = [
     summary: 'List tags',
     actions: ['GetItem', 'BatchGetItem', 'Query'],
     query: pageQuery,
-    success: [{ status: 200, schema: tagListSchema, example: 'TagList' }],
+    success: [{ status: 200, schema: 'TagList', example: 'TagList' }],
     errors: ['40004'],
     list: true,
   },
@@ -189,7 +181,7 @@ export const operations = [
     group: 'Tags',
     summary: 'Get a tag',
     actions: ['GetItem', 'BatchGetItem', 'Query'],
-    success: [{ status: 200, schema: tagResourceSchema, example: 'TagResource' }],
+    success: [{ status: 200, schema: 'TagResource', example: 'TagResource' }],
     errors: ['40404'],
   },
   {
@@ -256,8 +248,6 @@ export type OperationOf<Id extends OperationId> = Extract<(typeof operations)[nu
 
 /** Operations that read or write the table (and so get a store). */
 export type TableOperationId = Exclude<OperationOf<OperationId>, { readonly actions: readonly [] }>['id'];
-/** Operations that never touch it (documents). */
-export type DocumentOperationId = Exclude<OperationId, TableOperationId>;
 
 /**
  * What API Gateway serves beside the operations: `ANY` on every resource for the methods it does
@@ -271,48 +261,6 @@ export const fallbacks = [
 export type FallbackId = (typeof fallbacks)[number]['id'];
 export const methodNotAllowedHandler = fallbacks[0].handler;
 export const notFoundHandler = fallbacks[1].handler;
-
-/**
- * The janitor: clears the garbage that deletions and bulk writes could not clear within their
- * request (the articles of deleted magazines, replaced generations), whether or not anyone writes.
- * Requests never wait for it: nothing it deletes is readable.
- */
-export const scheduledTasks = [
-  {
-    id: 'sweepGarbage',
-    handler: 'sweep-garbage',
-    summary: 'Clears the garbage of deletions and bulk writes',
-    everyMinutes: 15,
-    timeoutSeconds: 300,
-    actions: ['Query', 'BatchGetItem', 'BatchWriteItem'],
-  },
-] as const satisfies readonly ScheduledTask[];
-
-/**
- * The folder: moves the tickets writes leave in a list's partition into its counts and blocks, so
- * that readers have few to add up. Writes never wait for it; readers are exact without it.
- */
-export const streamTasks = [
-  {
-    id: 'foldCounts',
-    handler: 'fold-counts',
-    summary: 'Folds the count changes writes leave into the lists',
-    newItemsPrefix: '#T',
-    batchWindowSeconds: 1,
-    parallelization: 10,
-    timeoutSeconds: 60,
-    actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem'],
-  },
-] as const satisfies readonly StreamTask[];
-
-/** Functions no route serves, by the way they are started. */
-export const backgroundTasks: readonly (ScheduledTask | StreamTask)[] = [...scheduledTasks, ...streamTasks];
-
-export const scheduledTaskOfHandler = (handler: string): ScheduledTask | undefined =>
-  (scheduledTasks as readonly ScheduledTask[]).find((task) => task.handler === handler);
-
-export const streamTaskOfHandler = (handler: string): StreamTask | undefined =>
-  (streamTasks as readonly StreamTask[]).find((task) => task.handler === handler);
 
 /** The row a function module is built from: its operation's, or its scheduled task's. */
 export const functionRowOf = (handler: string): Operation | ScheduledTask | StreamTask | undefined =>
@@ -337,40 +285,6 @@ export const timeoutSecondsOf = (handler: string): number =>
   scheduledTaskOfHandler(handler)?.timeoutSeconds ??
   streamTaskOfHandler(handler)?.timeoutSeconds ??
   DEFAULT_TIMEOUT_SECONDS;
-
-/** What a deployment sets for every function (see infra/): the CDK stack and the local runtime both use it. */
-export interface DeploymentSettings {
-  readonly tableName: string;
-  readonly mockEnabled: boolean;
-  readonly baseUrl?: string | undefined;
-  /** The secret holding the cursor key (deployed); its ARN only, never its value. */
-  readonly cursorKeySecretArn?: string | undefined;
-  /** A cursor key in plain text: for local runs only (the CDK stack refuses one, infra/plain-secrets.ts). */
-  readonly cursorKey?: string | undefined;
-  /** The `Stage` dimension of the functions' metrics. */
-  readonly stage?: string | undefined;
-}
-
-/**
- * The environment of one function as deployed: only functions that use the table are told its
- * name. No `--enable-source-maps`: `npm run bench` measured it at 1.19× every cold start and 21×
- * the first error (6 → 125 ms); the `.map` files are deployed beside the code, to resolve a
- * logged stack by hand.
- */
-export const functionEnvironment = (
-  row: Operation | ScheduledTask | StreamTask | undefined,
-  settings: DeploymentSettings,
-): Record<string, string> => ({
-  MOCK_ENABLED: String(settings.mockEnabled),
-  ...(row && row.actions.length > 0 && { TABLE_NAME: settings.tableName }),
-  ...(settings.baseUrl && { BASE_URL: settings.baseUrl }),
-  ...(row &&
-    'list' in row &&
-    row.list &&
-    settings.cursorKeySecretArn && { CURSOR_KEY_SECRET_ARN: settings.cursorKeySecretArn }),
-  ...(row && 'list' in row && row.list && settings.cursorKey && { CURSOR_KEY: settings.cursorKey }),
-  ...(settings.stage && { STAGE: settings.stage }),
-});
 
 export interface Route {
   readonly method: HttpMethod | 'ANY';

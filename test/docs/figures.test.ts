@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_RETENTION_MS } from '../../shared/db/timing';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../shared/domain/paging';
 import { MAX_BODY_BYTES } from '../../shared/http/request-body';
+import { IDEMPOTENCY_RETENTION_MS } from '../../shared/timing';
 
 /**
  * The figures the docs state, held to the constants they describe: the README, the guides under

@@ -2,7 +2,8 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { functionLogicalId } from '../../infra/api-function';
 import { corsPreflight } from '../../shared/http/cors';
-import { backgroundTasks, expandRoutes, methodNotAllowedHandler, notFoundHandler } from '../../shared/routes/table';
+import { expandRoutes, methodNotAllowedHandler, notFoundHandler } from '../../shared/routes/table';
+import { backgroundTasks } from '../../shared/routes/tasks';
 import { apiDocumentOf, integrationTarget, methodsOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 

@@ -1,9 +1,12 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { type JsonObject, type OpenApiDocument, openApiDocument } from '../../shared/openapi/document';
 import { resolveRef } from '../../shared/openapi/resolve-ref';
 import type { OperationMethod } from '../../shared/openapi/types';
+import type { ContractMatch, ContractRequest, ContractResponse, Template } from './contract-types';
+import { xmlReader } from './contract-xml';
+
+export type { ContractMatch, ContractRequest, ContractResponse } from './contract-types';
 
 /**
  * Checks an HTTP response against the OpenAPI document the API publishes: the method and path
@@ -17,44 +20,6 @@ import type { OperationMethod } from '../../shared/openapi/types';
  *
  *   expectMatchesContract({ method: 'GET', path: '/v1/magazines.xml', status: 200, headers, body })
  */
-
-export interface ContractResponse {
-  readonly method: string;
-  /** The request path (a full URL or a path, with or without query string). */
-  readonly path: string;
-  readonly status: number;
-  /** Response headers; names in any case. */
-  readonly headers: Readonly<Record<string, string | undefined>>;
-  readonly body: string;
-}
-
-export interface ContractRequest {
-  readonly method: string;
-  /** The request path with its query string (or a full URL). */
-  readonly path: string;
-  /** A JSON body, as text. */
-  readonly body?: string;
-}
-
-export interface ContractMatch {
-  /** The operationId, or `unrouted` for the documented 404/405 of unknown paths and methods. */
-  readonly operationId: string;
-  /** The documented path that matched, such as `/magazines/{id}` (the request's version prefix is a server). */
-  readonly template: string | undefined;
-  /** The body as JSON (XML converted by its schema); undefined when there is none. */
-  readonly value: unknown;
-}
-
-interface Template {
-  readonly path: string;
-  readonly pattern: RegExp;
-  /** Its parameters' names, in the order the pattern captures them. */
-  readonly names: readonly string[];
-  /** Parameters that share their segment with more (`{format}` in `/magazines.{format}`): they split it only where they fit. */
-  readonly partial: ReadonlySet<string>;
-  readonly schemas: Record<string, unknown>;
-  readonly literals: number;
-}
 
 const isObject = (value: unknown): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -188,115 +153,8 @@ class Contract {
     return candidates[0]?.template;
   }
 
-  // ---------------------------------------------------------------------------------------------
-  // XML
-
-  /**
-   * What an XML body holds: its media type's schema is a string (XML is text to a client) whose
-   * `contentSchema` gives the shape, read by the element names of its `xml` hints.
-   */
-  xmlContent(schema: unknown, problems: string[]): unknown {
-    const text = this.resolve(schema);
-    if (text.type !== 'string' || text.contentMediaType !== 'application/xml' || !isObject(text.contentSchema)) {
-      problems.push('the XML media type is not documented as a string of `application/xml` with a `contentSchema`');
-      return schema;
-    }
-    return text.contentSchema;
-  }
-
-  /** XML text → the JSON value it stands for, guided by the schema; shape problems are collected. */
-  xmlToValue(xml: string, schema: unknown, problems: string[]): unknown {
-    if (!xml.startsWith('<?xml')) problems.push('XML body does not start with an XML declaration');
-    const wellFormed = XMLValidator.validate(xml);
-    if (wellFormed !== true) {
-      problems.push(`XML body is not well formed: ${wellFormed.err.msg} (line ${wellFormed.err.line})`);
-      return undefined;
-    }
-    const parsed = new XMLParser({
-      ignoreAttributes: true,
-      parseTagValue: false,
-      trimValues: false,
-      ignoreDeclaration: true,
-    }).parse(xml) as JsonObject;
-    const roots = Object.keys(parsed);
-    const rootSchema = this.resolve(schema);
-    const expectedRoot = isObject(rootSchema.xml) ? rootSchema.xml.name : undefined;
-    if (roots.length !== 1) problems.push(`XML body has ${roots.length} root elements`);
-    const root = roots[0] ?? '';
-    if (expectedRoot !== undefined && root !== expectedRoot)
-      problems.push(`XML root element is <${root}>, the document says <${String(expectedRoot)}>`);
-    return this.fromXml(parsed[root], schema, `/${root}`, problems);
-  }
-
-  private mergedProperties(schema: JsonObject): Record<string, unknown> {
-    if (Array.isArray(schema.anyOf))
-      return Object.assign(
-        {},
-        ...[...schema.anyOf].reverse().map((branch) => this.mergedProperties(this.resolve(branch))),
-      );
-    return isObject(schema.properties) ? schema.properties : {};
-  }
-
-  private typeOf(schema: JsonObject): string | undefined {
-    if (typeof schema.type === 'string') return schema.type;
-    if (Array.isArray(schema.anyOf)) return this.typeOf(this.resolve(schema.anyOf[0]));
-    return undefined;
-  }
-
-  private fromXml(node: unknown, schemaRef: unknown, where: string, problems: string[]): unknown {
-    const schema = this.resolve(schemaRef);
-    const type = this.typeOf(schema);
-    if (type === 'object') {
-      if (node === '') return {};
-      if (!isObject(node)) {
-        problems.push(`${where} should hold elements, has text`);
-        return node;
-      }
-      const properties = this.mergedProperties(schema);
-      return Object.fromEntries(
-        Object.entries(node).map(([name, child]) => {
-          if (Array.isArray(child)) problems.push(`${where}/${name} appears ${child.length} times`);
-          return [
-            name,
-            name in properties ? this.fromXml(child, properties[name], `${where}/${name}`, problems) : child,
-          ];
-        }),
-      );
-    }
-    if (type === 'array') {
-      const itemSchema = this.resolve(schema.items);
-      const itemName =
-        isObject(itemSchema.xml) && typeof itemSchema.xml.name === 'string' ? itemSchema.xml.name : undefined;
-      if (!(isObject(schema.xml) && schema.xml.wrapped === true))
-        problems.push(`${where}: the document gives no wrapped XML form for this array`);
-      if (node === '') return [];
-      if (!isObject(node)) {
-        problems.push(`${where} should hold <${itemName ?? 'item'}> elements, has text`);
-        return [];
-      }
-      const names = Object.keys(node);
-      for (const name of names)
-        if (itemName !== undefined && name !== itemName)
-          problems.push(`${where} holds <${name}>, the document says <${itemName}>`);
-      const children = names.flatMap((name) => {
-        const value = node[name];
-        return Array.isArray(value) ? value : [value];
-      });
-      return children.map((child, i) =>
-        this.fromXml(child, schema.items, `${where}/${itemName ?? 'item'}[${i}]`, problems),
-      );
-    }
-    if (isObject(node)) {
-      problems.push(`${where} should be text, holds elements`);
-      return node;
-    }
-    const text = typeof node === 'string' ? node : String(node ?? '');
-    if ((type === 'integer' || type === 'number') && /^-?\d+(\.\d+)?$/.test(text)) return Number(text);
-    if (type === 'boolean' && (text === 'true' || text === 'false')) return text === 'true';
-    return text;
-  }
-
-  // ---------------------------------------------------------------------------------------------
+  /** Reads XML bodies by the document's schemas and their `xml` hints. */
+  readonly xml = xmlReader((value) => this.resolve(value));
 
   /**
    * What a validating client or proxy says of a request before sending it: the operation its
@@ -430,8 +288,8 @@ class Contract {
             `media type \`${mediaType}\` is not documented for this response (documented: ${Object.keys(content).join(', ')})`,
           );
         } else if (mediaType === 'application/xml') {
-          const shape = this.xmlContent(media.schema, problems);
-          value = this.xmlToValue(response.body, shape, problems);
+          const shape = this.xml.content(media.schema, problems);
+          value = this.xml.toValue(response.body, shape, problems);
           problems.push(...this.validate(shape, value).map((p) => `XML body: ${p}`));
         } else if (mediaType === 'text/html') {
           if (!/^<!doctype html>/i.test(response.body)) problems.push('HTML body does not start with <!doctype html>');
@@ -477,7 +335,7 @@ export const requestProblems = (request: ContractRequest): string[] => theContra
 /** Validates a value (or XML text, for `xml: true`) against a schema of the document, such as `{ $ref: '#/components/schemas/Magazine' }`. */
 export const schemaProblems = (schema: unknown, value: unknown, { xml = false } = {}): string[] => {
   const problems: string[] = [];
-  const shape = xml ? theContract().xmlContent(schema, problems) : schema;
-  const json = xml ? theContract().xmlToValue(String(value), shape, problems) : value;
+  const shape = xml ? theContract().xml.content(schema, problems) : schema;
+  const json = xml ? theContract().xml.toValue(String(value), shape, problems) : value;
   return [...problems, ...theContract().validate(shape, json)];
 };

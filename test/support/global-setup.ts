@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startDynamoDbLocal } from '../../local/dynamodb-local';
-import { backgroundTasks, operations } from '../../shared/routes/table';
+import { operations } from '../../shared/routes/table';
+import { backgroundTasks } from '../../shared/routes/tasks';
 import { startDynamoDbProxy } from './dynamodb-proxy';
 import { GrantRecorder, grantViolations } from './grants';
 

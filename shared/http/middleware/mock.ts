@@ -4,16 +4,14 @@ import { ApiError } from '../errors';
 import { type ApiMiddleware, stateOf } from './state';
 
 /**
- * The stores an operation can be given: the table's (for one request, by its deadline), and the
- * simulated one of the testing server; each holds the operations of `Store` its handler uses.
+ * The stores an operation can be given: the table's (for one request, given the time its function
+ * has left), and the simulated one of the testing server; each holds the operations of `Store` its
+ * handler uses.
  */
 export interface Stores<S extends Partial<Store> = Store> {
-  readonly real: (deadline: number) => S;
+  readonly real: (remainingMs: number) => S;
   readonly mock: S;
 }
-
-/** A request gives up on the store this long before its function's timeout, so that its answer (503) still goes out. */
-export const STORE_MARGIN_MS = 2_000;
 
 const parseMock = (value: string | undefined): boolean => {
   if (value === undefined) return false;
@@ -43,7 +41,6 @@ export const mockSwitch = (stores: Stores<Partial<Store>> | undefined, reads = t
     if (!reads) return;
     state.mock = parseMock(request.event.queryStringParameters?.mock ?? undefined);
     if (!stores) return;
-    const deadline = Date.now() + request.context.getRemainingTimeInMillis() - STORE_MARGIN_MS;
-    state.store = state.mock ? stores.mock : stores.real(deadline);
+    state.store = state.mock ? stores.mock : stores.real(request.context.getRemainingTimeInMillis());
   },
 });

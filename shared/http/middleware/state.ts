@@ -8,7 +8,7 @@ import type { Reply } from '../replies';
 import type { PathParameters } from '../request-path';
 
 /** The validated request, as the input middleware hands it to the operation. */
-export interface Input {
+interface Input {
   readonly method: string;
   /** Path parameters, with a format label split off the last one. */
   readonly params: PathParameters;
@@ -34,7 +34,7 @@ export interface Input {
 }
 
 /** What the middlewares learn about a request, on the Lambda context: each sets its part once. */
-export interface RequestState {
+interface RequestState {
   readonly links: Links;
   negotiated: Negotiated;
   mock: boolean;

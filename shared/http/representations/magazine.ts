@@ -8,7 +8,7 @@ import { ok, type RepresentationReply } from '../replies';
 import type { MagazineRepresentation, MagazineSelection, TagRepresentation } from './schemas';
 
 /** How a magazine looks in XML: `<magazine>`, its tags as `<tags><tag>…</tag></tags>`. */
-export const magazineXml = { root: 'magazine', names: { tags: 'tag' } } as const;
+const magazineXml = { root: 'magazine', names: { tags: 'tag' } } as const;
 
 /**
  * Tag URLs already written, by links and tag id: a page of magazines names the same few tags many
@@ -38,7 +38,7 @@ const toTag = (links: Links, tag: TagRef): TagRepresentation => ({
   url: tagUrl(links, tag.id),
 });
 
-export const toMagazineRepresentation = (links: Links, magazine: Magazine): MagazineRepresentation => ({
+const toMagazineRepresentation = (links: Links, magazine: Magazine): MagazineRepresentation => ({
   id: magazine.id,
   type: 'magazine',
   title: magazine.title,
@@ -47,10 +47,7 @@ export const toMagazineRepresentation = (links: Links, magazine: Magazine): Maga
 });
 
 /** `fields=title,tags`: only those fields plus `id`; names that are not magazine fields are ignored. */
-export const selectFields = (
-  magazine: MagazineRepresentation,
-  fields: readonly string[] | undefined,
-): MagazineSelection => {
+const selectFields = (magazine: MagazineRepresentation, fields: readonly string[] | undefined): MagazineSelection => {
   if (!fields) return magazine;
   const wanted = new Set(['id', ...fields]);
   const selection: Record<string, unknown> = {};

@@ -14,7 +14,7 @@ import { errorCodes } from '../error-catalogue';
  */
 
 /** What the OpenAPI builder reads from a schema besides its shape. */
-export interface SchemaMeta {
+interface SchemaMeta {
   readonly id?: string;
   readonly title?: string;
   readonly description?: string;
@@ -46,7 +46,7 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(Number.M
 const url = v.pipe(v.string(), v.url());
 const tagFields = tagInput.entries;
 
-export const tagSchema = named(
+const tagSchema = named(
   v.object({
     id: identifier,
     name: tagFields.name,
@@ -65,13 +65,13 @@ const magazineObject = v.object({
   created: described(digits, 'Creation time: seconds since the Unix epoch, as a string of digits.'),
 });
 
-export const magazineSchema = named(magazineObject, {
+const magazineSchema = named(magazineObject, {
   id: 'Magazine',
   description: 'A magazine, with every field.',
   xml: { name: 'magazine' },
 });
 
-export const magazineSelectionSchema = named(
+const magazineSelectionSchema = named(
   v.object({ ...v.partial(magazineObject).entries, id: magazineObject.entries.id }),
   {
     id: 'MagazineSelection',
@@ -112,7 +112,7 @@ export const tagResourceSchema = named(
   },
 );
 
-export const resultsetSchema = named(
+const resultsetSchema = named(
   v.object({
     resultset: v.object({
       count: described(count, 'Number of items that match the request, over all pages.'),
@@ -146,7 +146,8 @@ export const idReplySchema = named(v.object({ id: nonEmpty }), {
   xml: { name: 'response' },
 });
 
-export const errorSchema = named(
+// Registered for the document only (its `Error` schema): errors are built from the catalogue, not parsed.
+named(
   v.object({
     developerMessage: described(nonEmpty, 'What went wrong, naming the field, parameter or header, and how to fix it.'),
     userMessage: described(nonEmpty, 'A message that can be shown to end users.'),
@@ -167,5 +168,3 @@ export type MagazineRepresentation = v.InferOutput<typeof magazineSchema>;
 export type MagazineSelection = v.InferOutput<typeof magazineSelectionSchema>;
 export type ArticleRepresentation = v.InferOutput<typeof articleSchema>;
 export type TagResourceRepresentation = v.InferOutput<typeof tagResourceSchema>;
-export type IdReply = v.InferOutput<typeof idReplySchema>;
-export type ErrorObject = v.InferOutput<typeof errorSchema>;

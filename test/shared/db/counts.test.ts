@@ -4,6 +4,7 @@ import type { Magazine } from '../../../shared/db/../domain/magazine';
 import {
   countChanges,
   type Delta,
+  listsOf,
   noCounts,
   shownName,
   type Ticket,
@@ -12,7 +13,9 @@ import {
 } from '../../../shared/db/counts';
 import { type Folded, foldInto } from '../../../shared/db/folder';
 import { type CountedList, listPosition, tagList } from '../../../shared/db/keys';
+import { isClosing } from '../../../shared/db/magazine-item';
 import { type Entry, emptyDirectory, withDeltas } from '../../../shared/db/ranked';
+import { CLOSING_MS } from '../../../shared/timing';
 
 /**
  * The count arithmetic on its own: what a write changes in each list, and folding. The property:
@@ -87,6 +90,60 @@ describe('versionWith: the version of a list whose keys are not positions (TAGS)
     const counts = versionWith({ ...noCounts, total: 3, writes: 7, lastModified: 45 }, tickets);
     expect(counts).toEqual({ ...noCounts, total: 3, writes: 9, lastModified: 50 });
     expect(counts.years.size).toBe(0);
+  });
+});
+
+describe('listsOf: the lists a magazine is in', () => {
+  it('is all magazines and one list per tag, each with the tag it counts', () => {
+    const lists = listsOf(
+      magazine('m', 1_700_000_000, [
+        ['sci', 'Science'],
+        ['art', 'Art'],
+      ]),
+    );
+    expect(lists).toEqual([
+      { list: 'ALL' },
+      { list: tagList('sci'), tag: { id: 'sci', name: 'Science' } },
+      { list: tagList('art'), tag: { id: 'art', name: 'Art' } },
+    ]);
+  });
+
+  it('names exactly the lists, but TAGS, whose counts a create changes', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 4 }),
+        fc.integer({ min: 0, max: 4_000_000_000 }),
+        (tags, created) => {
+          const made = magazine(
+            'm',
+            created,
+            tags.map((tag) => [tag, tag.toUpperCase()]),
+          );
+          const changed = [...countChanges(undefined, made).keys()].filter((list) => list !== 'TAGS');
+          expect(changed).toEqual(listsOf(made).map(({ list }) => list));
+        },
+      ),
+    );
+  });
+});
+
+describe('isClosing: whether a magazine refuses articles because its deletion has begun', () => {
+  const record = (closing: number | undefined) => ({
+    magazine: magazine('m', 1_700_000_000, []),
+    incarnation: 'i',
+    articles: 3,
+    lastArticleCreated: 0,
+    articlesModified: undefined,
+    closing,
+    writeToken: undefined,
+  });
+
+  it('is so from the mark until CLOSING_MS after it, when a deletion that crashed stops refusing them', () => {
+    const now = Date.now();
+    expect(isClosing(record(undefined))).toBe(false);
+    expect(isClosing(record(now))).toBe(true);
+    expect(isClosing(record(now - CLOSING_MS + 5_000))).toBe(true);
+    expect(isClosing(record(now - CLOSING_MS - 1))).toBe(false);
   });
 });
 

@@ -7,7 +7,7 @@ import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
 import { createMagazine, listMagazines } from '../../../shared/db/magazines';
 import { tableAccess } from '../../../shared/db/table-access';
-import { RETIRED_BLOCK_MS } from '../../../shared/db/timing';
+import { RETIRED_BLOCK_MS } from '../../../shared/timing';
 
 /**
  * Review finding: every fold retires the blocks it rewrites, and the first fold more than

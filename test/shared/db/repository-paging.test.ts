@@ -3,8 +3,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
+import { createRepository } from '../../../shared/bindings';
 import type { PageQuery } from '../../../shared/domain/paging';
-import { createRepository } from '../../../shared/stores';
 
 /** Paging on the real DynamoDB Local: every offset and cursor gives the page a client expects. */
 const client = localDynamoDbClient(inject('dynamoDbEndpoint'));

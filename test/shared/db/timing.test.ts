@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { LONGEST_REQUEST_MS, ORDINARY_REQUEST_MS } from '../../../shared/db/timing';
 import type { Operation } from '../../../shared/operation/row';
 import { DEFAULT_TIMEOUT_SECONDS, operations, timeoutSecondsOf } from '../../../shared/routes/table';
+import { LONGEST_REQUEST_MS, ORDINARY_REQUEST_MS } from '../../../shared/timing';
 
 /** The timing module checks its rules when it loads; what it assumes of the functions' timeouts is checked here. */
 describe('the timing rules of the data layer', () => {

@@ -64,10 +64,18 @@ const mockMagazine = (id: string, n: number): Magazine => {
   };
 };
 
-const catalogue = Array.from({ length: CATALOGUE_SIZE }, (_, n) =>
-  mockMagazine(`mock-${String(n + 1).padStart(3, '0')}`, n),
-);
-const lastModified = Math.max(...catalogue.map((m) => m.updated));
+let built: { readonly magazines: readonly Magazine[]; readonly lastModified: number } | undefined;
+
+/** The catalogue, made on the first mock request: a function instance that serves no mock request never makes it. */
+const mockCatalogue = () => {
+  if (!built) {
+    const magazines = Array.from({ length: CATALOGUE_SIZE }, (_, n) =>
+      mockMagazine(`mock-${String(n + 1).padStart(3, '0')}`, n),
+    );
+    built = { magazines, lastModified: Math.max(...magazines.map((m) => m.updated)) };
+  }
+  return built;
+};
 
 /** A page of an ordered list; the mock's position of an item is its offset, so cursors work as for real lists. */
 const paged = <T>(items: readonly T[], { start, limit }: PageQuery, extra: Partial<Page<T>> = {}): Page<T> => {
@@ -78,7 +86,7 @@ const paged = <T>(items: readonly T[], { start, limit }: PageQuery, extra: Parti
     items: page,
     count: items.length,
     offset,
-    lastModified,
+    lastModified: mockCatalogue().lastModified,
     ...(end < items.length && page.length > 0 && { next: String(end - 1) }),
     ...extra,
   };
@@ -108,12 +116,13 @@ const articleFor = (
 const tagSummaries = (): TagSummary[] =>
   TAGS.map((tag) => ({
     ...tag,
-    magazineCount: catalogue.filter((m) => m.tags.some((t) => t.id === tag.id)).length,
+    magazineCount: mockCatalogue().magazines.filter((m) => m.tags.some((t) => t.id === tag.id)).length,
   })).filter((t) => t.magazineCount > 0);
 
 const byOrder = <T>(asc: readonly T[], sort: PageQuery['sort']) => (sort === 'desc' ? [...asc].reverse() : asc);
 
-const magazine = (id: string): Magazine => catalogue.find((m) => m.id === id) ?? mockMagazine(id, hash(id));
+const magazine = (id: string): Magazine =>
+  mockCatalogue().magazines.find((m) => m.id === id) ?? mockMagazine(id, hash(id));
 
 /** A stable id for a simulated creation, derived from what was sent. */
 const newMockId = (sent: unknown): string => `mock-${hash(JSON.stringify(sent)).toString(36)}`;
@@ -129,14 +138,14 @@ const known = (entity: 'magazine' | 'tag', id: string) => {
 
 /*
  * The operations of the `Store`, one by one, so that a function's bundle carries only those its
- * handler names (shared/stores.ts).
+ * handler names (shared/bindings.ts).
  */
 
 export const getMagazine: Store['getMagazine'] = async (id) => magazine(known('magazine', id));
 
 export const listMagazines: Store['listMagazines'] = async (filter: MagazineFilter, page: PageQuery) => {
   const [from, to] = filter.year === undefined ? [-Infinity, Infinity] : yearBounds(filter.year);
-  const matching = catalogue.filter(
+  const matching = mockCatalogue().magazines.filter(
     (m) => m.created >= from && m.created <= to && (!filter.tag || m.tags.some((t) => t.id === filter.tag)),
   );
   return paged(ordered(matching, page.sort), page);
@@ -173,7 +182,7 @@ export const createArticle: Store['createArticle'] = async (magazineId, input) =
 });
 
 export const getArticle: Store['getArticle'] = async (id) =>
-  articleFor(pick(catalogue, hash(id)).id, hash(id) % 97, id);
+  articleFor(pick(mockCatalogue().magazines, hash(id)).id, hash(id) % 97, id);
 
 export const listTags: Store['listTags'] = async (page) => paged(byOrder(tagSummaries(), page.sort), page);
 
@@ -181,6 +190,6 @@ export const getTag: Store['getTag'] = async (id) => {
   known('tag', id);
   return {
     ...(tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: 1 + (hash(id) % 9) }),
-    lastModified,
+    lastModified: mockCatalogue().lastModified,
   };
 };

@@ -1,5 +1,5 @@
 /**
- * Every duration the data layer's correctness rests on, in one place, with the rules between them
+ * Every duration the API's correctness rests on, in one place, with the rules between them
  * checked when the module loads: a change that breaks one fails every test and every function's
  * start, not a deployment. docs/data-model.md explains each.
  */
@@ -8,6 +8,9 @@
 export const LONGEST_REQUEST_MS = 25_000;
 /** The longest an ordinary write runs after it read the head (its function's timeout). */
 export const ORDINARY_REQUEST_MS = 10_000;
+
+/** A request gives up on the store this long before its function's timeout, so that its answer (503) still goes out. */
+export const STORE_MARGIN_MS = 2_000;
 
 /** One attempt of one call, and its connection; attempts per call (the request's deadline bounds them all). */
 export const CALL_ATTEMPT_MS = 2_500;
@@ -43,6 +46,10 @@ const rules: readonly [string, boolean][] = [
   ['an idempotency lease outlasts the request that holds it', IDEMPOTENCY_LEASE_MS > LONGEST_REQUEST_MS],
   ['idempotency keys are kept at least 24 hours', IDEMPOTENCY_RETENTION_MS >= 24 * 3600 * 1000],
   ["a call's attempts fit in an ordinary request", CALL_ATTEMPTS * CALL_ATTEMPT_MS < ORDINARY_REQUEST_MS],
+  [
+    'a request has time for a whole call attempt before it gives up on the store',
+    STORE_MARGIN_MS + CALL_ATTEMPT_MS < ORDINARY_REQUEST_MS,
+  ],
 ];
 
 const broken = rules.filter(([, holds]) => !holds).map(([rule]) => rule);

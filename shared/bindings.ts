@@ -8,14 +8,31 @@ import * as articles from './db/articles';
 import * as bulk from './db/bulk';
 import type { DocumentClient } from './db/client';
 import * as magazines from './db/magazines';
-import { type OnTable, onTable, type TableOperations } from './db/repository';
-import { tableAccess } from './db/table-access';
+import { type TableAccess, tableAccess } from './db/table-access';
 import * as tags from './db/tags';
 import type { Store } from './domain/store';
-import * as mock from './mock/store';
+import * as mock from './mock/repository';
+
+/** An operation of the `Store` as its entity module does it on the table: the same, given the table's access first. */
+type OnTable<K extends keyof Store> = (access: TableAccess, ...args: Parameters<Store[K]>) => ReturnType<Store[K]>;
+
+type TableOperations<K extends keyof Store> = { readonly [Name in K]: OnTable<Name> };
+
+/**
+ * Store operations bound to the table's access for one request: every call they make gives up at
+ * the access's deadline, so that the request answers, in form, before its function's timeout.
+ */
+export const onTable = <K extends keyof Store>(operations: TableOperations<K>, access: TableAccess): Pick<Store, K> => {
+  const bound: Partial<Record<K, unknown>> = {};
+  for (const name of Object.keys(operations) as K[]) {
+    const operation = operations[name] as (access: TableAccess, ...args: unknown[]) => unknown;
+    bound[name] = (...args: unknown[]) => operation(access, ...args);
+  }
+  return bound as Pick<Store, K>;
+};
 
 /** One operation of the store, on the table and simulated. */
-export interface Binding<K extends keyof Store> {
+interface Binding<K extends keyof Store> {
   readonly table: OnTable<K>;
   readonly mock: Store[K];
 }

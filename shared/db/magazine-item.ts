@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import type { Magazine, MagazineDraft } from '../domain/magazine';
+import { CLOSING_MS } from '../timing';
+import type { MagazineRecord } from './items';
+import { attr, magazineKey } from './keys';
+import type { Item, TableAccess } from './table-access';
+
+/**
+ * The magazine item as writes make it (its decoder is `decodeMagazine` in items.ts), and what it
+ * says of the magazine's lifecycle: whether its deletion has begun.
+ */
+
+export const newRevision = () => randomBytes(9).toString('base64url');
+export const newIncarnation = () => randomBytes(6).toString('base64url').replace(/[-_]/g, 'x');
+
+const magazineAttributes = (magazine: Magazine) => ({
+  [attr.id]: magazine.id,
+  [attr.title]: magazine.title,
+  [attr.tags]: magazine.tags.map((tag) => ({ id: tag.id, name: tag.name })),
+  [attr.created]: magazine.created,
+  [attr.updated]: magazine.updated,
+  [attr.revision]: magazine.revision,
+});
+
+/** The item of a new magazine, with no articles yet. */
+export const magazineItem = (generation: string, magazine: Magazine, incarnation: string, extra: Item = {}): Item => ({
+  ...magazineKey(generation, magazine.id),
+  ...magazineAttributes(magazine),
+  [attr.incarnation]: incarnation,
+  [attr.articles]: 0,
+  ...extra,
+});
+
+/** A replace that would change nothing is not written, so the revision (and the ETag) stays. */
+export const isUnchanged = (previous: Magazine | undefined, draft: MagazineDraft) =>
+  previous !== undefined &&
+  previous.title === draft.title &&
+  (draft.created === undefined || draft.created === previous.created) &&
+  JSON.stringify(previous.tags.map((t) => [t.id, t.name])) === JSON.stringify(draft.tags.map((t) => [t.id, t.name]));
+
+/** Whether the magazine's deletion has begun (and not been given up): its articles are refused meanwhile. */
+export const isClosing = (record: MagazineRecord) =>
+  record.closing !== undefined && record.closing > Date.now() - CLOSING_MS;
+
+/** Refuses articles from now on (a plain write: it waits for no other request's transaction to be decided). */
+export const markClosing = async (access: TableAccess, generation: string, record: MagazineRecord) => {
+  await access.update({
+    Key: magazineKey(generation, record.magazine.id),
+    UpdateExpression: 'SET #closing = :now',
+    ConditionExpression: '#incarnation = :incarnation',
+    ExpressionAttributeNames: { '#closing': attr.closing, '#incarnation': attr.incarnation },
+    ExpressionAttributeValues: { ':now': Date.now(), ':incarnation': record.incarnation },
+  });
+};
