@@ -113,7 +113,8 @@ describe('npm start, as a new user runs it', () => {
     const api = await start(['--keys']);
     try {
       const { client, command } = api;
-      const [, key] = command.output().match(/free: (local-free-\S+)/) ?? [];
+      // The keys are printed after the line that says the API listens, maybe in a later chunk.
+      const [, key] = await command.waitFor(/free: (local-free-\S+)/);
       expect(key, command.output()).toBeDefined();
       const list = await client.get('/magazines', { headers: { 'x-api-key': key! } });
       expect(list.status, list.text).toBe(200);
