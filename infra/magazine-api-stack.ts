@@ -32,7 +32,7 @@ import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
 import { minimumCompressionBytes } from '../shared/http/compression';
-import type { Operation, ScheduledTask, StreamTask } from '../shared/operation/row';
+import { type Operation, prefixesOf, type ScheduledTask, type StreamTask } from '../shared/operation/row';
 import {
   expandRoutes,
   fallbacks,
@@ -221,12 +221,13 @@ export class MagazineApiStack extends Stack {
           retryAttempts: 10,
           bisectBatchOnError: true,
           onFailure: new SqsDlq(this.streamFailures),
-          filters: [
+          // One filter per prefix: a record passes if any lets it through.
+          filters: prefixesOf(task).map((prefix) =>
             FilterCriteria.filter({
-              eventName: FilterRule.isEqual('INSERT'),
-              dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(task.newItemsPrefix) } } },
+              eventName: FilterRule.or(...(task.changes ?? ['INSERT'])),
+              dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(prefix) } } },
             }),
-          ],
+          ),
         }),
       );
       this.scheduledFunctions.set(task.handler, fn);

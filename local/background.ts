@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
-import type { StreamTask } from '../shared/operation/row';
+import { prefixesOf, type StreamTask } from '../shared/operation/row';
 import { streamTasks, timeoutSecondsOf } from '../shared/routes/table';
 import { localDynamoDbClient } from './dynamodb-local';
 import type { LocalEnvironment } from './environment';
@@ -36,7 +36,8 @@ export const startBackgroundTasks = async (
         endpoint: environment.endpoint,
         tableName: environment.tableName,
         dynamoDbClient: client,
-        newItemsPrefix: task.newItemsPrefix,
+        prefixes: prefixesOf(task),
+        ...(task.changes && { changes: task.changes }),
         parallelization: task.parallelization,
         handle: (event) =>
           handler(

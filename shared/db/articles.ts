@@ -9,6 +9,7 @@ import { reserve } from './idempotency';
 import { decodeArticle, decodeMagazine } from './items';
 import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './keys';
 import { isClosing, readMagazine } from './magazines';
+import { currentRequestId } from './request';
 import { ConditionsFailed, type TableAccess, type Transaction } from './table-access';
 import { CLOSING_MS } from './timing';
 
@@ -57,7 +58,8 @@ export const createArticle = async (
           Update: {
             TableName: access.tableName,
             Key: magazineKey(generation, magazineId),
-            UpdateExpression: 'SET #articles = :seq, #lastCreated = :created, #modified = :created',
+            UpdateExpression:
+              'SET #articles = :seq, #lastCreated = :created, #modified = :created, #request = :request',
             ConditionExpression:
               '#incarnation = :incarnation AND #articles = :previous AND (attribute_not_exists(#closing) OR #closing < :stale)',
             ExpressionAttributeNames: {
@@ -66,9 +68,11 @@ export const createArticle = async (
               '#modified': attr.articlesModified,
               '#incarnation': attr.incarnation,
               '#closing': attr.closing,
+              '#request': attr.requestId,
             },
             ExpressionAttributeValues: {
               ':seq': seq,
+              ':request': currentRequestId(),
               ':created': created,
               ':incarnation': record.incarnation,
               ':previous': record.articles,
@@ -79,7 +83,12 @@ export const createArticle = async (
         article: {
           Put: {
             TableName: access.tableName,
-            Item: { ...articleKey(record.incarnation, seq), ...article, [attr.writeToken]: token },
+            Item: {
+              ...articleKey(record.incarnation, seq),
+              ...article,
+              [attr.writeToken]: token,
+              [attr.requestId]: currentRequestId(),
+            },
             ConditionExpression: 'attribute_not_exists(#pk)',
             ExpressionAttributeNames: { '#pk': 'PK' },
           },

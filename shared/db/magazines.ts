@@ -11,6 +11,7 @@ import { reserve } from './idempotency';
 import { decodeMagazine, decodeMagazineView, MAGAZINE_VIEW, type MagazineRecord } from './items';
 import {
   attr,
+  deletionKey,
   idOfPosition,
   type Key,
   listPosition,
@@ -20,8 +21,12 @@ import {
   tagList,
 } from './keys';
 import { countsOf, GenerationMoved, magazinePage, readList, ticketPuts, type Window } from './lists';
+import { currentRequestId } from './request';
 import { backoff, ConditionsFailed, type Item, isConflict, type TableAccess, type Transaction } from './table-access';
 import { CLOSING_MS } from './timing';
+
+/** A deletion's note outlives the table's stream (24 hours), which is all it is kept for. */
+const DELETION_KEPT_SECONDS = 2 * 86_400;
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
 
@@ -185,7 +190,10 @@ export const createMagazine = async (
         magazine: {
           Put: {
             TableName: access.tableName,
-            Item: magazineItem(generation, magazine, newIncarnation(), { [attr.writeToken]: token }),
+            Item: magazineItem(generation, magazine, newIncarnation(), {
+              [attr.writeToken]: token,
+              [attr.requestId]: currentRequestId(),
+            }),
             ConditionExpression: 'attribute_not_exists(#pk)',
             ExpressionAttributeNames: { '#pk': 'PK' },
           },
@@ -277,7 +285,7 @@ export const replaceMagazine = async (
           TableName: access.tableName,
           Key: magazineKey(generation, next.id),
           UpdateExpression:
-            'SET #title = :title, #tags = :tags, #created = :created, #updated = :updated, #revision = :revision, #token = :token REMOVE #closing',
+            'SET #title = :title, #tags = :tags, #created = :created, #updated = :updated, #revision = :revision, #token = :token, #request = :request REMOVE #closing',
           ConditionExpression: '#revision = :previous',
           ExpressionAttributeNames: {
             '#title': attr.title,
@@ -286,6 +294,7 @@ export const replaceMagazine = async (
             '#updated': attr.updated,
             '#revision': attr.revision,
             '#token': attr.writeToken,
+            '#request': attr.requestId,
             '#closing': attr.closing,
           },
           ExpressionAttributeValues: {
@@ -295,6 +304,7 @@ export const replaceMagazine = async (
             ':updated': next.updated,
             ':revision': next.revision,
             ':token': token,
+            ':request': currentRequestId(),
             ':previous': previous.revision,
           },
         },
@@ -348,6 +358,18 @@ export const deleteMagazine = async (
           ConditionExpression: '#revision = :revision',
           ExpressionAttributeNames: { '#revision': attr.revision },
           ExpressionAttributeValues: { ':revision': magazine.revision },
+        },
+      },
+      deletion: {
+        Put: {
+          TableName: access.tableName,
+          Item: {
+            ...deletionKey(generation, id, incarnation),
+            [attr.id]: id,
+            [attr.revision]: magazine.revision,
+            [attr.requestId]: currentRequestId(),
+            [attr.expiresAt]: nowInSeconds() + DELETION_KEPT_SECONDS,
+          },
         },
       },
       tickets: ticketPuts(access.tableName, generation, magazine, undefined, token),
