@@ -20,7 +20,7 @@ import {
   SpecRestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
 import { ManagedPolicy, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { type Code, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
@@ -98,6 +98,8 @@ export class MagazineApiStack extends Stack {
   readonly scheduledFunctions = new Map<string, ApiFunction>();
   /** Where the stream's records go that a stream function could not handle (after its retries). */
   readonly streamFailures: Queue;
+  /** Where the change events go (`source` magazine-api, `detail-type` the event's name). */
+  readonly eventBus: EventBus;
   readonly publisherPolicy: ManagedPolicy;
   readonly monitoring: Monitoring;
   readonly canaries: CanaryDeployments | undefined;
@@ -203,15 +205,21 @@ export class MagazineApiStack extends Stack {
       {
         id: 'AwsSolutions-SQS3',
         reason:
-          "It is itself the failure queue of the stream's functions: each message names a stream batch to look at, and its depth raises an alarm.",
+          "It is itself the failure queue of the stream's functions (the folder's, and the change events' that could not be put on the bus): each message names a function and a stream batch to look at, and its depth raises an alarm.",
       },
       {
         id: 'Serverless-SQSRedrivePolicy',
         reason: 'A failure queue has nowhere further to send what it holds: an operator reads it.',
       },
     );
+    // The change events' bus: consumers add their own rules to it, outside this stack.
+    this.eventBus = new EventBus(this, 'ChangeEvents', { eventBusName: `magazine-api-${settings.stage}` });
     for (const task of streamTasks as readonly StreamTask[]) {
       const fn = backgroundFunction(task, 'stream');
+      if (task.publishes) {
+        this.eventBus.grantPutEventsTo(fn.function);
+        fn.function.addEnvironment('EVENT_BUS_NAME', this.eventBus.eventBusName);
+      }
       fn.function.addEventSource(
         new DynamoEventSource(this.table, {
           startingPosition: StartingPosition.TRIM_HORIZON,
@@ -323,6 +331,7 @@ export class MagazineApiStack extends Stack {
       accessLogs,
       table: this.table,
       stream: { handlers: streamTasks.map((task) => task.handler), failures: this.streamFailures },
+      events: true,
       functions: [
         ...[...this.functions].map(([handler, fn]) => ({
           handler,

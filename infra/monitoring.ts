@@ -19,7 +19,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { dimensions, metricsNamespace, requestMetrics, type StageMetric } from '../shared/metrics';
+import { dimensions, EVENTS_PUBLISHED, metricsNamespace, requestMetrics, type StageMetric } from '../shared/metrics';
 import type { TableAction } from '../shared/operation/row';
 import type { ApiFunction } from './api-function';
 import type { AlarmThresholds, StageName } from './stage-settings';
@@ -67,6 +67,8 @@ export interface MonitoringProps {
   readonly functions: readonly MonitoredFunction[];
   /** The functions the table's stream runs, and where the batches they could not handle go. */
   readonly stream?: { readonly handlers: readonly string[]; readonly failures: IQueue };
+  /** Whether a stream function puts change events on a bus (its failed batches go to the stream's failure queue). */
+  readonly events?: boolean;
 }
 
 const fiveMinutes = Duration.minutes(5);
@@ -193,7 +195,7 @@ export class Monitoring extends Construct {
         'stream-failures',
         props.stream.failures.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
         1,
-        "A batch of the table's stream failed every retry and waits in the StreamFailures queue: its lists keep tickets until it is replayed.",
+        "A batch of the table's stream failed every retry and waits in the StreamFailures queue: a folder's batch leaves its lists' tickets until it is replayed, a publisher's batch leaves consumers without its change events until it is replayed.",
       );
       for (const { handler, fn } of props.functions.filter((f) => props.stream?.handlers.includes(f.handler)))
         alarm(
@@ -338,6 +340,21 @@ export class Monitoring extends Construct {
       }),
       new GraphWidget({ title: 'DynamoDB throttled requests', left: [figures.tableThrottles], width }),
     );
+    if (props.events && props.stream)
+      dashboard.addWidgets(
+        new GraphWidget({
+          title: 'Change events published, and batches whose events failed',
+          left: [emf(EVENTS_PUBLISHED).with({ label: 'Events published' })],
+          right: [
+            props.stream.failures.metricApproximateNumberOfMessagesVisible({
+              period: fiveMinutes,
+              statistic: 'Maximum',
+              label: 'Stream failures queue depth',
+            }),
+          ],
+          width,
+        }),
+      );
     return dashboard;
   }
 }
