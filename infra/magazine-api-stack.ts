@@ -323,6 +323,12 @@ export class MagazineApiStack extends Stack {
 
     const operationIdOf = (handler: string) =>
       operationOf.get(handler)?.id ?? fallbacks.find((fallback) => fallback.handler === handler)?.id ?? handler;
+    // The change events link to the API: its custom domain if it has one, else its stage's URL.
+    for (const task of streamTasks as readonly StreamTask[])
+      if (task.publishes)
+        this.scheduledFunctions
+          .get(task.handler)
+          ?.function.addEnvironment('EVENTS_BASE_URL', settings.baseUrl ?? this.api.url);
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stage: settings.stage,
       thresholds: settings.alarms,

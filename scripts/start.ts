@@ -126,12 +126,20 @@ async function serve() {
       handlers = bundledHandlers(environment, bundles);
     }
     const apiKeys = values.keys ? new LocalApiKeys() : undefined;
-    server = await startLocalServer({ port, quiet: values.quiet, handlers, apiKeys });
+    server = await startLocalServer({
+      port,
+      quiet: values.quiet,
+      handlers,
+      apiKeys,
+      events: () => background?.eventBus,
+    });
     // The folder reads the table's stream, as its event source mapping does in AWS.
     background = await startBackgroundTasks(environment, handlers, {
+      baseUrl: server.url,
       onError: (task, error) => console.error(`${task}: ${error instanceof Error ? error.message : String(error)}`),
     });
     console.log(`Magazine API listening on ${server.url}`);
+    console.log(`Change events as they are published: curl -N '${server.url}/v1/events' (Server-Sent Events)`);
     if (values.seed) {
       const made = await loadSampleData(server.url);
       console.log(`Loaded the sample data: ${made.magazines} magazines, ${made.articles} articles`);

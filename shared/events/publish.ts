@@ -66,7 +66,8 @@ export const putInOrder = async (put: PutEvents, entries: readonly BusEntry[], p
 export const eventPublisher = (put: PutEvents = eventBus()) => {
   const { tableName } = storeConfig();
   const client = createDocumentClient({ operation: 'publishEvents' });
-  const links = linksAt(config().baseUrl ?? '');
+  // The API's own address (the publisher serves no request to learn it from): set by the stack and by `npm start`.
+  const links = linksAt((process.env.EVENTS_BASE_URL || config().baseUrl || '').replace(/\/+$/, ''));
   return async (records: readonly DynamoDBRecord[], deadline: number): Promise<ChangeEvent[]> => {
     const keys = articleKeysOf(records);
     const articles = new Map<string, Record<string, unknown>>();
