@@ -139,7 +139,6 @@ async function serve() {
       onError: (task, error) => console.error(`${task}: ${error instanceof Error ? error.message : String(error)}`),
     });
     console.log(`Magazine API listening on ${server.url}`);
-    console.log(`Change events as they are published: curl -N '${server.url}/v1/events' (Server-Sent Events)`);
     if (values.seed) {
       const made = await loadSampleData(server.url);
       console.log(`Loaded the sample data: ${made.magazines} magazines, ${made.articles} articles`);
@@ -152,6 +151,7 @@ async function serve() {
         `Try: curl -i -H 'x-api-key: ${keys[0]!.key}' '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`,
       );
     } else console.log(`Try: curl -i '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`);
+    console.log(`Change events as they are published: curl -N '${server.url}/v1/events' (Server-Sent Events)`);
   } catch (error) {
     console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);

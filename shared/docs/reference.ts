@@ -346,14 +346,32 @@ ${samples(group)}
     return `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${markdown(String(schema.description ?? ''))}<p class="muted">${xml}</p>${shape}</section>`;
   };
 
-  const tags = document.tags.map((tag) => ({
-    ...tag,
-    keys: [...groups.keys()].filter((key) => main(groups.get(key)!).operation.tags[0] === tag.name),
-  }));
+  // The change events are webhooks, not operations: they have a section of their own.
+  const eventsTag = document.tags.find((tag) => tag.name === 'Events');
+  const webhooks = Object.entries(document.webhooks ?? {}).flatMap(([name, item]) => {
+    const post = isObject(item) && isObject(item.post) ? item.post : undefined;
+    return post ? [{ name, summary: String(post.summary ?? '') }] : [];
+  });
+  const events = `<section id="events">
+<h2>Change events</h2>
+${markdown(eventsTag?.description ?? '')}
+<table class="fixed"><thead><tr><th style="width: 24%">detail-type</th><th>When</th><th style="width: 24%">Schema</th></tr></thead><tbody>${webhooks
+    .map(
+      (event) =>
+        `<tr><td><code>${escapeHtml(event.name)}</code></td><td>${markdown(event.summary)}</td><td><a href="#schema-${escapeHtml(event.name)}Event">${escapeHtml(event.name)}Event</a></td></tr>`,
+    )
+    .join('')}</tbody></table>
+</section>`;
+  const tags = document.tags
+    .filter((tag) => tag !== eventsTag)
+    .map((tag) => ({
+      ...tag,
+      keys: [...groups.keys()].filter((key) => main(groups.get(key)!).operation.tags[0] === tag.name),
+    }));
   const toc = `<nav class="toc" aria-label="Contents">
 <div class="search"><input type="search" id="search" placeholder="Search operations (press /)" aria-label="Search operations" autocomplete="off"></div>
 <p id="no-match" hidden>No operation matches.</p>
-<h2>Overview</h2><ul><li><a href="#overview">About this API</a></li><li><a href="#unrouted">Unknown paths and methods</a></li></ul>
+<h2>Overview</h2><ul><li><a href="#overview">About this API</a></li><li><a href="#unrouted">Unknown paths and methods</a></li><li><a href="#events">Change events</a></li></ul>
 ${tags
   .map(
     (tag) =>
@@ -402,6 +420,7 @@ ${markdown(document.info.description)}
 <h2>Unknown paths and methods</h2>
 <table class="fixed"><thead><tr><th style="width: 12%">Status</th><th>When</th><th style="width: 22%">Error codes</th><th style="width: 18%">Headers</th></tr></thead><tbody>${unrouted}</tbody></table>
 </section>
+${events}
 ${tags
   .map(
     (tag) => `<div data-group><h2 id="tag-${escapeHtml(tag.name)}">${escapeHtml(tag.name)}</h2>

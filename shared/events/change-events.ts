@@ -26,18 +26,9 @@ import type { Links } from '../http/links';
 import { toArticleRepresentation } from '../http/representations/article';
 import { toMagazineRepresentation } from '../http/representations/magazine';
 import type { ArticleRepresentation, MagazineRepresentation } from '../http/representations/schemas';
+import type { ChangeEventName } from './names';
 
-export const EVENT_SOURCE = 'magazine-api';
-
-export const changeEventNames = [
-  'MagazineCreated',
-  'MagazineReplaced',
-  'MagazineDeleted',
-  'ArticleAdded',
-  'CollectionReplaced',
-  'CollectionDeleted',
-] as const;
-export type ChangeEventName = (typeof changeEventNames)[number];
+export { type ChangeEventName, changeEventNames, EVENT_SOURCE } from './names';
 
 interface Envelope {
   /** The same for every delivery of the same change: made from the change, never from the delivery. */

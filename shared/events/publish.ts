@@ -7,8 +7,9 @@ import { config, storeConfig } from '../config';
 import { createDocumentClient } from '../db/client';
 import { tableAccess } from '../db/table-access';
 import { linksAt } from '../http/links';
-import { articleKeysOf, articleLookupKey, type ChangeEvent, EVENT_SOURCE, eventsOf } from './change-events';
+import { articleKeysOf, articleLookupKey, type ChangeEvent, eventsOf } from './change-events';
 import { type BusEntry, eventBus, type PutEvents } from './event-bus';
+import { EVENT_SOURCE } from './names';
 
 /** PutEvents takes at most 10 entries (and 256 KB) a call. */
 export const ENTRIES_PER_CALL = 10;

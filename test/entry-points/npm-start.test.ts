@@ -113,7 +113,8 @@ describe('npm start, as a new user runs it', () => {
     const api = await start(['--keys']);
     try {
       const { client, command } = api;
-      const [, key] = command.output().match(/free: (local-free-\S+)/) ?? [];
+      // The keys are printed after the line start() waits for: wait for them too rather than race them.
+      const [, key] = await command.waitFor(/free: (local-free-\S+)/);
       expect(key, command.output()).toBeDefined();
       const list = await client.get('/magazines', { headers: { 'x-api-key': key! } });
       expect(list.status, list.text).toBe(200);
@@ -233,7 +234,7 @@ describe('npm start -- --bundled', () => {
     const command = runNpm(['start', '--', '--bundled'], env);
     try {
       const [, url] = await command.waitFor(/Magazine API listening on (http:\/\/\S+)/);
-      expect(command.output()).toMatch(/Serving 20 functions bundled as they deploy/);
+      expect(command.output()).toMatch(/Serving 21 functions bundled as they deploy/);
       const client = clientFor(url!);
       const created = await client.post('/magazines', { id: 'b1', title: 'Bundled' });
       expect(created.status).toBe(201);
