@@ -20,14 +20,13 @@ import {
   SpecRestApi,
 } from 'aws-cdk-lib/aws-apigateway';
 import { AttributeType, BillingMode, StreamViewType, Table } from 'aws-cdk-lib/aws-dynamodb';
-import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { EventBus, Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction as LambdaFunctionTarget } from 'aws-cdk-lib/aws-events-targets';
 import { ManagedPolicy, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { type Code, FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
-import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
+import type { Code } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { Secret } from 'aws-cdk-lib/aws-secretsmanager';
-import { type Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import type { Queue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { tableDefinition } from '../shared/db/table';
 import { minimumCompressionBytes } from '../shared/http/compression';
@@ -43,7 +42,7 @@ import { Firewall } from './firewall';
 import { Monitoring } from './monitoring';
 import { NoPlainSecrets } from './plain-secrets';
 import { restApiDefinition, writeMethods } from './rest-api-definition';
-import { cursorKeySecret, failureQueue } from './stack-parts';
+import { cursorKeySecret, failureQueue, streamSource } from './stack-parts';
 import type { StageSettings } from './stage-settings';
 
 export { writeMethods } from './rest-api-definition';
@@ -92,6 +91,8 @@ export class MagazineApiStack extends Stack {
   readonly scheduledFunctions = new Map<string, ApiFunction>();
   /** Where the stream's records go that a stream function could not handle (after its retries). */
   readonly streamFailures: Queue;
+  /** Where the change events go (`source` magazine-api, `detail-type` the event's name). */
+  readonly eventBus: EventBus;
   readonly publisherPolicy: ManagedPolicy;
   readonly monitoring: Monitoring;
   readonly canaries: CanaryDeployments | undefined;
@@ -180,25 +181,15 @@ export class MagazineApiStack extends Stack {
     }
 
     this.streamFailures = failureQueue(this);
+    // The change events' bus: consumers add their own rules to it, outside this stack.
+    this.eventBus = new EventBus(this, 'ChangeEvents', { eventBusName: `magazine-api-${settings.stage}` });
     for (const task of streamTasks as readonly StreamTask[]) {
       const fn = backgroundFunction(task, 'stream');
-      fn.function.addEventSource(
-        new DynamoEventSource(this.table, {
-          startingPosition: StartingPosition.TRIM_HORIZON,
-          batchSize: 1000,
-          maxBatchingWindow: Duration.seconds(task.batchWindowSeconds),
-          parallelizationFactor: task.parallelization,
-          retryAttempts: 10,
-          bisectBatchOnError: true,
-          onFailure: new SqsDlq(this.streamFailures),
-          filters: [
-            FilterCriteria.filter({
-              eventName: FilterRule.isEqual('INSERT'),
-              dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(task.newItemsPrefix) } } },
-            }),
-          ],
-        }),
-      );
+      if (task.publishes) {
+        this.eventBus.grantPutEventsTo(fn.function);
+        fn.function.addEnvironment('EVENT_BUS_NAME', this.eventBus.eventBusName);
+      }
+      fn.function.addEventSource(streamSource(this.table, task, this.streamFailures));
       this.scheduledFunctions.set(task.handler, fn);
     }
 
@@ -284,6 +275,12 @@ export class MagazineApiStack extends Stack {
 
     const operationIdOf = (handler: string) =>
       operationOf.get(handler)?.id ?? fallbacks.find((fallback) => fallback.handler === handler)?.id ?? handler;
+    // The change events link to the API: its custom domain if it has one, else its stage's URL.
+    for (const task of streamTasks as readonly StreamTask[])
+      if (task.publishes)
+        this.scheduledFunctions
+          .get(task.handler)
+          ?.function.addEnvironment('EVENTS_BASE_URL', settings.baseUrl ?? this.api.url);
     this.monitoring = new Monitoring(this, 'Monitoring', {
       stage: settings.stage,
       thresholds: settings.alarms,
@@ -292,6 +289,7 @@ export class MagazineApiStack extends Stack {
       accessLogs,
       table: this.table,
       stream: { handlers: streamTasks.map((task) => task.handler), failures: this.streamFailures },
+      events: true,
       functions: [
         ...[...this.functions].map(([handler, fn]) => ({
           handler,

@@ -13,41 +13,20 @@ import {
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
-import { type Table, Operation as TableOperation } from 'aws-cdk-lib/aws-dynamodb';
+import type { Table } from 'aws-cdk-lib/aws-dynamodb';
 import { FilterPattern, type LogGroup } from 'aws-cdk-lib/aws-logs';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { dimensions, metricsNamespace, requestMetrics, type StageMetric } from '../shared/metrics';
+import { dimensions, EVENTS_PUBLISHED, metricsNamespace, requestMetrics, type StageMetric } from '../shared/metrics';
 import type { TableAction } from '../shared/operation/row';
 import type { ApiFunction } from './api-function';
 import type { AlarmThresholds, StageName } from './stage-settings';
+import { tableOperationsOf } from './table-operations';
 
 /** The metric the access log's 429 lines become (API Gateway publishes no count of its own throttling). */
 export const throttledRequestsMetric = 'ThrottledRequests';
-
-/** The DynamoDB operations (as CloudWatch names them) a grant lets a function send; writes also go in transactions. */
-const tableOperationsOf = (action: TableAction): TableOperation[] => {
-  switch (action) {
-    case 'GetItem':
-      return [TableOperation.GET_ITEM];
-    case 'BatchGetItem':
-      return [TableOperation.BATCH_GET_ITEM];
-    case 'Query':
-      return [TableOperation.QUERY];
-    case 'BatchWriteItem':
-      return [TableOperation.BATCH_WRITE_ITEM];
-    case 'PutItem':
-      return [TableOperation.PUT_ITEM, TableOperation.TRANSACT_WRITE_ITEMS];
-    case 'UpdateItem':
-      return [TableOperation.UPDATE_ITEM, TableOperation.TRANSACT_WRITE_ITEMS];
-    case 'DeleteItem':
-      return [TableOperation.DELETE_ITEM, TableOperation.TRANSACT_WRITE_ITEMS];
-    case 'ConditionCheckItem':
-      return [TableOperation.TRANSACT_WRITE_ITEMS];
-  }
-};
 
 /** A function of the API and the operation it serves (the `Operation` of its metrics). */
 export interface MonitoredFunction {
@@ -67,6 +46,8 @@ export interface MonitoringProps {
   readonly functions: readonly MonitoredFunction[];
   /** The functions the table's stream runs, and where the batches they could not handle go. */
   readonly stream?: { readonly handlers: readonly string[]; readonly failures: IQueue };
+  /** Whether a stream function puts change events on a bus (its failed batches go to the stream's failure queue). */
+  readonly events?: boolean;
 }
 
 const fiveMinutes = Duration.minutes(5);
@@ -193,7 +174,7 @@ export class Monitoring extends Construct {
         'stream-failures',
         props.stream.failures.metricApproximateNumberOfMessagesVisible({ period: fiveMinutes, statistic: 'Maximum' }),
         1,
-        "A batch of the table's stream failed every retry and waits in the StreamFailures queue: its lists keep tickets until it is replayed.",
+        "A batch of the table's stream failed every retry and waits in the StreamFailures queue: a folder's batch leaves its lists' tickets until it is replayed, a publisher's batch leaves consumers without its change events until it is replayed.",
       );
       for (const { handler, fn } of props.functions.filter((f) => props.stream?.handlers.includes(f.handler)))
         alarm(
@@ -338,6 +319,21 @@ export class Monitoring extends Construct {
       }),
       new GraphWidget({ title: 'DynamoDB throttled requests', left: [figures.tableThrottles], width }),
     );
+    if (props.events && props.stream)
+      dashboard.addWidgets(
+        new GraphWidget({
+          title: 'Change events published, and batches whose events failed',
+          left: [emf(EVENTS_PUBLISHED).with({ label: 'Events published' })],
+          right: [
+            props.stream.failures.metricApproximateNumberOfMessagesVisible({
+              period: fiveMinutes,
+              statistic: 'Maximum',
+              label: 'Stream failures queue depth',
+            }),
+          ],
+          width,
+        }),
+      );
     return dashboard;
   }
 }

@@ -1,7 +1,11 @@
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { FilterCriteria, FilterRule, StartingPosition } from 'aws-cdk-lib/aws-lambda';
+import { DynamoEventSource, SqsDlq } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
+import { prefixesOf, type StreamTask } from '../shared/operation/row';
 
 /** Parts of the stack (magazine-api-stack.ts) that stand alone: made here, with the cdk-nag findings they accept. */
 
@@ -31,7 +35,7 @@ export const failureQueue = (scope: Construct): Queue => {
     {
       id: 'AwsSolutions-SQS3',
       reason:
-        "It is itself the failure queue of the stream's functions: each message names a stream batch to look at, and its depth raises an alarm.",
+        "It is itself the failure queue of the stream's functions (the folder's, and the change events' that could not be put on the bus): each message names a function and a stream batch to look at, and its depth raises an alarm.",
     },
     {
       id: 'Serverless-SQSRedrivePolicy',
@@ -40,3 +44,22 @@ export const failureQueue = (scope: Construct): Queue => {
   );
   return queue;
 };
+
+/** How a stream task reads the table's stream: its filter, batches, lanes, retries and failure queue. */
+export const streamSource = (table: ITable, task: StreamTask, failures: Queue): DynamoEventSource =>
+  new DynamoEventSource(table, {
+    startingPosition: StartingPosition.TRIM_HORIZON,
+    batchSize: 1000,
+    maxBatchingWindow: Duration.seconds(task.batchWindowSeconds),
+    parallelizationFactor: task.parallelization,
+    retryAttempts: 10,
+    bisectBatchOnError: true,
+    onFailure: new SqsDlq(failures),
+    // One filter per prefix: a record passes if any lets it through.
+    filters: prefixesOf(task).map((prefix) =>
+      FilterCriteria.filter({
+        eventName: FilterRule.or(...(task.changes ?? ['INSERT'])),
+        dynamodb: { Keys: { SK: { S: FilterRule.beginsWith(prefix) } } },
+      }),
+    ),
+  });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
-import type { StreamTask } from '../shared/operation/row';
+import { prefixesOf, type StreamTask } from '../shared/operation/row';
 import { timeoutSecondsOf } from '../shared/routes/table';
 import { streamTasks } from '../shared/routes/tasks';
 import { localDynamoDbClient } from './dynamodb-local';
 import type { LocalEnvironment } from './environment';
+import { type LocalEventBus, startLocalEventBus } from './event-bus';
 import { lambdaContext } from './lambda-context';
 import type { HandlerLoader } from './load-handler';
 import { type StreamReader, startStreamReader } from './stream-reader';
@@ -15,6 +16,8 @@ import { type StreamReader, startStreamReader } from './stream-reader';
  * here: `npm run invoke -- sweep-garbage` runs it.)
  */
 export interface BackgroundTasks {
+  /** The bus the change events go to, when a stream task publishes them. */
+  readonly eventBus: LocalEventBus | undefined;
   /** Resolves once every change written so far has been handled by the stream tasks. */
   caughtUp(): Promise<void>;
   stop(): Promise<void>;
@@ -23,11 +26,27 @@ export interface BackgroundTasks {
 export const startBackgroundTasks = async (
   environment: LocalEnvironment,
   handlers: HandlerLoader,
-  options: { readonly onError?: (task: string, error: unknown) => void } = {},
+  options: {
+    readonly onError?: (task: string, error: unknown) => void;
+    /** The API's address, which the change events' links start with. */
+    readonly baseUrl?: string;
+    /** Only these stream tasks (by handler); all unless given. */
+    readonly tasks?: readonly string[];
+  } = {},
 ): Promise<BackgroundTasks> => {
   const client = localDynamoDbClient(environment.endpoint);
   const readers: StreamReader[] = [];
-  for (const task of streamTasks as readonly StreamTask[]) {
+  const tasks = (streamTasks as readonly StreamTask[]).filter(
+    (task) => options.tasks === undefined || options.tasks.includes(task.handler),
+  );
+  // The publisher reads where its bus is when its module loads: the bus comes first.
+  const eventBus = tasks.some((task) => task.publishes) ? await startLocalEventBus() : undefined;
+  if (eventBus) {
+    process.env.EVENT_BUS_NAME = eventBus.busName;
+    process.env.EVENTBRIDGE_ENDPOINT = eventBus.endpoint;
+    if (options.baseUrl) process.env.EVENTS_BASE_URL = options.baseUrl;
+  }
+  for (const task of tasks) {
     const handler = (await handlers(task.handler)) as unknown as (
       event: DynamoDBStreamEvent,
       context: Context,
@@ -37,7 +56,8 @@ export const startBackgroundTasks = async (
         endpoint: environment.endpoint,
         tableName: environment.tableName,
         dynamoDbClient: client,
-        newItemsPrefix: task.newItemsPrefix,
+        prefixes: prefixesOf(task),
+        ...(task.changes && { changes: task.changes }),
         parallelization: task.parallelization,
         handle: (event) =>
           handler(
@@ -49,11 +69,13 @@ export const startBackgroundTasks = async (
     );
   }
   return {
+    eventBus,
     caughtUp: async () => {
       await Promise.all(readers.map((reader) => reader.caughtUp()));
     },
     stop: async () => {
       await Promise.all(readers.map((reader) => reader.stop()));
+      await eventBus?.stop();
       client.destroy();
     },
   };

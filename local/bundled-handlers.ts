@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { memorySize, runtimeName } from '../infra/bundling';
 import { readConfig } from '../shared/config';
 import { functionRowOf } from '../shared/routes/table';
-import { functionEnvironment } from '../shared/routes/tasks';
+import { functionEnvironment, streamTaskOfHandler } from '../shared/routes/tasks';
 import type { Bundles } from './bundle-functions';
 import { localRegion } from './dynamodb-local';
 import type { LocalEnvironment } from './environment';
@@ -90,6 +90,13 @@ const lambdaVariables = (name: string, environment: LocalEnvironment): Record<st
     METRICS,
     // Only here: a deployed function finds DynamoDB itself.
     ...(DYNAMODB_ENDPOINT && { DYNAMODB_ENDPOINT }),
+    // The publisher's bus and the API's address, as the stack gives them: here the local stand-in `npm start` set up.
+    ...(streamTaskOfHandler(name)?.publishes &&
+      Object.fromEntries(
+        ['EVENT_BUS_NAME', 'EVENTBRIDGE_ENDPOINT', 'EVENTS_BASE_URL'].flatMap((variable) =>
+          process.env[variable] ? [[variable, process.env[variable]]] : [],
+        ),
+      )),
   };
 };
 

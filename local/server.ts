@@ -9,6 +9,8 @@ import { expandRoutes, timeoutSecondsOf } from '../shared/routes/table';
 import { splitUrl, toApiGatewayEvent } from './api-gateway-event';
 import type { LocalApiKeys } from './api-keys';
 import { compressForClient } from './compression';
+import type { LocalEventBus } from './event-bus';
+import { EVENTS_PATH, serveEvents } from './event-stream';
 import {
   checkProxyResult,
   GatewayFailure,
@@ -38,6 +40,8 @@ export interface LocalServerOptions {
    * documentation paths and CORS preflight needs a key of these (`x-api-key`), within its plan.
    */
   readonly apiKeys?: LocalApiKeys;
+  /** The change events' bus, once there is one: served as Server-Sent Events at `/v1/events`. */
+  readonly events?: () => LocalEventBus | undefined;
 }
 
 export interface LocalServer {
@@ -161,6 +165,11 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
         console.log(`${method} ${req.url ?? '/'} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
     };
     res.once('finish', log);
+    const bus = method === 'GET' && path === EVENTS_PATH ? options.events?.() : undefined;
+    if (bus) {
+      serveEvents(req, res, bus);
+      return;
+    }
     try {
       const body = await readBody(req);
       if (body === 'too-large') {

@@ -25,8 +25,10 @@ export interface StreamReaderOptions {
   readonly endpoint: string;
   readonly tableName: string;
   readonly dynamoDbClient: DynamoDBClient;
-  /** Only new items whose sort key starts with this (the stream task's filter). */
-  readonly newItemsPrefix: string;
+  /** Only items whose sort key starts with one of these (the stream task's filter). */
+  readonly prefixes: readonly string[];
+  /** The kinds of change handed over; new items only unless given. */
+  readonly changes?: readonly string[];
   readonly handle: (event: DynamoDBStreamEvent) => Promise<unknown>;
   /** How long to wait after a read that found nothing. */
   readonly idleMs?: number;
@@ -69,8 +71,10 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
     }
   };
 
+  const changes = options.changes ?? ['INSERT'];
   const wanted = (record: StreamRecord) =>
-    record.eventName === 'INSERT' && (record.dynamodb?.Keys?.SK?.S ?? '').startsWith(options.newItemsPrefix);
+    changes.includes(record.eventName ?? '') &&
+    options.prefixes.some((prefix) => (record.dynamodb?.Keys?.SK?.S ?? '').startsWith(prefix));
 
   /**
    * The event source mapping's concurrent batches of one shard: each record goes to the lane of

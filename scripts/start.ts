@@ -127,9 +127,16 @@ async function serve() {
       handlers = bundledHandlers(environment, bundles);
     }
     const apiKeys = values.keys ? new LocalApiKeys() : undefined;
-    server = await startLocalServer({ port, quiet: values.quiet, handlers, apiKeys });
+    server = await startLocalServer({
+      port,
+      quiet: values.quiet,
+      handlers,
+      apiKeys,
+      events: () => background?.eventBus,
+    });
     // The folder reads the table's stream, as its event source mapping does in AWS.
     background = await startBackgroundTasks(environment, handlers, {
+      baseUrl: server.url,
       onError: (task, error) => console.error(`${task}: ${error instanceof Error ? error.message : String(error)}`),
     });
     console.log(`Magazine API listening on ${server.url}`);
@@ -145,6 +152,7 @@ async function serve() {
         `Try: curl -i -H 'x-api-key: ${keys[0]!.key}' '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`,
       );
     } else console.log(`Try: curl -i '${server.url}/magazines'   (Ctrl-C stops the server and DynamoDB Local)`);
+    console.log(`Change events as they are published: curl -N '${server.url}/v1/events' (Server-Sent Events)`);
   } catch (error) {
     console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
     await stop(1);

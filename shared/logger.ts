@@ -28,6 +28,9 @@ const requestContext = new AsyncLocalStorage<LogContext>();
  */
 export const enterLogContext = (context: LogContext) => requestContext.enterWith(context);
 
+/** The current request's context (empty outside one). */
+export const logContext = (): LogContext => requestContext.getStore() ?? {};
+
 const serializable = (value: unknown): unknown =>
   value instanceof Error
     ? {

@@ -176,3 +176,21 @@ export const countForRequest = (metric: StageMetric, n = 1) => {
   const counts = requestCounts.getStore();
   if (counts) counts.set(metric, (counts.get(metric) ?? 0) + n);
 };
+
+/** Change events put on the bus (the stream function's one figure), for the whole stage. */
+export const EVENTS_PUBLISHED = 'EventsPublished';
+
+export const countEventsPublished = (n: number, timestamp = Date.now()) => {
+  if (!config().metricsEnabled || n === 0) return;
+  const { stage: S } = dimensions;
+  metricsLine(
+    JSON.stringify({
+      _aws: {
+        Timestamp: timestamp,
+        CloudWatchMetrics: [{ Namespace: metricsNamespace, Dimensions: [[S]], Metrics: [count(EVENTS_PUBLISHED)] }],
+      },
+      [S]: config().stage,
+      [EVENTS_PUBLISHED]: n,
+    }),
+  );
+};

@@ -11,6 +11,7 @@ import { decodeArticle, decodeMagazine } from './items';
 import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './keys';
 import { isClosing } from './magazine-item';
 import { readMagazine } from './magazines';
+import { currentRequestId } from './request';
 import { ConditionsFailed, type TableAccess, type Transaction } from './table-access';
 
 /**
@@ -59,7 +60,8 @@ export const createArticle = async (
             Update: {
               TableName: access.tableName,
               Key: magazineKey(generation, magazineId),
-              UpdateExpression: 'SET #articles = :seq, #lastCreated = :created, #modified = :created',
+              UpdateExpression:
+                'SET #articles = :seq, #lastCreated = :created, #modified = :created, #request = :request',
               ConditionExpression:
                 '#incarnation = :incarnation AND #articles = :previous AND (attribute_not_exists(#closing) OR #closing < :stale)',
               ExpressionAttributeNames: {
@@ -68,6 +70,7 @@ export const createArticle = async (
                 '#modified': attr.articlesModified,
                 '#incarnation': attr.incarnation,
                 '#closing': attr.closing,
+                '#request': attr.requestId,
               },
               ExpressionAttributeValues: {
                 ':seq': seq,
@@ -75,13 +78,19 @@ export const createArticle = async (
                 ':incarnation': record.incarnation,
                 ':previous': record.articles,
                 ':stale': Date.now() - CLOSING_MS,
+                ':request': currentRequestId(),
               },
             },
           },
           article: {
             Put: {
               TableName: access.tableName,
-              Item: { ...articleKey(record.incarnation, seq), ...article, [attr.writeToken]: token },
+              Item: {
+                ...articleKey(record.incarnation, seq),
+                ...article,
+                [attr.writeToken]: token,
+                [attr.requestId]: currentRequestId(),
+              },
               ConditionExpression: 'attribute_not_exists(#pk)',
               ExpressionAttributeNames: { '#pk': 'PK' },
             },

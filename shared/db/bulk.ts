@@ -13,6 +13,7 @@ import { attr, bulkKey, type CountedList, FIRST_GENERATION, GUARD_COUNT, guardKe
 import { countsOf, readList } from './lists';
 import { isUnchanged, magazineItem } from './magazine-item';
 import { emptyDirectory } from './ranked';
+import { currentRequestId } from './request';
 import { ConditionsFailed, type Item, lookAgain, type TableAccess, type Transaction } from './table-access';
 
 /**
@@ -222,13 +223,22 @@ export const replaceAllMagazines = async (
       Update: {
         TableName: access.tableName,
         Key,
-        UpdateExpression: 'SET #generation = :target',
+        UpdateExpression: 'SET #generation = :target, #request = :request, #members = :members',
         ConditionExpression:
           generation === FIRST_GENERATION
             ? 'attribute_not_exists(#generation) OR #generation = :current'
             : '#generation = :current',
-        ExpressionAttributeNames: { '#generation': attr.generation },
-        ExpressionAttributeValues: { ':target': target, ':current': generation },
+        ExpressionAttributeNames: {
+          '#generation': attr.generation,
+          '#request': attr.requestId,
+          '#members': attr.members,
+        },
+        ExpressionAttributeValues: {
+          ':target': target,
+          ':current': generation,
+          ':request': currentRequestId(),
+          ':members': drafts.length,
+        },
       },
     })),
     trash: trash.put,

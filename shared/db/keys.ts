@@ -105,6 +105,17 @@ export const articleKey = (incarnation: string, seq: number): Key => ({
   SK: articleSeq(seq),
 });
 
+/**
+ * What a deleted magazine leaves beside it, in the same transaction: the one item its deletion
+ * writes (a Delete carries no attributes), in the magazine's own partition, so that the change
+ * event it becomes keeps its place among the magazine's others. Cleared by time to live.
+ */
+export const DELETION_PREFIX = 'DELETED#';
+export const deletionKey = (generation: string, id: string, incarnation: string): Key => ({
+  PK: `G#${generation}#MAG#${id}`,
+  SK: `${DELETION_PREFIX}${incarnation}`,
+});
+
 export const idempotencyKey = (hash: string): Key => ({ PK: `IDEM#${hash}`, SK: 'IDEM' });
 
 export const TRASH_PARTITION = 'TRASH';
@@ -126,6 +137,7 @@ export const keyTemplates = {
   block: blockKey,
   bulk: bulkKey,
   article: articleKey,
+  deletion: deletionKey,
   idempotency: idempotencyKey,
   trash: trashKey,
 } as const;
@@ -149,6 +161,10 @@ export const attr = {
   closing: 'closing',
   /** Any item a request writes: who wrote it, so that a retry of a write whose answer was lost knows it was done. */
   writeToken: 'writeToken',
+  /** Any item a request writes, and a head its bulk write switched: the request id the client saw (change events carry it). */
+  requestId: 'requestId',
+  /** Head: how many magazines the generation it names was built with. */
+  members: 'members',
   /** Ticket: its count changes (stored as a block's entries). */
   changes: 'changes',
   /** Ticket: when its write was made (Unix seconds), on tickets older than the time in their sort key. */

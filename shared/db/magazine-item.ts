@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { nowInSeconds } from '../domain/fields';
 import type { Magazine, MagazineDraft } from '../domain/magazine';
 import { CLOSING_MS } from '../timing';
 import type { MagazineRecord } from './items';
-import { attr, magazineKey } from './keys';
+import { attr, deletionKey, magazineKey } from './keys';
+import { currentRequestId } from './request';
 import type { Item, TableAccess } from './table-access';
 
 /**
@@ -52,3 +54,15 @@ export const markClosing = async (access: TableAccess, generation: string, recor
     ExpressionAttributeValues: { ':now': Date.now(), ':incarnation': record.incarnation },
   });
 };
+
+/** A deletion's note outlives the table's stream (24 hours), which is all it is kept for. */
+const DELETION_KEPT_SECONDS = 2 * 86_400;
+
+/** What a deleted magazine leaves, in its deletion's transaction: the item its change event is made of (a Delete carries no attributes). */
+export const deletionNote = (generation: string, magazine: Magazine, incarnation: string): Item => ({
+  ...deletionKey(generation, magazine.id, incarnation),
+  [attr.id]: magazine.id,
+  [attr.revision]: magazine.revision,
+  [attr.requestId]: currentRequestId(),
+  [attr.expiresAt]: nowInSeconds() + DELETION_KEPT_SECONDS,
+});

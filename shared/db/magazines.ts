@@ -11,7 +11,16 @@ import { reserve } from './idempotency';
 import { decodeMagazine, decodeMagazineView, MAGAZINE_VIEW } from './items';
 import { attr, idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
 import { countsOf, GenerationMoved, magazinePage, readList, ticketPuts, type Window } from './lists';
-import { isClosing, isUnchanged, magazineItem, markClosing, newIncarnation, newRevision } from './magazine-item';
+import {
+  deletionNote,
+  isClosing,
+  isUnchanged,
+  magazineItem,
+  markClosing,
+  newIncarnation,
+  newRevision,
+} from './magazine-item';
+import { currentRequestId } from './request';
 import { backoff, ConditionsFailed, isConflict, type TableAccess, type Transaction } from './table-access';
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
@@ -151,7 +160,10 @@ export const createMagazine = async (
             magazine: {
               Put: {
                 TableName: access.tableName,
-                Item: magazineItem(generation, magazine, newIncarnation(), { [attr.writeToken]: token }),
+                Item: magazineItem(generation, magazine, newIncarnation(), {
+                  [attr.writeToken]: token,
+                  [attr.requestId]: currentRequestId(),
+                }),
                 ConditionExpression: 'attribute_not_exists(#pk)',
                 ExpressionAttributeNames: { '#pk': 'PK' },
               },
@@ -239,7 +251,7 @@ export const replaceMagazine = async (
             TableName: access.tableName,
             Key: magazineKey(generation, next.id),
             UpdateExpression:
-              'SET #title = :title, #tags = :tags, #created = :created, #updated = :updated, #revision = :revision, #token = :token REMOVE #closing',
+              'SET #title = :title, #tags = :tags, #created = :created, #updated = :updated, #revision = :revision, #token = :token, #request = :request REMOVE #closing',
             ConditionExpression: '#revision = :previous',
             ExpressionAttributeNames: {
               '#title': attr.title,
@@ -248,6 +260,7 @@ export const replaceMagazine = async (
               '#updated': attr.updated,
               '#revision': attr.revision,
               '#token': attr.writeToken,
+              '#request': attr.requestId,
               '#closing': attr.closing,
             },
             ExpressionAttributeValues: {
@@ -257,6 +270,7 @@ export const replaceMagazine = async (
               ':updated': next.updated,
               ':revision': next.revision,
               ':token': token,
+              ':request': currentRequestId(),
               ':previous': previous.revision,
             },
           },
@@ -307,6 +321,7 @@ export const deleteMagazine = async (
             ExpressionAttributeValues: { ':revision': magazine.revision },
           },
         },
+        deletion: { Put: { TableName: access.tableName, Item: deletionNote(generation, magazine, incarnation) } },
         tickets: ticketPuts(access.tableName, generation, magazine, undefined, token),
         trash: trash?.put,
       };

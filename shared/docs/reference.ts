@@ -4,6 +4,7 @@ import { documentOperations, type JsonObject, type OpenApiDocument, type OpenApi
 import { EXAMPLE_BASE_URL } from '../openapi/examples';
 import { resolveRef } from '../openapi/resolve-ref';
 import { escapeHtml, markdown, page } from './html';
+import { eventsSection } from './reference-events';
 import { script, styles } from './reference-page-assets';
 
 /**
@@ -255,14 +256,19 @@ ${samples(group)}
     return `<section id="schema-${escapeHtml(name)}"><h3>${escapeHtml(name)}</h3>${markdown(String(schema.description ?? ''))}<p class="muted">${xml}</p>${shape}</section>`;
   };
 
-  const tags = document.tags.map((tag) => ({
-    ...tag,
-    keys: [...groups.keys()].filter((key) => main(groups.get(key)!).operation.tags[0] === tag.name),
-  }));
+  // The change events are webhooks, not operations: they have a section of their own.
+  const eventsTag = document.tags.find((tag) => tag.name === 'Events');
+  const events = eventsSection(document, eventsTag);
+  const tags = document.tags
+    .filter((tag) => tag !== eventsTag)
+    .map((tag) => ({
+      ...tag,
+      keys: [...groups.keys()].filter((key) => main(groups.get(key)!).operation.tags[0] === tag.name),
+    }));
   const toc = `<nav class="toc" aria-label="Contents">
 <div class="search"><input type="search" id="search" placeholder="Search operations (press /)" aria-label="Search operations" autocomplete="off"></div>
 <p id="no-match" hidden>No operation matches.</p>
-<h2>Overview</h2><ul><li><a href="#overview">About this API</a></li><li><a href="#unrouted">Unknown paths and methods</a></li></ul>
+<h2>Overview</h2><ul><li><a href="#overview">About this API</a></li><li><a href="#unrouted">Unknown paths and methods</a></li><li><a href="#events">Change events</a></li></ul>
 ${tags
   .map(
     (tag) =>
@@ -311,6 +317,7 @@ ${markdown(document.info.description)}
 <h2>Unknown paths and methods</h2>
 <table class="fixed"><thead><tr><th style="width: 12%">Status</th><th>When</th><th style="width: 22%">Error codes</th><th style="width: 18%">Headers</th></tr></thead><tbody>${unrouted}</tbody></table>
 </section>
+${events}
 ${tags
   .map(
     (tag) => `<div data-group><h2 id="tag-${escapeHtml(tag.name)}">${escapeHtml(tag.name)}</h2>

@@ -1,5 +1,6 @@
 import { articleInput } from '../domain/article';
 import { magazineInput, magazineListInput } from '../domain/magazine';
+import { eventComponentSchemas, eventsDescription, eventWebhooks } from '../events/schemas';
 import type { ErrorCode } from '../http/error-catalogue';
 import { representationSchemas } from '../http/representations/schemas';
 import { currentVersion, takesLabels, versionPrefixes } from '../operation/paths';
@@ -251,10 +252,18 @@ export const buildOpenApi = (baseUrl?: string): OpenApiDocument => {
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
     servers: serversFor(baseUrl),
-    tags: Object.entries(groupDescriptions).map(([name, description]) => ({ name, description })),
+    tags: [
+      ...Object.entries(groupDescriptions).map(([name, description]) => ({ name, description })),
+      { name: 'Events', description: eventsDescription },
+    ],
     paths,
+    webhooks: eventWebhooks(),
     components: {
-      schemas: { ...componentSchemas(representationSchemas, 'output'), ...componentSchemas(requestSchemas, 'input') },
+      schemas: {
+        ...componentSchemas(representationSchemas, 'output'),
+        ...componentSchemas(requestSchemas, 'input'),
+        ...eventComponentSchemas(),
+      },
       parameters: Object.fromEntries(Object.entries(parameters).filter(([key]) => usedParameters.has(key))),
       headers: responseHeaders,
       requestBodies: requestBodies(),

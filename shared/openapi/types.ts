@@ -36,6 +36,8 @@ export interface OpenApiDocument extends JsonObject {
   servers: JsonObject[];
   tags: { name: string; description: string }[];
   paths: Record<string, PathItem>;
+  /** The change events, as the bus delivers them to a consumer. */
+  webhooks?: JsonObject;
   components: {
     schemas: Record<string, JsonObject>;
     parameters: Record<string, JsonObject>;

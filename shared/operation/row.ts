@@ -94,14 +94,24 @@ export interface ScheduledTask {
   readonly actions: readonly TableAction[];
 }
 
+export type StreamChange = 'INSERT' | 'MODIFY' | 'REMOVE';
+
+/** The sort-key prefixes of a stream task's filter. */
+export const prefixesOf = (task: StreamTask): readonly string[] =>
+  typeof task.newItemsPrefix === 'string' ? [task.newItemsPrefix] : task.newItemsPrefix;
+
 /** A function no route serves: run on the table's stream, for the new items it names. */
 export interface StreamTask {
   readonly id: string;
   /** Module under `functions/`. */
   readonly handler: string;
   readonly summary: string;
-  /** Only new items whose sort key starts with this reach it (the stream's filter). */
-  readonly newItemsPrefix: string;
+  /** Only items whose sort key starts with this (or one of these) reach it (the stream's filter). */
+  readonly newItemsPrefix: string | readonly string[];
+  /** The kinds of change that reach it: new items only unless it says otherwise. */
+  readonly changes?: readonly StreamChange[];
+  /** Puts change events on the stack's event bus (and is granted that, and only that, bus). */
+  readonly publishes?: boolean;
   /** How long the stream gathers records before it calls the function. */
   readonly batchWindowSeconds: number;
   /**

@@ -35,6 +35,20 @@ export const streamTasks = [
     timeoutSeconds: 60,
     actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem'],
   },
+  {
+    id: 'publishEvents',
+    handler: 'publish-events',
+    summary: 'Puts every committed change on the event bus as a change event',
+    // Magazines (their events and their articles'), deletion notes, head replicas: nothing else is a change.
+    newItemsPrefix: ['MAGAZINE', 'DELETED#', 'HEAD'],
+    changes: ['INSERT', 'MODIFY'],
+    batchWindowSeconds: 1,
+    // One lane: a consumer sees the events of a shard in the order they were committed.
+    parallelization: 1,
+    timeoutSeconds: 30,
+    actions: ['BatchGetItem'],
+    publishes: true,
+  },
 ] as const satisfies readonly StreamTask[];
 
 /** Functions no route serves, by the way they are started. */

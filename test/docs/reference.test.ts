@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import { handler as getDocumentation } from '../../functions/get-documentation';
+import { changeEventNames } from '../../shared/events/names';
 import { documentOperations, openApiDocument } from '../../shared/openapi/document';
 import { invoke } from '../support/proxy-event';
 
@@ -36,4 +37,14 @@ it('gives each operation a curl line at the base URL the page was asked at, and 
   expect(samples).toContain('<h4>Response 200</h4>');
   expect(samples).toContain('&quot;title&quot;: &quot;National Geographic&quot;');
   expect(samples).toContain('&lt;magazine&gt;');
+});
+
+it('lists the six change events, each with its schema and a consumer’s rule pattern', async () => {
+  const response = await invoke(getDocumentation, { resource: '/v1/documentation' });
+  const section = /<section id="events">[\s\S]*?<\/section>/.exec(response.body)?.[0] ?? '';
+  for (const name of changeEventNames) {
+    expect(section).toContain(`<code>${name}</code>`);
+    expect(section).toContain(`href="#schema-${name}Event"`);
+  }
+  expect(section).toContain('&quot;source&quot;: [&quot;magazine-api&quot;]');
 });

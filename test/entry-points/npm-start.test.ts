@@ -234,7 +234,7 @@ describe('npm start -- --bundled', () => {
     const command = runNpm(['start', '--', '--bundled'], env);
     try {
       const [, url] = await command.waitFor(/Magazine API listening on (http:\/\/\S+)/);
-      expect(command.output()).toMatch(/Serving 20 functions bundled as they deploy/);
+      expect(command.output()).toMatch(/Serving 21 functions bundled as they deploy/);
       const client = clientFor(url!);
       const created = await client.post('/magazines', { id: 'b1', title: 'Bundled' });
       expect(created.status).toBe(201);

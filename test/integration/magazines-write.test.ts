@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DELETION_PREFIX } from '../../shared/db/keys';
 import {
   type ArticleView,
   articleBody,
@@ -18,9 +19,10 @@ import {
 
 const local = useLocalApi();
 
+/** Items of a magazine and its articles; not its deletion's note (its change event's source, cleared by time to live). */
 const itemsAbout = async (id: string) =>
   (await scanTable(local.api.documentClient, local.api.tableName)).filter(
-    (item) => item.id === id || item.magazineId === id,
+    (item) => (item.id === id || item.magazineId === id) && !String(item.SK).startsWith(DELETION_PREFIX),
   );
 
 const addArticle = async (magazineId: string) => {
@@ -224,6 +226,12 @@ describe('DELETE /magazines/{id}', () => {
       mentions: [id],
     });
     expect(await itemsAbout(id), 'no item of the magazine or its articles is left in the table').toEqual([]);
+    const notes = (await scanTable(local.api.documentClient, local.api.tableName)).filter(
+      (item) => item.id === id && String(item.SK).startsWith(DELETION_PREFIX),
+    );
+    expect(notes.map((note) => [note.requestId, typeof note.expiresAt])).toEqual([
+      [response.headers['x-amzn-requestid'], 'number'],
+    ]);
     expect((await local.client.get('/tags/gone-soon')).status).toBe(404);
   });
 

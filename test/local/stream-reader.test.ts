@@ -20,7 +20,7 @@ describe('the local stream reader', () => {
       endpoint,
       tableName,
       dynamoDbClient: client,
-      newItemsPrefix: '#T',
+      prefixes: ['#T'],
       idleMs: 20,
       handle: async (event: DynamoDBStreamEvent) => {
         batches.push(event.Records.map((record) => record.dynamodb?.Keys?.SK?.S ?? ''));
@@ -51,7 +51,7 @@ describe('the local stream reader', () => {
       endpoint,
       tableName,
       dynamoDbClient: client,
-      newItemsPrefix: '#T',
+      prefixes: ['#T'],
       idleMs: 20,
       parallelization: 10,
       handle: async (event: DynamoDBStreamEvent) => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DeleteTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DynamoDBDocumentClient, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import fc from 'fast-check';
-import { afterAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../local/dynamodb-local';
 import { ensureTable } from '../../local/ensure-table';
 import { yearOf } from '../../shared/db/counts';
@@ -52,6 +52,25 @@ const commandArbitrary: fc.Arbitrary<Command> = fc.oneof(
 
 const dynamoDb = localDynamoDbClient(inject('dynamoDbEndpoint'));
 afterAll(() => dynamoDb.destroy());
+
+// One table for every case, emptied between them: creating and deleting a table per case slows
+// DynamoDB Local for every other test file of the run.
+const tableName = `concurrent-counts-${randomUUID()}`;
+beforeAll(() => ensureTable(dynamoDb, tableName, { stream: false }));
+const emptyTable = async () => {
+  const documents = DynamoDBDocumentClient.from(dynamoDb);
+  const { Items = [] } = await documents.send(
+    new ScanCommand({ TableName: tableName, ProjectionExpression: 'PK, SK', ConsistentRead: true }),
+  );
+  for (let start = 0; start < Items.length; start += 25)
+    await documents.send(
+      new BatchWriteCommand({
+        RequestItems: {
+          [tableName]: Items.slice(start, start + 25).map((Key) => ({ DeleteRequest: { Key } })),
+        },
+      }),
+    );
+};
 
 /**
  * A client whose every call waits for the scheduler to let it go. A client of its own: a document
@@ -145,8 +164,7 @@ describe('counts under concurrent writes and folds, in any order of their Dynamo
         fc.scheduler(),
         fc.array(commandArbitrary, { minLength: 2, maxLength: 7 }),
         async (scheduler, commands) => {
-          const tableName = `concurrent-counts-${randomUUID()}`;
-          await ensureTable(dynamoDb, tableName, { stream: false });
+          await emptyTable();
           try {
             const base = localDynamoDbClient(inject('dynamoDbEndpoint'));
             const client = scheduledClient(scheduler, base);
@@ -171,7 +189,7 @@ describe('counts under concurrent writes and folds, in any order of their Dynamo
             const folded = await countsDiffer(readAccess);
             expect({ pending, folded }, `${scheduler.report().length} calls`).toEqual({ pending: [], folded: [] });
           } finally {
-            await dynamoDb.send(new DeleteTableCommand({ TableName: tableName })).catch(() => undefined);
+            await emptyTable();
           }
         },
       ),

@@ -5,6 +5,7 @@ import { inject } from 'vitest';
 import { type BackgroundTasks, startBackgroundTasks } from '../../local/background';
 import { localDynamoDbClient } from '../../local/dynamodb-local';
 import { prepareLocalEnvironment } from '../../local/environment';
+import type { LocalEventBus } from '../../local/event-bus';
 import { type HandlerLoader, sourceHandlers } from '../../local/load-handler';
 import { startLocalServer } from '../../local/server';
 
@@ -24,6 +25,8 @@ export interface LocalApiOptions {
    * or inject the calls of their own requests, and readers are exact with or without it).
    */
   readonly folder?: boolean;
+  /** Run the change events' publisher on the table's stream, onto a local bus (off by default). */
+  readonly events?: boolean;
 }
 
 export interface LocalApi {
@@ -36,6 +39,8 @@ export interface LocalApi {
   readonly dynamoDbEndpoint: string;
   /** With `folder`: resolves once the folder has handled every change written so far. */
   foldersCaughtUp(): Promise<void>;
+  /** With `events`: the bus the change events are put on. */
+  readonly eventBus: LocalEventBus | undefined;
   close(): Promise<void>;
 }
 
@@ -68,7 +73,7 @@ export const startLocalApi = async (options: LocalApiOptions = {}): Promise<Loca
     endpoint: dynamoDbEndpoint,
     tableName,
     settings,
-    stream: options.folder ?? false,
+    stream: (options.folder ?? false) || (options.events ?? false),
   });
   const handlers = options.loadHandler ?? sourceHandlers(environment);
   const server = await startLocalServer({
@@ -76,11 +81,15 @@ export const startLocalApi = async (options: LocalApiOptions = {}): Promise<Loca
     logErrors: options.logErrors ?? true,
     handlers,
   });
-  const background: BackgroundTasks | undefined = options.folder
-    ? await startBackgroundTasks(environment, handlers, {
-        onError: (task, error) => console.error(`${task}:`, error),
-      })
-    : undefined;
+  const tasks = [...(options.folder ? ['fold-counts'] : []), ...(options.events ? ['publish-events'] : [])];
+  const background: BackgroundTasks | undefined =
+    tasks.length > 0
+      ? await startBackgroundTasks(environment, handlers, {
+          onError: (task, error) => console.error(`${task}:`, error),
+          tasks,
+          baseUrl: server.url,
+        })
+      : undefined;
   const dynamoDbClient = localDynamoDbClient(dynamoDbEndpoint);
   const documentClient = DynamoDBDocumentClient.from(dynamoDbClient, {
     marshallOptions: { removeUndefinedValues: true },
@@ -92,8 +101,10 @@ export const startLocalApi = async (options: LocalApiOptions = {}): Promise<Loca
     dynamoDbClient,
     tableName,
     dynamoDbEndpoint,
+    eventBus: background?.eventBus,
     foldersCaughtUp: async () => {
-      if (!background) throw new Error('startLocalApi: the folder runs only with `folder: true`.');
+      if (!background)
+        throw new Error('startLocalApi: the folder runs only with `folder: true` (the publisher with `events: true`).');
       await background.caughtUp();
     },
     close: async () => {

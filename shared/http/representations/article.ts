@@ -4,7 +4,7 @@ import { type ListContext, listReply } from '../lists';
 import { ok, type RepresentationReply } from '../replies';
 import type { ArticleRepresentation } from './schemas';
 
-const toArticleRepresentation = (article: Article): ArticleRepresentation => ({
+export const toArticleRepresentation = (article: Article): ArticleRepresentation => ({
   id: article.id,
   type: 'article',
   magazine_id: article.magazineId,

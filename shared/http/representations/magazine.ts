@@ -38,7 +38,7 @@ const toTag = (links: Links, tag: TagRef): TagRepresentation => ({
   url: tagUrl(links, tag.id),
 });
 
-const toMagazineRepresentation = (links: Links, magazine: Magazine): MagazineRepresentation => ({
+export const toMagazineRepresentation = (links: Links, magazine: Magazine): MagazineRepresentation => ({
   id: magazine.id,
   type: 'magazine',
   title: magazine.title,

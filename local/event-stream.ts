@@ -1,0 +1,36 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { LocalEventBus, PublishedEvent } from './event-bus';
+
+/** Where `npm start` shows the change events as they are put on the bus (local only: the deployed API has no such path). */
+export const EVENTS_PATH = '/v1/events';
+
+/**
+ * The bus's events as Server-Sent Events: `event:` is the event's name, `data:` the event as
+ * EventBridge delivers it (`source`, `detail-type`, `detail`, `time`), `id:` its place on the bus,
+ * so a client that reconnects with `Last-Event-ID` (browsers do) misses nothing. A new client gets
+ * the events put from then on, or all of them with `?from=start`.
+ */
+export const serveEvents = (req: IncomingMessage, res: ServerResponse, bus: LocalEventBus) => {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+  });
+  const write = (event: PublishedEvent, position: number) => {
+    res.write(`id: ${position}\nevent: ${event['detail-type']}\ndata: ${JSON.stringify(event)}\n\n`);
+  };
+  const lastId = Number(req.headers['last-event-id']);
+  const from = Number.isInteger(lastId)
+    ? lastId
+    : new URL(req.url ?? '/', 'http://localhost').searchParams.get('from') === 'start'
+      ? 0
+      : bus.events.length;
+  for (const [index, event] of bus.events.slice(from).entries()) write(event, from + index + 1);
+  res.write(': connected\n\n');
+  const stop = bus.subscribe((event) => write(event, bus.events.length));
+  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
+  req.once('close', () => {
+    stop();
+    clearInterval(keepAlive);
+  });
+};
