@@ -27,8 +27,8 @@ let calls: RecordedCall[] = [];
 beforeAll(async () => {
   // Set up as a careful client would: a 503 (DynamoDB Local slow for a moment under the whole suite) is sent again.
   let first = await replace(oldSet);
-  for (let retries = 0; first.status === 503 && retries < 3; retries++) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
+  for (let retries = 0; first.status === 503 && retries < 5; retries++) {
+    await new Promise((resolve) => setTimeout(resolve, 1000 * 2 ** retries));
     first = await replace(oldSet);
   }
   expect(first.status, first.text).toBe(200);
