@@ -34,6 +34,8 @@ export interface StreamReaderOptions {
   readonly idleMs?: number;
   /** Batches handed over at once, by partition key (the task's `parallelization`); 1 unless given. */
   readonly parallelization?: number;
+  /** Lanes handing a batch over at the same time, at most (all of them unless given). */
+  readonly concurrency?: number;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -94,7 +96,11 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
     for (let index = 0; index < key.length; index++) hash = (Math.imul(hash, 31) + key.charCodeAt(index)) >>> 0;
     return lanes[hash % lanes.length] as Lane;
   };
+  // At most this many lanes hand batches over at once: one machine's DynamoDB Local, not AWS's.
+  const most = Math.max(1, options.concurrency ?? lanes.length);
+  const running = () => lanes.filter((lane) => lane.running !== undefined).length;
   const drain = (lane: Lane) => {
+    if (lane.running === undefined && running() >= most) return;
     lane.running ??= (async () => {
       while (lane.queue.length > 0 && !stopped) {
         const batch = lane.queue.slice(0, BATCH_SIZE);
@@ -107,6 +113,8 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
         }
       }
       lane.running = undefined;
+      // A lane that waited for room starts now.
+      for (const other of lanes) if (other.queue.length > 0 && !stopped) drain(other);
     })();
   };
   const idle = () => lanes.every((lane) => lane.running === undefined && lane.queue.length === 0);
