@@ -97,12 +97,17 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
     return lanes[hash % lanes.length] as Lane;
   };
   // At most this many lanes hand batches over at once: one machine's DynamoDB Local, not AWS's.
+  // A lane gives its turn up after each batch, and the lane with the most waiting goes next, so a
+  // busy list is never left behind lanes that keep receiving records.
   const most = Math.max(1, options.concurrency ?? lanes.length);
   const running = () => lanes.filter((lane) => lane.running !== undefined).length;
-  const drain = (lane: Lane) => {
-    if (lane.running === undefined && running() >= most) return;
-    lane.running ??= (async () => {
-      while (lane.queue.length > 0 && !stopped) {
+  const kick = () => {
+    const waiting = lanes
+      .filter((lane) => lane.running === undefined && lane.queue.length > 0)
+      .sort((a, b) => b.queue.length - a.queue.length);
+    for (const lane of waiting) {
+      if (stopped || running() >= most) return;
+      lane.running = (async () => {
         const batch = lane.queue.slice(0, BATCH_SIZE);
         try {
           await options.handle({ Records: batch } as unknown as DynamoDBStreamEvent);
@@ -111,11 +116,10 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
           options.onError?.(error);
           await delay(idleMs);
         }
-      }
-      lane.running = undefined;
-      // A lane that waited for room starts now.
-      for (const other of lanes) if (other.queue.length > 0 && !stopped) drain(other);
-    })();
+        lane.running = undefined;
+        kick();
+      })();
+    }
   };
   const idle = () => lanes.every((lane) => lane.running === undefined && lane.queue.length === 0);
 
@@ -133,7 +137,7 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
       for (const record of (result.Records ?? []).filter(wanted)) laneOf(record).queue.push(record);
       iterators.set(id, result.NextShardIterator);
     }
-    for (const lane of lanes) if (lane.queue.length > 0) drain(lane);
+    kick();
     return read > 0;
   };
 
