@@ -5,14 +5,13 @@ import type { IdentifiedDraft, Magazine } from '../domain/magazine';
 import { type Precondition, satisfies } from '../domain/store';
 import { BULK_LEASE_MS, BULK_SWEEP_MS, SWITCH_MARGIN_MS } from '../timing';
 import { sweep, trashEntry } from './cleanup';
-import { countChanges, type Delta, noCounts } from './counts';
-import { foldedItems, foldInto } from './folder';
+import { countChanges, type Delta } from './counts';
+import { builtList } from './fold';
 import { headKeys, learnGeneration, readGeneration } from './generation';
 import { decodeBulk, decodeMagazine, type MagazineRecord } from './items';
 import { attr, bulkKey, type CountedList, FIRST_GENERATION, GUARD_COUNT, guardKey, magazineKey } from './keys';
 import { countsOf, readList } from './lists';
 import { isUnchanged, magazineItem } from './magazine-item';
-import { emptyDirectory } from './ranked';
 import { currentRequestId } from './request';
 import { ConditionsFailed, type Item, lookAgain, type TableAccess, type Transaction } from './table-access';
 
@@ -91,10 +90,7 @@ const listItems = (target: string, magazines: readonly Magazine[], now: number):
       all.push(...deltas);
     }
   if (!changes.has('ALL')) changes.set('ALL', []);
-  const empty = { stamp: -1, counts: noCounts, directory: emptyDirectory };
-  return [...changes].flatMap(([list, deltas]) =>
-    foldedItems(target, list, foldInto(list, empty, [{ sk: '', at: Math.floor(now / 1000), deltas }], new Map(), now)),
-  );
+  return [...changes].flatMap(([list, deltas]) => builtList(target, list, deltas, now));
 };
 
 export const replaceAllMagazines = async (

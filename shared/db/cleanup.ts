@@ -21,6 +21,7 @@ import {
 import { readList } from './lists';
 import { withDeltas } from './ranked';
 import type { Item, TableAccess, TransactItem } from './table-access';
+import { withOverlay } from './tag-states';
 
 /**
  * Garbage and its removal. What no reader can reach any more, the articles of a deleted magazine
@@ -65,7 +66,8 @@ class NotYet extends Error {}
 const membersOf = async (access: TableAccess, generation: string, list: CountedList): Promise<string[]> => {
   const snapshot = await readList(access, generation, list, { directory: true });
   const read = await access.getMany(snapshot.directory.blocks.map((block) => blockKey(generation, list, block.id)));
-  const folded = [...read.values()].flatMap(decodeBlock);
+  // A `TAGS` overlay's tags may be in no block yet.
+  const folded = withOverlay([...read.values()].flatMap(decodeBlock), snapshot.overlay ?? []);
   return withDeltas(folded, netted(snapshot.tickets.flatMap((ticket) => ticket.deltas)), true).map(
     (entry) => entry.key,
   );

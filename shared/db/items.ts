@@ -5,6 +5,7 @@ import { type Delta, type ListCounts, noCounts, type Ticket } from './counts';
 import { attr, TICKET_PREFIX } from './keys';
 import { type BlockRef, type Directory, decodeEntries, type Entry, emptyDirectory, encodeEntries } from './ranked';
 import type { Item } from './table-access';
+import type { TagState } from './tag-states';
 
 /**
  * One decoder per item type: what the table holds, checked and typed as the data layer uses it.
@@ -202,6 +203,35 @@ export const retiredAttributes = (directory: Directory, stamp: number): Item => 
 });
 
 export const decodeBlock = (item: Item): Entry[] => decodeEntries(string(item, attr.entries));
+
+/** `TAGS`'s overlay (`#V`): its entries (none is stored as an empty string). */
+export const decodeOverlay = (item: Item): Entry[] => {
+  const text = string(item, attr.entries);
+  return text === '' ? [] : decodeEntries(text);
+};
+
+export const overlayAttributes = (entries: readonly Entry[], stamp: number): Item => ({
+  [attr.entries]: entries.length === 0 ? '' : encodeEntries(entries),
+  [attr.stamp]: stamp,
+});
+
+const isTagStates = (value: unknown): value is [number, number, [string, number][]][] =>
+  Array.isArray(value) &&
+  value.every(
+    (state) => Array.isArray(state) && isNumber(state[0]) && isNumber(state[1]) && isNameCounts(state[2] ?? []),
+  );
+
+/** A tag's state item (`S#<id>`): its states, newest first. */
+export const decodeTagStates = (item: Item): TagState[] =>
+  json(item, attr.states, isTagStates, 'a list of tag states', []).map(([stamp, n, names]) => ({
+    stamp,
+    n,
+    ...(names && names.length > 0 && { names }),
+  }));
+
+export const tagStateAttributes = (states: readonly TagState[]): Item => ({
+  [attr.states]: JSON.stringify(states.map((state) => [state.stamp, state.n, state.names ?? []])),
+});
 
 export const decodeHead = (item: Item | undefined): string | undefined =>
   item === undefined ? undefined : string(item, attr.generation);

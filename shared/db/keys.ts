@@ -49,9 +49,10 @@ export const tagList = (tagId: string): MagazineList => `TAG#${tagId}`;
 
 /**
  * A counted list's partition, in sort-key order: its folded counts (`#A`), the count changes
- * writes left for it (tickets, `#T…`), the fold's end mark (`#U`), its directory of blocks (`#X`),
- * the blocks it replaced (`#Y`), then its blocks (`B#…`). A reader's one Query from `#A` to `#U` (or `#X`) sees counts and
- * tickets together; the end mark tells it no fold landed halfway through the Query.
+ * writes left for it (tickets, `#T…`), the fold's end mark (`#U`), `TAGS`'s overlay (`#V`), its
+ * directory of blocks (`#X`), the blocks it replaced (`#Y`), then its blocks (`B#…`) and `TAGS`'s
+ * tag states (`S#…`). A reader's one Query from `#A` to `#U` (or `#X`) sees counts and tickets
+ * together; the end mark tells it no fold landed halfway through the Query.
  */
 export const listPartition = (generation: string, list: CountedList) => `G#${generation}#L#${list}`;
 export const listOfPartition = (pk: string): { generation: string; list: CountedList } | undefined => {
@@ -61,6 +62,7 @@ export const listOfPartition = (pk: string): { generation: string; list: Counted
 export const COUNTS_SK = '#A';
 export const TICKET_PREFIX = '#T';
 export const END_MARK_SK = '#U';
+export const OVERLAY_SK = '#V';
 export const DIRECTORY_SK = '#X';
 export const RETIRED_SK = '#Y';
 const BLOCK_PREFIX = 'B#';
@@ -90,6 +92,24 @@ export const directoryKey = (generation: string, list: CountedList): Key => ({
 export const retiredKey = (generation: string, list: CountedList): Key => ({
   PK: listPartition(generation, list),
   SK: RETIRED_SK,
+});
+/**
+ * `TAGS` only: the tags a fold changed since their blocks were last written, with their counts and
+ * spellings as the fold left them; inside a reader's Query (`#A` to `#X`), so a stream of new tags
+ * is folded without rewriting, fold after fold, the blocks they fall in.
+ */
+export const overlayKey = (generation: string): Key => ({
+  PK: listPartition(generation, 'TAGS'),
+  SK: OVERLAY_SK,
+});
+/**
+ * `TAGS` only: one tag's count and spellings as of the last two folds that changed it, after the
+ * blocks (never in a reader's Query): a reader of `/tags` looks up the tags its tickets name here,
+ * a hundred to a call, rather than reading the blocks they fall in.
+ */
+export const tagStateKey = (generation: string, tagId: string): Key => ({
+  PK: listPartition(generation, 'TAGS'),
+  SK: `S#${tagId}`,
 });
 export const blockKey = (generation: string, list: CountedList, block: string): Key => ({
   PK: listPartition(generation, list),
@@ -132,9 +152,11 @@ export const keyTemplates = {
   counts: countsKey,
   ticket: ticketKey,
   endMark: endMarkKey,
+  overlay: overlayKey,
   directory: directoryKey,
   retired: retiredKey,
   block: blockKey,
+  tagState: tagStateKey,
   bulk: bulkKey,
   article: articleKey,
   deletion: deletionKey,
@@ -180,8 +202,10 @@ export const attr = {
   /** Directory: its blocks (JSON), and blocks it replaced, kept a while for readers that still hold them (JSON). */
   blocks: 'blocks',
   retired: 'retired',
-  /** Block: its entries (JSON). */
+  /** Block, overlay: its entries (JSON). */
   entries: 'entries',
+  /** A tag's state: `[stamp, count, spellings]` as of the last two folds that changed it, newest first (JSON). */
+  states: 'states',
   /** Bulk write; a guard's seal. */
   bulkId: 'bulkId',
   target: 'target',

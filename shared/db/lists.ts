@@ -2,7 +2,15 @@ import { StoreUnavailable } from '../domain/errors';
 import type { Magazine } from '../domain/magazine';
 import { countChanges, type Delta, type ListCounts, netted, type Ticket, withTickets } from './counts';
 import { readInGeneration } from './generation';
-import { decodeBlock, decodeCounts, decodeDirectory, decodeStamp, decodeTicket, encodeDeltas } from './items';
+import {
+  decodeBlock,
+  decodeCounts,
+  decodeDirectory,
+  decodeOverlay,
+  decodeStamp,
+  decodeTicket,
+  encodeDeltas,
+} from './items';
 import {
   attr,
   blockKey,
@@ -12,6 +20,7 @@ import {
   END_MARK_SK,
   type Key,
   listPartition,
+  OVERLAY_SK,
   RETIRED_SK,
   TICKET_PREFIX,
   ticketKey,
@@ -26,7 +35,8 @@ import {
   sizesWith,
   withDeltas,
 } from './ranked';
-import type { Item, TableAccess, TransactItem } from './table-access';
+import type { Item, ItemsByKey, TableAccess, TransactItem } from './table-access';
+import { withOverlay } from './tag-states';
 
 /**
  * Reading a counted list: one Query of its partition gives its folded counts, the tickets not
@@ -46,6 +56,8 @@ export interface ListSnapshot {
   readonly directory: Directory;
   /** The tickets' deltas, added up by key. */
   readonly pending: readonly Delta[];
+  /** `TAGS` only, folded with an overlay (see tag-states.ts): the tags changed since their blocks were written. */
+  readonly overlay?: readonly Entry[];
 }
 
 /** What the items of a list's partition hold (counts, tickets, directory, retired blocks). */
@@ -60,6 +72,7 @@ const LIST_ATTRIBUTES = [
   attr.changes,
   attr.blocks,
   attr.retired,
+  attr.entries,
 ] as const;
 
 /** A fold landing during the Query makes its start and end disagree; the Query is made again, at most this often. */
@@ -96,16 +109,23 @@ const snapshotOf = (
   if (directoryItem !== undefined || options.directory) stamps.push(decodeStamp(directoryItem));
   const retiredItem = options.retired ? bySk(RETIRED_SK) : undefined;
   if (retiredItem !== undefined) stamps.push(decodeStamp(retiredItem));
+  const overlayItem = list === 'TAGS' ? bySk(OVERLAY_SK) : undefined;
+  if (overlayItem !== undefined) stamps.push(decodeStamp(overlayItem));
   if (stamps.some((other) => other !== stamp)) return undefined;
   const tickets = items.filter((item) => String(item.SK).startsWith(TICKET_PREFIX)).map(decodeTicket);
+  const directory = directoryItem ? decodeDirectory(directoryItem, retiredItem) : emptyDirectory;
+  // A `TAGS` folded before overlays has blocks and no overlay: its tickets are looked up in its blocks.
+  const overlay =
+    overlayItem !== undefined ? decodeOverlay(overlayItem) : list === 'TAGS' && stamp === 0 ? [] : undefined;
   return {
     generation,
     list,
     stamp,
     folded,
     tickets,
-    directory: directoryItem ? decodeDirectory(directoryItem, retiredItem) : emptyDirectory,
+    directory,
     pending: netted(tickets.flatMap((ticket) => ticket.deltas)),
+    ...(overlay && (overlayItem !== undefined || directory.blocks.length === 0) && { overlay }),
   };
 };
 
@@ -209,18 +229,21 @@ export type BlocksRead = ReadonlyMap<string, readonly Entry[]>;
  * The entries of `refs` (blocks the snapshot's directory names), in one BatchGetItem with a head
  * replica, which proves the generation still the snapshot's; those in `known` are not read again.
  */
-const readBlocks = async (
+export const readBlocks = async (
   access: TableAccess,
   snapshot: ListSnapshot,
   refs: readonly BlockRef[],
   known: BlocksRead = new Map(),
-): Promise<BlocksRead> => {
+  /** Other keys to read in the same call (a `/tags` reader's tag states), by the generation. */
+  others: (generation: string) => readonly Key[] = () => [],
+): Promise<{ readonly blocks: BlocksRead; readonly others?: ItemsByKey }> => {
   const missing = refs.filter((ref) => !known.has(ref.id));
   const blocks = new Map(known);
-  if (missing.length === 0) return blocks;
-  const { generation, items } = await readInGeneration(access, (g) =>
-    missing.map((ref) => blockKey(g, snapshot.list, ref.id)),
-  );
+  if (missing.length === 0 && others(snapshot.generation).length === 0) return { blocks };
+  const { generation, items } = await readInGeneration(access, (g) => [
+    ...missing.map((ref) => blockKey(g, snapshot.list, ref.id)),
+    ...others(g),
+  ]);
   if (generation !== snapshot.generation) throw new GenerationMoved();
   for (const ref of missing) {
     const item = items.get(blockKey(generation, snapshot.list, ref.id));
@@ -228,7 +251,7 @@ const readBlocks = async (
     if (!item) throw new StoreUnavailable('collection-busy');
     blocks.set(ref.id, decodeBlock(item));
   }
-  return blocks;
+  return { blocks, others: items };
 };
 
 /** The collection was switched by a bulk write while the list was read: read it again under the new generation. */
@@ -237,7 +260,7 @@ export class GenerationMoved extends Error {
 }
 
 /** The block indexes whose members `window` needs, given each block's size, and the rank of the first. */
-const blocksFor = (blocks: readonly BlockRef[], sizes: readonly number[], window: Window) => {
+export const blocksFor = (blocks: readonly BlockRef[], sizes: readonly number[], window: Window) => {
   if ('from' in window) return blocksForRanks(blocks, sizes, window.from, window.to);
   const start = blockIndexOf(blocks, window.after);
   const indexes = [start];
@@ -268,11 +291,13 @@ export const pageMembers = async (
   const { pending } = snapshot;
   const { indexes, startRank } = blocksFor(blocks, sizes, window);
   const refs = indexes.flatMap((index) => blocks[index] ?? []);
-  const read = await readBlocks(access, snapshot, refs, known);
+  const { blocks: read } = await readBlocks(access, snapshot, refs, known);
   const inRead = new Set(indexes);
-  const changes = blocks.length === 0 ? pending : pending.filter((d) => inRead.has(blockIndexOf(blocks, d.key)));
+  const inReadBlocks = (d: { readonly key: string }) => blocks.length === 0 || inRead.has(blockIndexOf(blocks, d.key));
+  const changes = pending.filter(inReadBlocks);
+  const folded = refs.flatMap((ref) => read.get(ref.id) ?? []);
   const members = withDeltas(
-    refs.flatMap((ref) => read.get(ref.id) ?? []),
+    snapshot.overlay ? withOverlay(folded, snapshot.overlay.filter(inReadBlocks)) : folded,
     changes,
   ).filter((entry) => entry.n > 0);
   const headChecked = refs.some((ref) => !known.has(ref.id)) || known.size > 0;
@@ -293,37 +318,6 @@ export const pageMembers = async (
 /** A magazine list's page: its members' keys in ascending order. */
 export const magazinePage = async (access: TableAccess, snapshot: ListSnapshot, window: Window): Promise<Entry[]> =>
   (await pageMembers(access, snapshot, window, sizesWith(snapshot.directory.blocks, snapshot.pending))).members;
-
-/**
- * The tags in use as of the snapshot of `TAGS`: how many, each block's number of them, and the
- * blocks read to know it. A tag's pending change brings it into use or out of it depending on its
- * count at the fold, which its block (named by the snapshot, so of that fold) holds: the blocks
- * the tickets fall in are read, in one call, and only when there are tickets.
- */
-export const tagsInUse = async (
-  access: TableAccess,
-  snapshot: ListSnapshot,
-): Promise<{ readonly count: number; readonly sizes: number[]; readonly read: BlocksRead }> => {
-  const { blocks } = snapshot.directory;
-  const sizes = blocks.map((block) => block.visible);
-  const touched = new Set(snapshot.pending.map((delta) => blockIndexOf(blocks, delta.key)));
-  const refs = [...touched].flatMap((index) => blocks[index] ?? []);
-  const read = await readBlocks(access, snapshot, refs);
-  const folded = new Map<string, number>();
-  for (const entries of read.values()) for (const entry of entries) folded.set(entry.key, entry.n);
-  let count = snapshot.folded.total;
-  for (const delta of snapshot.pending) {
-    const before = folded.get(delta.key) ?? 0;
-    const change = (before + delta.n > 0 ? 1 : 0) - (before > 0 ? 1 : 0);
-    if (change === 0) continue;
-    count += change;
-    if (blocks.length > 0) {
-      const index = blockIndexOf(blocks, delta.key);
-      sizes[index] = (sizes[index] ?? 0) + change;
-    }
-  }
-  return { count, sizes, read };
-};
 
 /**
  * The tickets of one write, for its transaction: one per list it changes (see `countChanges`), each

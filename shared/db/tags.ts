@@ -4,9 +4,21 @@ import type { Page, PageQuery } from '../domain/paging';
 import type { TagSummary } from '../domain/tag';
 import { shownName, versionWith, withTickets } from './counts';
 import { knownGeneration, readGeneration, readInGeneration } from './generation';
-import { tagList } from './keys';
-import { GenerationMoved, pageMembers, readList, tagsInUse, type Window } from './lists';
+import { decodeTagStates } from './items';
+import { tagList, tagStateKey } from './keys';
+import {
+  type BlocksRead,
+  blocksFor,
+  GenerationMoved,
+  type ListSnapshot,
+  pageMembers,
+  readBlocks,
+  readList,
+  type Window,
+} from './lists';
+import { blockIndexOf } from './ranked';
 import type { TableAccess } from './table-access';
+import { type Known, stateAt, useChange } from './tag-states';
 
 /**
  * Tags in use: the `TAGS` list holds each tag id with how many magazines carry it and the
@@ -50,14 +62,15 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
     const generation = knownGeneration() ?? (await readGeneration(access));
     try {
       const snapshot = await readList(access, generation, 'TAGS', { directory: true });
-      const { count, sizes, read } = await tagsInUse(access, snapshot);
-      let window: Window | undefined;
-      if ('after' in page.start) window = { after: page.start.after, take: page.limit, forward: page.sort === 'asc' };
-      else if (offset < count)
-        window =
-          page.sort === 'asc'
-            ? { from: offset, to: Math.min(count, offset + page.limit) }
-            : { from: Math.max(0, count - offset - page.limit), to: count - offset };
+      const windowOf = (count: number): Window | undefined => {
+        if ('after' in page.start) return { after: page.start.after, take: page.limit, forward: page.sort === 'asc' };
+        if (offset >= count) return undefined;
+        return page.sort === 'asc'
+          ? { from: offset, to: Math.min(count, offset + page.limit) }
+          : { from: Math.max(0, count - offset - page.limit), to: count - offset };
+      };
+      const { count, sizes, read } = await tagsInUse(access, snapshot, windowOf);
+      const window = windowOf(count);
       const { members, headChecked } = window
         ? await pageMembers(access, snapshot, window, sizes, read)
         : { members: [], headChecked: false };
@@ -84,4 +97,67 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
       if (attempt >= 2) throw new StoreUnavailable('collection-busy');
     }
   }
+};
+
+/**
+ * The tags in use as of the snapshot of `TAGS`: how many, each block's number of them, and the
+ * blocks read meanwhile. A pending ticket brings its tag into use or out of it depending on the
+ * tag's count at the snapshot's fold: in the overlay, or else in the tag's state item, read (a
+ * hundred to a call) with the blocks the page most likely needs. A `TAGS` folded before overlays
+ * holds it only in the block the tag falls in, which is read instead.
+ */
+const tagsInUse = async (
+  access: TableAccess,
+  snapshot: ListSnapshot,
+  windowOf: (count: number) => Window | undefined,
+): Promise<{ readonly count: number; readonly sizes: number[]; readonly read: BlocksRead }> => {
+  const { blocks } = snapshot.directory;
+  const sizes = blocks.map((block) => block.visible);
+  let count = snapshot.folded.total;
+  if (snapshot.pending.length === 0) return { count, sizes, read: new Map() };
+  const tally = (key: string, change: number) => {
+    count += change;
+    const index = blockIndexOf(blocks, key);
+    if (change !== 0 && index < sizes.length) sizes[index] = (sizes[index] ?? 0) + change;
+  };
+  const { overlay, pending, generation, stamp } = snapshot;
+  if (!overlay) {
+    const touched = new Set(pending.map((delta) => blockIndexOf(blocks, delta.key)));
+    const { blocks: read } = await readBlocks(
+      access,
+      snapshot,
+      [...touched].flatMap((index) => blocks[index] ?? []),
+    );
+    const folded = new Map([...read.values()].flat().map((entry) => [entry.key, entry]));
+    for (const delta of pending) tally(delta.key, useChange(folded.get(delta.key) ?? { n: 0 }, delta));
+    return { count, sizes, read };
+  }
+  const inOverlay = new Map(overlay.map((entry) => [entry.key, entry]));
+  const unknown = pending.filter((delta) => !inOverlay.has(delta.key)).map((delta) => delta.key);
+  const guess = windowOf(count);
+  const { blocks: read, others } = await readBlocks(
+    access,
+    snapshot,
+    guess ? blocksFor(blocks, sizes, guess).indexes.flatMap((index) => blocks[index] ?? []) : [],
+    new Map(),
+    (g) => unknown.map((key) => tagStateKey(g, key)),
+  );
+  const before = new Map<string, Known | 'moved'>();
+  for (const key of unknown) {
+    const item = others?.get(tagStateKey(generation, key));
+    before.set(key, stateAt(item && decodeTagStates(item), stamp));
+  }
+  // Merged again since the snapshot (rare): the snapshot's blocks, kept a while after they are replaced, tell.
+  const moved = unknown.filter((key) => before.get(key) === 'moved');
+  const refs = [...new Set(moved.map((key) => blockIndexOf(blocks, key)))].flatMap((index) => blocks[index] ?? []);
+  const all = moved.length > 0 ? (await readBlocks(access, snapshot, refs, read)).blocks : read;
+  for (const key of moved) {
+    const block = blocks[blockIndexOf(blocks, key)];
+    before.set(key, all.get(block?.id ?? '')?.find((entry) => entry.key === key) ?? { n: 0 });
+  }
+  for (const delta of pending) {
+    const known = inOverlay.get(delta.key) ?? before.get(delta.key) ?? { n: 0 };
+    if (known !== 'moved') tally(delta.key, useChange(known, delta));
+  }
+  return { count, sizes, read: all };
 };

@@ -24,6 +24,7 @@ import {
   worstPages,
 } from '../support/api-load';
 import { startFaultProxy } from '../support/dynamodb-faults';
+import { runsAlone } from '../support/load-lock';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 import { pendingCountItems, ticketsByList } from '../support/pending-counts';
 
@@ -35,6 +36,8 @@ import { pendingCountItems, ticketsByList } from '../support/pending-counts';
  * stop; and every count must equal a recount of what this test made. Calls and bytes are asserted,
  * never times. `npm run bench:scale` measures the same at 100,000 magazines.
  */
+
+runsAlone();
 
 /** Count items a reader may have to add up, at most, a few seconds after writes stop. */
 const PENDING_BOUND = 64;

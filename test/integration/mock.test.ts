@@ -152,7 +152,7 @@ describe('mock touches no data', () => {
     expect(response.json()).toEqual({ id: 'mocked-new' });
     // Its link leads to the mock data it was "made" in, as list links keep `mock`.
     expect(response.headers.location).toBe(`${local.api.baseUrl}/v1/magazines/mocked-new?mock=True`);
-    const followed = await local.client.get(new URL(response.headers.location!).pathname + '?mock=True');
+    const followed = await local.client.get(`${new URL(response.headers.location!).pathname}?mock=True`);
     expect(followed.status).toBe(200);
     expect(followed.json<MagazineView>().id).toBe('mocked-new');
     expect((await local.client.get('/magazines/mocked-new')).status).toBe(404);

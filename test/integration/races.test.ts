@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { startFaultProxy } from '../support/dynamodb-faults';
+import { runsAlone } from '../support/load-lock';
 import { articleBody, magazineBody, uniqueId, useLocalApi } from './expect-api';
 
 /**
@@ -7,6 +8,8 @@ import { articleBody, magazineBody, uniqueId, useLocalApi } from './expect-api';
  * (which runs transactions one at a time): a transaction that overlaps another in flight on a
  * shared item is cancelled, as on AWS.
  */
+// Its retries per POST depend on how the POSTs interleave, which other files' load would change.
+runsAlone();
 const proxy = await startFaultProxy(inject('dynamoDbEndpoint'), { conflicts: true });
 afterAll(() => proxy.close());
 

@@ -4,6 +4,7 @@ import { operations } from '../../shared/routes/table';
 import { backgroundTasks } from '../../shared/routes/tasks';
 import { startDynamoDbProxy } from './dynamodb-proxy';
 import { GrantRecorder, grantViolations } from './grants';
+import { startLoadLock } from './load-lock';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,7 +27,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
     recorder.record(headers, target, body);
   });
   project.provide('dynamoDbEndpoint', proxy.endpoint);
+  const loadLock = await startLoadLock();
+  project.provide('loadLock', loadLock.url);
   return async () => {
+    await loadLock.close();
     await proxy.close();
     await dynamoDb?.stop();
     const { testFiles } = await project.globTestFiles();

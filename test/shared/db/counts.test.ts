@@ -11,7 +11,7 @@ import {
   versionWith,
   withTickets,
 } from '../../../shared/db/counts';
-import { type Folded, foldInto } from '../../../shared/db/folder';
+import { type Folded, foldInto } from '../../../shared/db/fold';
 import { type CountedList, listPosition, tagList } from '../../../shared/db/keys';
 import { isClosing } from '../../../shared/db/magazine-item';
 import { type Entry, emptyDirectory, withDeltas } from '../../../shared/db/ranked';

@@ -1,0 +1,250 @@
+import { randomBytes } from 'node:crypto';
+import { type Delta, type ListCounts, netted, noCounts, type Ticket, versionWith, withTickets } from './counts';
+import {
+  countsAttributes,
+  directoryAttributes,
+  overlayAttributes,
+  retiredAttributes,
+  tagStateAttributes,
+} from './items';
+import {
+  attr,
+  blockKey,
+  type CountedList,
+  countsKey,
+  directoryKey,
+  endMarkKey,
+  overlayKey,
+  retiredKey,
+  tagStateKey,
+} from './keys';
+import type { ListSnapshot } from './lists';
+import {
+  applyToBlocks,
+  type BlockChanges,
+  blocksTouched,
+  type Directory,
+  type Entry,
+  emptyDirectory,
+  encodeEntries,
+} from './ranked';
+import { type Item, type TableAccess, TRANSACTION_LIMIT, type TransactItem, type Transaction } from './table-access';
+import { foldTags, type Known, type Merge, OVERLAY_MERGE_AT, type TagsFold } from './tag-states';
+
+/**
+ * What a fold writes, with no I/O: a list's counts and blocks worked out from tickets, and the
+ * transaction that writes them (the folder, folder.ts, reads and sends it; a bulk write builds a
+ * new generation's lists with it).
+ */
+
+const newBlockId = () => randomBytes(6).toString('base64url');
+
+/** A magazine list's blocks hold positions only: a tag's spellings are counted in its counts item. */
+export const blockDeltas = (list: CountedList, deltas: readonly Delta[]): Delta[] =>
+  list === 'TAGS' ? [...deltas] : deltas.flatMap((delta) => (delta.n === 0 ? [] : [{ key: delta.key, n: delta.n }]));
+
+/** A list's folded state. */
+export interface Folded {
+  readonly stamp: number;
+  readonly counts: ListCounts;
+  readonly directory: Directory;
+}
+
+/** What folding tickets into a list's folded state writes: the new state and its blocks. */
+interface FoldResult extends BlockChanges {
+  readonly counts: ListCounts;
+  readonly stamp: number;
+}
+
+/**
+ * Folds `tickets` into a list's state (`blocks` holds the entries of the blocks they touch): the
+ * one place a list's counts and blocks are worked out from changes, for the folder and for a bulk
+ * write's new generation alike.
+ */
+export const foldInto = (
+  list: CountedList,
+  state: Folded,
+  tickets: readonly Ticket[],
+  blocks: ReadonlyMap<string, readonly Entry[]>,
+  now: number,
+  blockEntries?: number,
+  maxDeleted?: number,
+): FoldResult => {
+  const stamp = state.stamp + 1;
+  const deltas = blockDeltas(list, netted(tickets.flatMap((ticket) => ticket.deltas)));
+  const changes = applyToBlocks(state.directory, blocks, deltas, {
+    now,
+    newId: newBlockId,
+    ...(blockEntries !== undefined && { blockEntries }),
+    ...(maxDeleted !== undefined && { maxDeleted }),
+    keepEmpty: list === 'TAGS',
+  });
+  if (list !== 'TAGS') return { ...changes, counts: withTickets(state.counts, tickets), stamp };
+  // A tag is in use while its count is above zero: how many are.
+  const before = new Map<string, Entry>();
+  for (const id of blocksTouched(state.directory, deltas))
+    for (const entry of blocks.get(id) ?? []) before.set(entry.key, entry);
+  const after = new Map<string, Entry>();
+  for (const written of changes.written) for (const entry of written.entries) after.set(entry.key, entry);
+  let inUse = state.counts.total;
+  for (const delta of deltas)
+    inUse += ((after.get(delta.key)?.n ?? 0) > 0 ? 1 : 0) - ((before.get(delta.key)?.n ?? 0) > 0 ? 1 : 0);
+  return { ...changes, counts: { ...versionWith(state.counts, tickets), total: inUse }, stamp };
+};
+
+/** The items a fold's result puts: counts, end mark, directory, blocks (and `TAGS`'s overlay and tag states). */
+export const foldedItems = (generation: string, list: CountedList, result: FoldResult | TagsFold): Item[] => [
+  { ...countsKey(generation, list), ...countsAttributes(result.counts, result.stamp) },
+  { ...endMarkKey(generation, list), [attr.stamp]: result.stamp },
+  { ...directoryKey(generation, list), ...directoryAttributes(result.directory, result.stamp) },
+  { ...retiredKey(generation, list), ...retiredAttributes(result.directory, result.stamp) },
+  ...result.written.map((block) => ({
+    ...blockKey(generation, list, block.id),
+    [attr.entries]: encodeEntries(block.entries),
+  })),
+  ...('overlay' in result
+    ? [
+        { ...overlayKey(generation), ...overlayAttributes(result.overlay, result.stamp) },
+        ...result.states.map((tag) => ({ ...tagStateKey(generation, tag.key), ...tagStateAttributes(tag.states) })),
+      ]
+    : []),
+];
+
+/**
+ * A new generation's list folded at once from `deltas` (a bulk write): `TAGS` with its tag states
+ * and an empty overlay, as the folder keeps it.
+ */
+export const builtList = (generation: string, list: CountedList, deltas: readonly Delta[], now: number): Item[] => {
+  const tickets = [{ sk: '', at: Math.floor(now / 1000), deltas }];
+  const empty = { stamp: -1, counts: noCounts, directory: emptyDirectory };
+  return foldedItems(
+    generation,
+    list,
+    list === 'TAGS'
+      ? foldTags(
+          { ...empty, overlay: [] },
+          tickets,
+          new Map(),
+          { ids: [], keys: netted(deltas).map((delta) => delta.key), blocks: new Map() },
+          { now, newId: newBlockId },
+        )
+      : foldInto(list, empty, tickets, new Map(), now),
+  );
+};
+
+export interface FoldPlan {
+  readonly items: Transaction;
+  readonly size: number;
+  /** A fold of `TAGS` that leaves its overlay too big, for want of room to merge it: fewer tickets, then. */
+  readonly starved: boolean;
+  readonly tickets: number;
+  /** The list as the fold leaves it. */
+  readonly result: FoldResult | TagsFold;
+}
+
+/**
+ * Past this many tags in `TAGS`'s overlay (about 14 KB in every `/tags` read), a fold takes at most
+ * TAGS_FOLD_TICKETS tickets, so that most of its 100 items merge the overlay into blocks.
+ */
+const OVERLAY_MOST = 4 * OVERLAY_MERGE_AT;
+const TAGS_FOLD_TICKETS = 30;
+
+/** The fold's transaction: its counts conditioned on the fold it read, every other item put or deleted. */
+const foldTransaction = (
+  access: TableAccess,
+  snapshot: ListSnapshot,
+  tickets: readonly Ticket[],
+  result: FoldResult | TagsFold,
+) => {
+  const { generation, list, stamp } = snapshot;
+  const { tableName } = access;
+  const [counts, ...rest] = foldedItems(generation, list, result);
+  return {
+    counts: {
+      Put: {
+        TableName: tableName,
+        Item: counts ?? {},
+        ConditionExpression: stamp === 0 ? 'attribute_not_exists(#stamp) OR #stamp = :stamp' : '#stamp = :stamp',
+        ExpressionAttributeNames: { '#stamp': attr.stamp },
+        ExpressionAttributeValues: { ':stamp': stamp },
+      },
+    },
+    folded: rest.map((Item): TransactItem => ({ Put: { TableName: tableName, Item } })),
+    retired: result.deleted.map(
+      (id): TransactItem => ({ Delete: { TableName: tableName, Key: blockKey(generation, list, id) } }),
+    ),
+    tickets: tickets.map(
+      (ticket): TransactItem => ({
+        Delete: {
+          TableName: tableName,
+          Key: { PK: countsKey(generation, list).PK, SK: ticket.sk },
+          ConditionExpression: 'attribute_exists(#sk)',
+          ExpressionAttributeNames: { '#sk': 'SK' },
+        },
+      }),
+    ),
+  } satisfies Transaction;
+};
+
+const sizeOf = (items: ReturnType<typeof foldTransaction>) =>
+  1 + items.folded.length + items.retired.length + items.tickets.length;
+
+/**
+ * The transaction that folds `tickets` into `TAGS`'s overlay and merges `merge` into its blocks
+ * (tag-states.ts): `before` holds what the tags outside the overlay were, `merge.blocks` the blocks read.
+ */
+export const planTagsFold = (
+  access: TableAccess,
+  snapshot: ListSnapshot,
+  tickets: readonly Ticket[],
+  before: ReadonlyMap<string, Known>,
+  merge: Merge & { readonly blocks: ReadonlyMap<string, readonly Entry[]> },
+  now: number,
+): FoldPlan => {
+  const state = {
+    stamp: snapshot.stamp,
+    counts: snapshot.folded,
+    directory: snapshot.directory,
+    overlay: snapshot.overlay ?? [],
+  };
+  let result = foldTags(state, tickets, before, merge, { now, newId: newBlockId });
+  // Counts, end mark, directory, retired list, overlay, the new blocks, the tag states, the tickets.
+  const others = 5 + result.written.length + result.states.length + tickets.length;
+  if (others + result.deleted.length > TRANSACTION_LIMIT)
+    result = foldTags(state, tickets, before, merge, {
+      now,
+      newId: newBlockId,
+      maxDeleted: TRANSACTION_LIMIT - others,
+    });
+  const items = foldTransaction(access, snapshot, tickets, result);
+  return {
+    items,
+    size: sizeOf(items),
+    starved: result.overlay.length > OVERLAY_MOST && tickets.length > TAGS_FOLD_TICKETS,
+    tickets: tickets.length,
+    result,
+  };
+};
+
+/**
+ * The transaction that folds `tickets` (the oldest of the snapshot), conditioned on the fold it read.
+ * It deletes as many of the retired blocks as its 100 items leave room for; the rest stay retired
+ * for later folds (after a burst of folds, more than 100 can be due at once).
+ */
+export const planFold = (
+  access: TableAccess,
+  snapshot: ListSnapshot,
+  tickets: readonly Ticket[],
+  blocks: ReadonlyMap<string, readonly Entry[]>,
+  now: number,
+): FoldPlan => {
+  const { list, stamp } = snapshot;
+  const state = { stamp, counts: snapshot.folded, directory: snapshot.directory };
+  let result = foldInto(list, state, tickets, blocks, now);
+  // Counts, end mark, directory and retired list, the new blocks, the tickets.
+  const others = 4 + result.written.length + tickets.length;
+  if (others + result.deleted.length > TRANSACTION_LIMIT)
+    result = foldInto(list, state, tickets, blocks, now, undefined, TRANSACTION_LIMIT - others);
+  const items = foldTransaction(access, snapshot, tickets, result);
+  return { items, size: sizeOf(items), starved: false, tickets: tickets.length, result };
+};

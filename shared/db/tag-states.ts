@@ -1,0 +1,192 @@
+import { type Delta, type ListCounts, type NameCounts, netted, type Ticket, versionWith } from './counts';
+import { applyToBlocks, type BlockChanges, blockIndexOf, type Directory, type Entry } from './ranked';
+
+/**
+ * `TAGS` folded in two steps, with no I/O. A fold adds its tickets to the overlay: each tag it
+ * changes, with its new count and spellings, and the same in the tag's state item. Only once the
+ * overlay holds more than OVERLAY_MERGE_AT tags are they merged into their blocks. A stream of new
+ * tags, each falling in a block of its own, so costs a fold a few state items rather than a
+ * rewrite of most blocks, and a reader finds what a pending ticket's tag was at the snapshot in the
+ * overlay or, a hundred to a call, in the tags' state items, never in their blocks.
+ */
+
+/** A tag as of the fold `stamp` (the one that last merged it into its block): its count and spellings. */
+export interface TagState {
+  readonly stamp: number;
+  readonly n: number;
+  readonly names?: NameCounts;
+}
+
+/** A tag's count and spellings. */
+export type Known = Pick<TagState, 'n' | 'names'>;
+
+const NONE: Known = { n: 0 };
+
+/** The overlay's size from which a fold merges it into the blocks (about 35 bytes a tag, in every `/tags` read). */
+export const OVERLAY_MERGE_AT = 100;
+
+/**
+ * What a tag outside the overlay was as of fold `stamp`, from its state item (written when the tag
+ * was last merged into its block): nothing for a tag never merged; `moved` when it was merged
+ * again since, and only the snapshot's block still tells.
+ */
+export const stateAt = (states: readonly TagState[] | undefined, stamp: number): Known | 'moved' => {
+  const [latest] = states ?? [];
+  if (!latest) return NONE;
+  return latest.stamp <= stamp ? latest : 'moved';
+};
+
+const inUse = (n: number) => (n > 0 ? 1 : 0);
+
+/** A tag's change of use (+1 into use, −1 out of it, 0) when `delta` is added to `before`. */
+export const useChange = (before: Known, delta: Delta) => inUse(before.n + delta.n) - inUse(before.n);
+
+/** `before` with `delta` added (count and spellings), kept at zero: `TAGS` remembers every tag. */
+const added = (key: string, before: Known, delta: Delta): Entry =>
+  netted([{ key, n: before.n, ...(before.names && { names: before.names }) }, delta])[0] ?? { key, n: 0 };
+
+const negated = (entry: Entry): Delta => ({
+  key: entry.key,
+  n: -entry.n,
+  ...(entry.names && { names: entry.names.map(([name, count]) => [name, -count] as const) }),
+});
+
+/** Block entries with the overlay's entries in their place (those in the blocks' range). */
+export const withOverlay = (entries: readonly Entry[], overlay: readonly Entry[]): Entry[] => {
+  const merged = new Map(entries.map((entry) => [entry.key, entry]));
+  for (const entry of overlay) merged.set(entry.key, entry);
+  return [...merged.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+};
+
+/** The overlay's tags a fold merges into their blocks, and the blocks they fall in (none when the list has no block yet). */
+export interface Merge {
+  readonly ids: readonly string[];
+  readonly keys: readonly string[];
+}
+
+/**
+ * What a fold with `room` items to spare merges: nothing while the overlay holds at most
+ * `mergeAt` tags; else the blocks holding most of its tags first, each costing its new blocks
+ * (two, should it split) and a state item per tag, the last of them perhaps in part.
+ */
+export const mergePlan = (
+  directory: Directory,
+  overlayKeys: readonly string[],
+  room: number,
+  mergeAt = OVERLAY_MERGE_AT,
+): Merge => {
+  const { blocks } = directory;
+  if (overlayKeys.length <= mergeAt) return { ids: [], keys: [] };
+  const perBlock = new Map<number, string[]>();
+  for (const key of overlayKeys) {
+    const index = blocks.length === 0 ? -1 : blockIndexOf(blocks, key);
+    perBlock.set(index, [...(perBlock.get(index) ?? []), key]);
+  }
+  const ids: string[] = [];
+  const keys: string[] = [];
+  let left = room;
+  for (const [index, inBlock] of [...perBlock].sort(([, a], [, b]) => b.length - a.length)) {
+    const take = Math.min(inBlock.length, left - 2);
+    if (take <= 0) break;
+    const id = blocks[index]?.id;
+    if (id !== undefined) ids.push(id);
+    keys.push(...inBlock.sort().slice(0, take));
+    left -= take + 2;
+  }
+  return { ids, keys };
+};
+
+/** What a fold of `TAGS` writes: its counts, directory and blocks, overlay, and the state of each tag it changed. */
+export interface TagsFold extends BlockChanges {
+  readonly stamp: number;
+  readonly counts: ListCounts;
+  readonly overlay: readonly Entry[];
+  readonly states: readonly { readonly key: string; readonly states: readonly TagState[] }[];
+}
+
+/**
+ * Folds `tickets` into `TAGS`'s overlay and merges `merge` (see `mergePlan`) into its blocks:
+ * `current` holds what the tags the tickets change that the overlay does not hold were (their
+ * blocks' entries); `blocks` the entries of the blocks merged into.
+ */
+export const foldTags = (
+  state: {
+    readonly stamp: number;
+    readonly counts: ListCounts;
+    readonly directory: Directory;
+    readonly overlay: readonly Entry[];
+  },
+  tickets: readonly Ticket[],
+  current: ReadonlyMap<string, Known>,
+  merge: Merge & { readonly blocks: ReadonlyMap<string, readonly Entry[]> },
+  options: {
+    readonly now: number;
+    readonly newId: () => string;
+    readonly maxDeleted?: number;
+    /** Entries a block holds at most (small in a test, to see blocks split). */
+    readonly blockEntries?: number;
+  },
+): TagsFold => {
+  const stamp = state.stamp + 1;
+  const overlay = new Map(state.overlay.map((entry) => [entry.key, entry]));
+  const refs = [...state.directory.blocks];
+  let total = state.counts.total;
+  for (const delta of netted(tickets.flatMap((ticket) => ticket.deltas))) {
+    const before: Known = overlay.get(delta.key) ?? current.get(delta.key) ?? NONE;
+    overlay.set(delta.key, added(delta.key, before, delta));
+    const change = useChange(before, delta);
+    total += change;
+    const index = blockIndexOf(refs, delta.key);
+    const ref = refs[index];
+    if (change !== 0 && ref) refs[index] = { ...ref, visible: ref.visible + change };
+  }
+  // The tags merged: as the changes that make their blocks' entries the overlay's, and their state items.
+  const merging = new Set(merge.keys);
+  const deltas: Delta[] = [];
+  const states: { key: string; states: TagState[] }[] = [];
+  const kept: Entry[] = [];
+  for (const entry of overlay.values()) {
+    if (!merging.has(entry.key)) {
+      kept.push(entry);
+      continue;
+    }
+    const block = refs[blockIndexOf(refs, entry.key)];
+    const old = block && merge.blocks.get(block.id)?.find((other) => other.key === entry.key);
+    deltas.push(...netted([entry, ...(old ? [negated(old)] : [])]));
+    // A tag at zero joins its block all the same (`TAGS` remembers every tag it had).
+    if (!old && entry.n === 0) deltas.push({ key: entry.key, n: 0 });
+    const latest: TagState = { stamp, n: entry.n, ...(entry.names && { names: entry.names }) };
+    states.push({ key: entry.key, states: [latest] });
+  }
+  const changes = applyToBlocks({ ...state.directory, blocks: refs }, merge.blocks, deltas, {
+    now: options.now,
+    newId: options.newId,
+    keepEmpty: true,
+    ...(options.maxDeleted !== undefined && { maxDeleted: options.maxDeleted }),
+    ...(options.blockEntries !== undefined && { blockEntries: options.blockEntries }),
+  });
+  // A block merged in part still has tags of its range in the overlay: they count in its `visible`.
+  const written = new Map(changes.written.map((block) => [block.id, block.entries]));
+  const blocks = changes.directory.blocks;
+  const overlayIn = new Map<number, Entry[]>();
+  for (const entry of kept) {
+    const index = blockIndexOf(blocks, entry.key);
+    overlayIn.set(index, [...(overlayIn.get(index) ?? []), entry]);
+  }
+  const directory = {
+    ...changes.directory,
+    blocks: blocks.map((ref, index) => {
+      const entries = written.get(ref.id);
+      if (!entries) return ref;
+      return { ...ref, visible: withOverlay(entries, overlayIn.get(index) ?? []).filter((e) => e.n > 0).length };
+    }),
+  };
+  return {
+    ...changes,
+    directory,
+    stamp,
+    counts: { ...versionWith(state.counts, tickets), total },
+    overlay: withOverlay([], kept),
+    states,
+  };
+};

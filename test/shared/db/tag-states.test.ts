@@ -1,0 +1,199 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { countChanges, noCounts, type Ticket } from '../../../shared/db/counts';
+import { blockIndexOf, type Directory, type Entry, emptyDirectory, withDeltas } from '../../../shared/db/ranked';
+import {
+  foldTags,
+  type Known,
+  mergePlan,
+  stateAt,
+  type TagState,
+  useChange,
+  withOverlay,
+} from '../../../shared/db/tag-states';
+import type { Magazine } from '../../../shared/domain/magazine';
+
+/**
+ * `TAGS` folded through its overlay, as a property: whatever the writes, the order and the size of
+ * the folds, and however small the blocks and the overlay's merge threshold, a reader that adds
+ * the pending tickets to the overlay and the blocks, looking up each ticket's tag as it was at the
+ * snapshot in the overlay or the tag's state item (never in its block), sees what a recount gives.
+ */
+
+const tagIds = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
+const magazineIds = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'];
+
+const magazine = (id: string, tags: readonly (readonly [string, string])[]): Magazine => ({
+  id,
+  title: 'T',
+  created: 1,
+  tags: tags.map(([tagId, name]) => ({ id: tagId, name })),
+  updated: 1,
+  revision: 'r',
+});
+
+const writeArbitrary = fc.tuple(
+  fc.constantFrom(...magazineIds),
+  fc.option(
+    fc.uniqueArray(fc.tuple(fc.constantFrom(...tagIds), fc.constantFrom('X', 'x')), {
+      selector: ([tagId]) => tagId,
+      maxLength: 4,
+    }),
+    { nil: undefined, freq: 3 },
+  ),
+);
+
+/** The tags in use by a recount: id, magazines, spellings. */
+const recount = (magazines: readonly Magazine[]): Entry[] => {
+  const members = new Map<string, Map<string, number>>();
+  for (const m of magazines)
+    for (const tag of m.tags) {
+      const names = members.get(tag.id) ?? new Map<string, number>();
+      members.set(tag.id, names);
+      names.set(tag.name, (names.get(tag.name) ?? 0) + 1);
+    }
+  return [...members]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([key, names]) => ({
+      key,
+      n: [...names.values()].reduce((sum, count) => sum + count, 0),
+      names: [...names].sort(),
+    }));
+};
+
+const shown = (entries: readonly Entry[]) =>
+  entries
+    .filter((entry) => entry.n > 0)
+    .map(({ key, n, names }) => ({ key, n, names: [...(names ?? [])].filter(([, c]) => c !== 0).sort() }));
+
+/** `TAGS` as the table would hold it: counts, directory, blocks, overlay, tag state items. */
+class TagsTable {
+  stamp = 0;
+  counts = noCounts;
+  directory: Directory = emptyDirectory;
+  overlay: readonly Entry[] = [];
+  readonly blocks = new Map<string, readonly Entry[]>();
+  readonly states = new Map<string, readonly TagState[]>();
+  #ids = 0;
+
+  fold(tickets: readonly Ticket[], mergeAt: number, room: number) {
+    const keys = [...new Set(tickets.flatMap((ticket) => ticket.deltas.map((delta) => delta.key)))];
+    const overlayKeys = [...new Set([...this.overlay.map((entry) => entry.key), ...keys])];
+    const merge = mergePlan(this.directory, overlayKeys, room, mergeAt);
+    // What the tags outside the overlay were, from their blocks, as the folder reads it.
+    const folded = this.directory.blocks.flatMap((block) => this.blocks.get(block.id) ?? []);
+    const result = foldTags(
+      { stamp: this.stamp, counts: this.counts, directory: this.directory, overlay: this.overlay },
+      tickets,
+      new Map(folded.map((entry) => [entry.key, entry])),
+      { ...merge, blocks: this.blocks },
+      { now: 0, newId: () => `b${++this.#ids}`, blockEntries: 3 },
+    );
+    for (const written of result.written) this.blocks.set(written.id, written.entries);
+    for (const tag of result.states) this.states.set(tag.key, tag.states);
+    Object.assign(this, {
+      stamp: result.stamp,
+      counts: result.counts,
+      directory: result.directory,
+      overlay: result.overlay,
+    });
+  }
+
+  /** What a `/tags` reader sees with `tickets` pending, as of the snapshot at `stamp` (states may be newer). */
+  read(
+    tickets: readonly Ticket[],
+    snapshot: { stamp: number; overlay: readonly Entry[]; total: number; directory: Directory },
+  ) {
+    const inOverlay = new Map(snapshot.overlay.map((entry) => [entry.key, entry]));
+    const pending = tickets.flatMap((ticket) => ticket.deltas);
+    let count = snapshot.total;
+    const byKey = new Map<string, number>();
+    for (const delta of pending) byKey.set(delta.key, (byKey.get(delta.key) ?? 0) + delta.n);
+    for (const [key, n] of byKey) {
+      let before: Known | 'moved' = inOverlay.get(key) ?? stateAt(this.states.get(key), snapshot.stamp);
+      // Merged again since the snapshot: the snapshot's block tells (blocks are kept a while after they are replaced).
+      if (before === 'moved') {
+        const block = snapshot.directory.blocks[blockIndexOf(snapshot.directory.blocks, key)];
+        before = this.blocks.get(block?.id ?? '')?.find((entry) => entry.key === key) ?? { n: 0 };
+      }
+      count += useChange(before, { key, n });
+    }
+    const folded = this.directory.blocks.flatMap((block) => this.blocks.get(block.id) ?? []);
+    return { count, members: shown(withDeltas(withOverlay(folded, snapshot.overlay), pending)) };
+  }
+}
+
+describe('TAGS folded through an overlay, read through tag states', () => {
+  it('equals a recount before and after every fold, whatever the order, the fold sizes and the merge threshold', () => {
+    fc.assert(
+      fc.property(
+        fc.array(writeArbitrary, { maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 0, max: 4 }),
+        fc.integer({ min: 3, max: 12 }),
+        fc.func(fc.integer()),
+        (writes, batchSizes, mergeAt, room, order) => {
+          const stored = new Map<string, Magazine>();
+          const tickets: Ticket[] = [];
+          for (const [id, tags] of writes) {
+            const before = stored.get(id);
+            const after = tags === undefined ? undefined : magazine(id, tags);
+            if (!before && !after) continue;
+            const deltas = countChanges(before, after).get('TAGS');
+            if (deltas) tickets.push({ sk: `t${tickets.length}`, at: tickets.length, deltas });
+            if (after) stored.set(id, after);
+            else stored.delete(id);
+          }
+          const expected = recount([...stored.values()]);
+          const table = new TagsTable();
+          const pending = [...tickets].sort((a, b) => order(a.sk) - order(b.sk) || (a.sk < b.sk ? -1 : 1));
+          for (let batch = 0; pending.length > 0; batch++) {
+            const snapshot = {
+              stamp: table.stamp,
+              overlay: table.overlay,
+              total: table.counts.total,
+              directory: table.directory,
+            };
+            const fresh = table.read(pending, snapshot);
+            expect(fresh.members, `before fold ${batch}`).toEqual(expected);
+            expect(fresh.count, `before fold ${batch}`).toBe(expected.length);
+            const unfolded = [...pending];
+            table.fold(pending.splice(0, batchSizes[batch % batchSizes.length] ?? 1), mergeAt, room);
+            // A reader that took its snapshot before this fold and reads the tag states after it.
+            expect(table.read(unfolded, snapshot).count, `a snapshot older than fold ${batch}`).toBe(expected.length);
+          }
+          const done = table.read([], {
+            stamp: table.stamp,
+            overlay: table.overlay,
+            total: table.counts.total,
+            directory: table.directory,
+          });
+          expect(done.members).toEqual(expected);
+          expect(table.counts.total).toBe(expected.length);
+          // Each block's `visible` is the tags in use in its range, the overlay's included.
+          const inUse = withOverlay(
+            table.directory.blocks.flatMap((block) => table.blocks.get(block.id) ?? []),
+            table.overlay,
+          ).filter((entry) => entry.n > 0);
+          const visible = table.directory.blocks.map(() => 0);
+          for (const entry of table.directory.blocks.length > 0 ? inUse : []) {
+            const index = blockIndexOf(table.directory.blocks, entry.key);
+            visible[index] = (visible[index] ?? 0) + 1;
+          }
+          expect(table.directory.blocks.map((block) => block.visible)).toEqual(visible);
+          // Every tag in a block has a state item (a reader looks up a tag outside the overlay there).
+          for (const block of table.directory.blocks)
+            for (const entry of table.blocks.get(block.id) ?? []) expect(table.states.has(entry.key)).toBe(true);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("a tag state newer than the snapshot is no answer: the snapshot's block is read instead", () => {
+    expect(stateAt([{ stamp: 7, n: 3 }], 8)).toEqual({ stamp: 7, n: 3 });
+    expect(stateAt([{ stamp: 7, n: 3 }], 7)).toEqual({ stamp: 7, n: 3 });
+    expect(stateAt([{ stamp: 7, n: 3 }], 6)).toBe('moved');
+    expect(stateAt(undefined, 3)).toEqual({ n: 0 });
+  });
+});
