@@ -53,7 +53,18 @@ const coldSubjects = coldSubjectsOf(subjects, trees, recordings);
 const sourceMapped = coldSubjects.find((s) => s.label === `${trees[0]!.label} get-magazine`)!;
 const cold = await runCold(subjects.runner, coldSubjects, sourceMapped, { rounds, coldRuns });
 
-const markdown = callsReport({ trees, cases, warm, pairRows, coldSubjects, cold, rounds, measureMs, coldRuns });
+const markdown = callsReport({
+  trees,
+  cases,
+  warm,
+  pairRows,
+  coldSubjects,
+  cold,
+  subjects,
+  rounds,
+  measureMs,
+  coldRuns,
+});
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(path.join(resultsDir, 'calls.md'), markdown);
 writeFileSync(

@@ -1,6 +1,12 @@
 import type { Recording } from '../support/answers';
 import { lambdaEnvironment, runJob } from '../support/child';
-import { competitorRecording, type Scenario, scenarioEvent } from '../support/fixtures';
+import {
+  competitorRecording,
+  type Scenario,
+  scenarioEvent,
+  secretEnvironment,
+  withSecretRead,
+} from '../support/fixtures';
 import type { ColdResult } from '../support/runner';
 import { median, rotate, spread } from '../support/stats';
 import { type RecordedScenario, recordingKey } from './record';
@@ -13,6 +19,8 @@ export interface ColdSubject {
   readonly bundle: string;
   readonly recording: Recording;
   readonly scenario: Scenario;
+  /** Set in Lambda's environment besides its usual variables. */
+  readonly env?: Readonly<Record<string, string>>;
 }
 
 export interface ColdFigures {
@@ -22,6 +30,9 @@ export interface ColdFigures {
   firstErrorMs: number[];
   warmErrorMs: number[];
 }
+
+/** The subject that reads its cursor key from Secrets Manager, answered in process as DynamoDB is. */
+export const cursorKeySubject = (tree: Tree) => `${tree.label} list-magazines, cursor key from Secrets Manager`;
 
 export const coldSubjectsOf = (
   subjects: Subjects,
@@ -42,6 +53,15 @@ export const coldSubjectsOf = (
         recording: recordings.get(recordingKey(tree.key, scenario))!.recording,
         scenario,
       });
+  // As deployed, a list function reads its cursor key from Secrets Manager while it starts; the
+  // subject above is given the key in its environment, as before the key became a secret.
+  coldSubjects.push({
+    label: cursorKeySubject(trees[0]!),
+    bundle: subjects.deployed('list-magazines'),
+    recording: withSecretRead(recordings.get(recordingKey('now', 'listJson'))!.recording),
+    scenario: 'listJson',
+    env: secretEnvironment,
+  });
   for (const competitor of competitors)
     coldSubjects.push({
       label: competitor.label,
@@ -119,7 +139,7 @@ export const runCold = async (
   for (let round = 0; round < rounds; round++) {
     for (let run = 0; run < coldRuns; run++) {
       for (const subject of rotate(coldSubjects, round + run)) {
-        await coldOnce(subject.label, subject, round, lambdaEnvironment());
+        await coldOnce(subject.label, subject, round, lambdaEnvironment(subject.env));
         say(`cold ${++done}/${coldJobs} round ${round + 1} ${subject.label}`);
       }
       const options = '--enable-source-maps';

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { LIST_LIMIT, scenarioLabel } from '../support/fixtures';
 import { fixed, median, ratioText, type Spread, table } from '../support/stats';
@@ -8,15 +8,48 @@ import {
   type ColdRuns,
   type ColdSubject,
   coldRatio,
+  cursorKeySubject,
   firstInvocation,
   perRound,
   sourceMapKeys,
 } from './cold';
 import type { PairRow } from './paired';
-import { REFERENCE, type Tree } from './subjects';
+import { REFERENCE, type Subjects, type Tree } from './subjects';
 import { baselineOf, modes, type WarmFigures, warmKey, warmRatio } from './warm';
 
 /** bench/results/calls.md: the targets, the warm table, cold starts and source maps. */
+/** list-magazines with its cursor key read from Secrets Manager against the same with the key in its environment. */
+const cursorKeyFigures = ({
+  trees,
+  cold,
+  subjects,
+}: {
+  trees: readonly Tree[];
+  cold: ColdRuns;
+  subjects: Subjects;
+}) => {
+  const now = trees[0]!;
+  const secret = cursorKeySubject(now);
+  const environment = `${now.label} list-magazines`;
+  const figures = [
+    ['import (init phase)', (f: ColdFigures) => f.importMs],
+    ['import + first call', firstInvocation],
+  ] as const;
+  return {
+    rows: figures.map(([what, figure]) => [
+      `${what}, CPU ms`,
+      fixed(median(perRound(cold, environment, figure)), 2),
+      fixed(median(perRound(cold, secret, figure)), 2),
+      ratioText(coldRatio(cold, secret, environment, figure)),
+    ]),
+    firstInvocation: coldRatio(cold, secret, environment, firstInvocation),
+    clientKib: (
+      (statSync(subjects.secretsClient.with).size - statSync(subjects.secretsClient.without).size) /
+      1024
+    ).toFixed(1),
+  };
+};
+
 export const callsReport = (figures: {
   readonly trees: readonly Tree[];
   readonly cases: readonly Case[];
@@ -24,11 +57,12 @@ export const callsReport = (figures: {
   readonly pairRows: readonly PairRow[];
   readonly coldSubjects: readonly ColdSubject[];
   readonly cold: ColdRuns;
+  readonly subjects: Subjects;
   readonly rounds: number;
   readonly measureMs: number;
   readonly coldRuns: number;
 }): string => {
-  const { trees, cases, warm, pairRows, coldSubjects, cold, rounds, measureMs, coldRuns } = figures;
+  const { trees, cases, warm, pairRows, coldSubjects, cold, subjects, rounds, measureMs, coldRuns } = figures;
   const kib = (file: string) => (readFileSync(file).length / 1024).toFixed(1);
   const gzipKib = (file: string) => (gzipSync(readFileSync(file)).length / 1024).toFixed(1);
   const now = trees[0]!;
@@ -63,6 +97,13 @@ export const callsReport = (figures: {
     1.1,
     '≤ 1.10',
   );
+  const cursorKey = cursorKeyFigures(figures);
+  targetRows.push([
+    'first invocation, list-magazines: cursor key from Secrets Manager / key in the environment',
+    'no DynamoDB-sized cost (issue 20)',
+    ratioText(cursorKey.firstInvocation),
+    '',
+  ]);
   if (beforeTree)
     targetRows.push([
       '(before) first invocation, get-magazine / reference',
@@ -165,6 +206,22 @@ export const callsReport = (figures: {
       ],
       coldRows,
     ),
+    '',
+    '## The cursor key from Secrets Manager',
+    '',
+    `As deployed, a list function reads its cursor key from Secrets Manager in its init phase, beside the table's first read (shared/cursor-key.ts); Secrets Manager is answered in process here as DynamoDB is (\`[sdk]\`: the client is made, resolves credentials and its endpoint, signs, sends and parses). "${cursorKeySubject(now)}" against the same bundle given the key in \`CURSOR_KEY\`, in the same rounds:`,
+    '',
+    table(
+      [
+        'list-magazines (this tree)',
+        'key in the environment',
+        'key from Secrets Manager',
+        'Secrets Manager / environment',
+      ],
+      cursorKey.rows,
+    ),
+    '',
+    `The Secrets Manager client and what only it uses: ${cursorKey.clientKib} KiB of the list bundle's ${kib(subjects.secretsClient.with)} KiB (minified; the bundle with a stub in its place is ${kib(subjects.secretsClient.without)} KiB). Not measured: the call's round trip to Secrets Manager, which the init phase waits for only where it is slower than the table's first read, made at the same time.`,
     '',
     '## `NODE_OPTIONS=--enable-source-maps`',
     '',

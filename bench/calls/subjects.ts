@@ -115,7 +115,15 @@ export interface Subjects {
   readonly competitorBundles: ReadonlyMap<string, Bundle>;
   /** The deployed bundle of a function of this tree, as local/bundle-functions.ts makes it: what the cold start measures. */
   deployed(name: string): string;
+  /** This tree's list-magazines as deployed, and without the Secrets Manager client (a stub in its place). */
+  readonly secretsClient: { readonly with: string; readonly without: string };
 }
+
+/** In place of the Secrets Manager client: nothing the cursor key's module imports is left but names. */
+const SECRETS_CLIENT_STUB = [
+  'export class SecretsManagerClient { send() { throw new Error("stub"); } }',
+  'export class GetSecretValueCommand { constructor(input) { this.input = input; } }',
+].join('\n');
 
 /** Bundles the runner and every subject into `out` (emptied first). */
 export const bundleSubjects = async (root: string, out: string, trees: readonly Tree[]): Promise<Subjects> => {
@@ -160,6 +168,17 @@ export const bundleSubjects = async (root: string, out: string, trees: readonly 
   }
   await bundleFunctions(path.join(out, 'deployed'), { names: [...new Set(Object.values(FUNCTION_OF))] });
   const reference = await bundlePair('reference', path.join(root, 'bench', 'reference-handler.ts'));
+  const listEntry = path.join(root, 'functions', 'list-magazines.ts');
+  const secretsClient = {
+    with: path.join(out, 'secrets-client', 'with', 'index.mjs'),
+    without: path.join(out, 'secrets-client', 'without', 'index.mjs'),
+  };
+  await bundleHandler({ entry: listEntry, outfile: secretsClient.with });
+  await bundleHandler({
+    entry: listEntry,
+    outfile: secretsClient.without,
+    stubs: { '@aws-sdk/client-secrets-manager': SECRETS_CLIENT_STUB },
+  });
   const variantBundles = new Map<string, Bundle>();
   for (const variant of variants)
     variantBundles.set(
@@ -189,5 +208,6 @@ export const bundleSubjects = async (root: string, out: string, trees: readonly 
     variantBundles,
     competitorBundles,
     deployed: (name) => path.join(out, 'deployed', name, 'index.mjs'),
+    secretsClient,
   };
 };

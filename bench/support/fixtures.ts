@@ -123,3 +123,32 @@ export const competitorRecording = (scenario: Scenario): Recording => {
       return { init: [], invocation: [wire('PutItem', {})] };
   }
 };
+
+// ---------------------------------------------------------------------------------------------
+// The cursor key, read from Secrets Manager as a deployed list function reads it
+
+export const CURSOR_KEY_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:CursorKey-AbCdEf';
+
+/** A deployed list function's environment: the secret's ARN, no key (lambdaEnvironment gives one). */
+export const secretEnvironment = { CURSOR_KEY: '', CURSOR_KEY_SECRET_ARN: CURSOR_KEY_SECRET_ARN } as const;
+
+/** Secrets Manager's answer to the init phase's GetSecretValue, as the service sends it. */
+const secretRead: WireCall = {
+  operation: 'GetSecretValue',
+  request: JSON.stringify({ SecretId: CURSOR_KEY_SECRET_ARN }),
+  status: 200,
+  response: JSON.stringify({
+    ARN: CURSOR_KEY_SECRET_ARN,
+    CreatedDate: 1_767_225_600,
+    Name: 'CursorKey',
+    SecretString: 'k'.repeat(64),
+    VersionId: '00000000-0000-4000-8000-000000000000',
+    VersionStages: ['AWSCURRENT'],
+  }),
+};
+
+/** A list function's recording with the cursor key's read added to its init phase. */
+export const withSecretRead = (recording: Recording): Recording => ({
+  init: [...recording.init, secretRead],
+  invocation: recording.invocation,
+});
