@@ -1,6 +1,7 @@
 /**
  * `npm run bench` (`npm run bundle` first): the API's functions beside the reference handler and
- * other ways of writing them, as ratios measured in one run. Writes bench/results/calls.{md,json}.
+ * other ways of writing them, as ratios measured in one run, and what each request costs. Writes
+ * bench/results/calls.{md,json} and cost.{md,json}, only once every step is done.
  *
  * 1. Every subject is bundled as the CDK stack bundles a function (infra/bundling.ts). The API's
  *    functions are called against DynamoDB Local once and their calls recorded on the wire (init
@@ -18,6 +19,9 @@
  * 5. The list path's avoidable work, put back in variants of list-magazines (a 6 MB guard that
  *    serialises every item; the SDK's logger middleware), each against the list as it is; and a
  *    GET without its metrics line, against the reference: that feature's share of a GET.
+ * 6. The cost model (bench/cost/): each priced request's request units and waits metered on
+ *    DynamoDB Local, with the folds and change events its writes set off, and its warm `[sdk]`
+ *    CPU time; priced in dollars per million in bench/results/cost.{md,json}.
  *
  * Each step is a module of bench/calls/. Options: `npm run bench -- --help` (bench/support/calls-options.ts).
  */
@@ -32,6 +36,8 @@ import { recordScenarios } from './calls/record';
 import { callsReport } from './calls/report';
 import { bundleSubjects, treesOf } from './calls/subjects';
 import { runWarm } from './calls/warm';
+import { measureCost } from './cost/measure';
+import { costReport } from './cost/report';
 import { benchOptions } from './support/calls-options';
 
 const { before, rounds, measureMs, coldRuns } = benchOptions();
@@ -52,6 +58,13 @@ const pairRows = await runPaired(subjects.runner, cases, trees, { rounds, measur
 const coldSubjects = coldSubjectsOf(subjects, trees, recordings);
 const sourceMapped = coldSubjects.find((s) => s.label === `${trees[0]!.label} get-magazine`)!;
 const cold = await runCold(subjects.runner, coldSubjects, sourceMapped, { rounds, coldRuns });
+const cost = await measureCost({
+  root,
+  out: path.join(subjects.out, 'cost'),
+  runner: subjects.runner,
+  rounds,
+  measureMs,
+});
 
 const markdown = callsReport({
   trees,
@@ -71,4 +84,8 @@ writeFileSync(
   path.join(resultsDir, 'calls.json'),
   `${JSON.stringify({ node: process.versions.node, rounds, measureMs, coldRuns, warm: Object.fromEntries(warm.warm), cold: Object.fromEntries(cold) }, null, 2)}\n`,
 );
+const { markdown: costMarkdown, json: costJson } = costReport(cost, { rounds, measureMs });
+writeFileSync(path.join(resultsDir, 'cost.md'), costMarkdown);
+writeFileSync(path.join(resultsDir, 'cost.json'), `${JSON.stringify(costJson, null, 2)}\n`);
 process.stdout.write(markdown);
+process.stdout.write(`\n${costMarkdown}`);

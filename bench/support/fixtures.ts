@@ -32,7 +32,8 @@ export const scenarioLabel: Record<Scenario, string> = {
 
 const domainName = 'abcdef1234.execute-api.us-east-1.amazonaws.com';
 
-const event = (
+/** An API Gateway event of the deployed API for one request (writes signed as the publisher's). */
+export const apiEvent = (
   method: string,
   resource: string,
   path: string,
@@ -66,21 +67,21 @@ const event = (
   });
 };
 
-export const seedEvent = () => event('PUT', '/magazines', '/magazines', { body: JSON.stringify(seedMagazines) });
+export const seedEvent = () => apiEvent('PUT', '/magazines', '/magazines', { body: JSON.stringify(seedMagazines) });
 
 export const scenarioEvent = (scenario: Scenario): APIGatewayProxyEvent => {
   switch (scenario) {
     case 'get':
-      return event('GET', '/magazines/{id}', `/magazines/${GET_ID}`, { params: { id: GET_ID } });
+      return apiEvent('GET', '/magazines/{id}', `/magazines/${GET_ID}`, { params: { id: GET_ID } });
     case 'listJson':
-      return event('GET', '/magazines', '/magazines', { query: [['limit', String(LIST_LIMIT)]] });
+      return apiEvent('GET', '/magazines', '/magazines', { query: [['limit', String(LIST_LIMIT)]] });
     case 'listXml':
-      return event('GET', '/magazines', '/magazines', {
+      return apiEvent('GET', '/magazines', '/magazines', {
         query: [['limit', String(LIST_LIMIT)]],
         accept: 'application/xml',
       });
     case 'post':
-      return event('POST', '/magazines', '/magazines', {
+      return apiEvent('POST', '/magazines', '/magazines', {
         body: JSON.stringify({ title: 'A magazine of the benchmark', tags: [{ name: 'News' }, { name: 'Bench' }] }),
       });
   }
