@@ -39,6 +39,23 @@ export interface StreamReaderOptions {
   readonly onError?: (error: unknown) => void;
 }
 
+/** Whether the stream task's filter lets a record through: its kind of change (new items only unless given) and sort key. */
+export const passesFilter = (
+  record: StreamRecord,
+  prefixes: readonly string[],
+  changes: readonly string[] = ['INSERT'],
+) =>
+  changes.includes(record.eventName ?? '') &&
+  prefixes.some((prefix) => (record.dynamodb?.Keys?.SK?.S ?? '').startsWith(prefix));
+
+/** The lane of `lanes` a record goes to: always the same for one partition key, so a list's changes stay in order. */
+export const laneIndex = (record: StreamRecord, lanes: number) => {
+  const key = record.dynamodb?.Keys?.PK?.S ?? '';
+  let hash = 0;
+  for (let index = 0; index < key.length; index++) hash = (Math.imul(hash, 31) + key.charCodeAt(index)) >>> 0;
+  return hash % lanes;
+};
+
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 /** Records in one batch at most, as the stream task's event source mapping is set. */
@@ -73,10 +90,7 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
     }
   };
 
-  const changes = options.changes ?? ['INSERT'];
-  const wanted = (record: StreamRecord) =>
-    changes.includes(record.eventName ?? '') &&
-    options.prefixes.some((prefix) => (record.dynamodb?.Keys?.SK?.S ?? '').startsWith(prefix));
+  const wanted = (record: StreamRecord) => passesFilter(record, options.prefixes, options.changes);
 
   /**
    * The event source mapping's concurrent batches of one shard: each record goes to the lane of
@@ -90,12 +104,7 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
     running: undefined as Promise<void> | undefined,
   }));
   type Lane = (typeof lanes)[number];
-  const laneOf = (record: StreamRecord): Lane => {
-    const key = record.dynamodb?.Keys?.PK?.S ?? '';
-    let hash = 0;
-    for (let index = 0; index < key.length; index++) hash = (Math.imul(hash, 31) + key.charCodeAt(index)) >>> 0;
-    return lanes[hash % lanes.length] as Lane;
-  };
+  const laneOf = (record: StreamRecord): Lane => lanes[laneIndex(record, lanes.length)] as Lane;
   // At most this many lanes hand batches over at once: one machine's DynamoDB Local, not AWS's.
   // A lane gives its turn up after each batch, and the lane with the most waiting goes next, so a
   // busy list is never left behind lanes that keep receiving records.

@@ -18,6 +18,8 @@ export interface BundleOptions {
   readonly external?: readonly string[];
   /** Source edits for a variant of the handler: in the file whose path ends with `file`, `from` becomes `to`. */
   readonly patches?: readonly Patch[];
+  /** Packages replaced by a module of the given text: what the bundle would weigh without them. */
+  readonly stubs?: Readonly<Record<string, string>>;
 }
 
 export interface Patch {
@@ -46,6 +48,18 @@ const patchPlugin = (patches: readonly Patch[]): Plugin => ({
   },
 });
 
+const stubPlugin = (stubs: Readonly<Record<string, string>>): Plugin => ({
+  name: 'stubs',
+  setup(builder) {
+    for (const name of Object.keys(stubs))
+      builder.onResolve({ filter: new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }, () => ({
+        path: name,
+        namespace: 'stub',
+      }));
+    builder.onLoad({ filter: /.*/, namespace: 'stub' }, (args) => ({ contents: stubs[args.path], loader: 'js' }));
+  },
+});
+
 const PRELUDE = 'magazine-api-bench:send-prelude';
 
 /** The prelude resolves lib-dynamodb from the handler's own tree, so it patches the class the handler uses. */
@@ -66,12 +80,22 @@ const preludePlugin = (resolveDir: string): Plugin => ({
   },
 });
 
-export const bundleHandler = async ({ entry, outfile, send = false, external = [], patches = [] }: BundleOptions) => {
+export const bundleHandler = async ({
+  entry,
+  outfile,
+  send = false,
+  external = [],
+  patches = [],
+  stubs = {},
+}: BundleOptions) => {
   const common: BuildOptions = {
     ...deployedBuild,
     outfile,
     external: [...deployedBuild.external, ...external],
-    plugins: patches.length > 0 ? [patchPlugin(patches)] : [],
+    plugins: [
+      ...(patches.length > 0 ? [patchPlugin(patches)] : []),
+      ...(Object.keys(stubs).length > 0 ? [stubPlugin(stubs)] : []),
+    ],
   };
   if (!send) {
     await build({ ...common, entryPoints: [entry] });

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import type { CostJob } from './cost-child';
 import type { Job } from './runner';
 
 const run = promisify(execFile);
@@ -44,10 +45,10 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'magazine-bench-'));
 process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
 let jobs = 0;
 
-/** Runs one job in a fresh `node` (the project's, Node 24) and returns what it wrote. */
+/** Runs one job in a fresh `node` (the project's, Node 24) and returns what it wrote: `runner` is runner.mjs, or cost-child.mjs for a `CostJob`. */
 export const runJob = async <Result>(
   runner: string,
-  job: Job,
+  job: Job | CostJob,
   env: Readonly<Record<string, string>>,
 ): Promise<Result> => {
   const id = jobs++;
@@ -59,7 +60,7 @@ export const runJob = async <Result>(
   } catch (error) {
     const { stderr = '', stdout = '' } = error as { stderr?: string; stdout?: string };
     throw new Error(
-      `The ${job.kind} job on ${'bundle' in job ? job.bundle : job.arms.map((arm) => arm.bundle).join(' and ')} failed:\n${String(stderr).slice(-4000)}\n${String(stdout).slice(-2000)}`,
+      `The ${'kind' in job ? job.kind : 'cost'} job on ${'bundle' in job ? job.bundle : job.arms.map((arm) => arm.bundle).join(' and ')} failed:\n${String(stderr).slice(-4000)}\n${String(stdout).slice(-2000)}`,
     );
   }
   const result = JSON.parse(readFileSync(resultFile, 'utf8')) as Result;

@@ -32,7 +32,8 @@ export const scenarioLabel: Record<Scenario, string> = {
 
 const domainName = 'abcdef1234.execute-api.us-east-1.amazonaws.com';
 
-const event = (
+/** An API Gateway event of the deployed API for one request (writes signed as the publisher's). */
+export const apiEvent = (
   method: string,
   resource: string,
   path: string,
@@ -66,21 +67,21 @@ const event = (
   });
 };
 
-export const seedEvent = () => event('PUT', '/magazines', '/magazines', { body: JSON.stringify(seedMagazines) });
+export const seedEvent = () => apiEvent('PUT', '/magazines', '/magazines', { body: JSON.stringify(seedMagazines) });
 
 export const scenarioEvent = (scenario: Scenario): APIGatewayProxyEvent => {
   switch (scenario) {
     case 'get':
-      return event('GET', '/magazines/{id}', `/magazines/${GET_ID}`, { params: { id: GET_ID } });
+      return apiEvent('GET', '/magazines/{id}', `/magazines/${GET_ID}`, { params: { id: GET_ID } });
     case 'listJson':
-      return event('GET', '/magazines', '/magazines', { query: [['limit', String(LIST_LIMIT)]] });
+      return apiEvent('GET', '/magazines', '/magazines', { query: [['limit', String(LIST_LIMIT)]] });
     case 'listXml':
-      return event('GET', '/magazines', '/magazines', {
+      return apiEvent('GET', '/magazines', '/magazines', {
         query: [['limit', String(LIST_LIMIT)]],
         accept: 'application/xml',
       });
     case 'post':
-      return event('POST', '/magazines', '/magazines', {
+      return apiEvent('POST', '/magazines', '/magazines', {
         body: JSON.stringify({ title: 'A magazine of the benchmark', tags: [{ name: 'News' }, { name: 'Bench' }] }),
       });
   }
@@ -123,3 +124,32 @@ export const competitorRecording = (scenario: Scenario): Recording => {
       return { init: [], invocation: [wire('PutItem', {})] };
   }
 };
+
+// ---------------------------------------------------------------------------------------------
+// The cursor key, read from Secrets Manager as a deployed list function reads it
+
+export const CURSOR_KEY_SECRET_ARN = 'arn:aws:secretsmanager:us-east-1:123456789012:secret:CursorKey-AbCdEf';
+
+/** A deployed list function's environment: the secret's ARN, no key (lambdaEnvironment gives one). */
+export const secretEnvironment = { CURSOR_KEY: '', CURSOR_KEY_SECRET_ARN: CURSOR_KEY_SECRET_ARN } as const;
+
+/** Secrets Manager's answer to the init phase's GetSecretValue, as the service sends it. */
+const secretRead: WireCall = {
+  operation: 'GetSecretValue',
+  request: JSON.stringify({ SecretId: CURSOR_KEY_SECRET_ARN }),
+  status: 200,
+  response: JSON.stringify({
+    ARN: CURSOR_KEY_SECRET_ARN,
+    CreatedDate: 1_767_225_600,
+    Name: 'CursorKey',
+    SecretString: 'k'.repeat(64),
+    VersionId: '00000000-0000-4000-8000-000000000000',
+    VersionStages: ['AWSCURRENT'],
+  }),
+};
+
+/** A list function's recording with the cursor key's read added to its init phase. */
+export const withSecretRead = (recording: Recording): Recording => ({
+  init: [...recording.init, secretRead],
+  invocation: recording.invocation,
+});

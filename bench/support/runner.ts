@@ -1,7 +1,8 @@
 /**
  * One measurement, in a fresh Node process as Lambda gives each function instance:
- * `node runner.mjs <job.json> <result.json>`. The parent (bench/calls.ts) bundles this file, so
- * that the process loads nothing but Node, this runner and the bundle under test.
+ * `node runner.mjs <job.json> <result.json>`. `npm run bench` bundles this file
+ * (bench/calls/subjects.ts), so that the process loads nothing but Node, this runner and the
+ * bundle under test.
  *
  * - `record`: imports the bundle against DynamoDB Local and records, on the wire, the calls of
  *   its init phase and of each event's invocation, with the response the handler gave.

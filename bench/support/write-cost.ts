@@ -37,40 +37,54 @@ export const itemSize = (item: JsonObject): number => {
   return Object.entries(item).reduce((total, [name, value]) => total + Buffer.byteLength(name) + valueSize(value), 0);
 };
 
-interface Written {
+/** An item a write call writes, deletes or checks (a transaction's condition check is billed as a write). */
+export interface WriteTarget {
   readonly table: string;
   readonly key: JsonObject;
+  /** The item a Put writes, if it is one. */
+  readonly put?: JsonObject;
   readonly transactional: boolean;
 }
 
-/** The items a call wrote or checked (a transaction's condition check is billed as a write), by key. */
-export const writtenKeys = (call: RecordedCall): Written[] => {
-  const request = call.request;
-  const keyOf = (item: JsonObject) => ({ PK: item.PK!, SK: item.SK! }) as JsonObject;
-  const out: Written[] = [];
-  if (call.operation === 'TransactWriteItems')
+const keyOf = (item: JsonObject) => ({ PK: item.PK!, SK: item.SK! }) as JsonObject;
+
+/** The items a write call (its request in DynamoDB's wire form) writes, deletes or checks. */
+export const writeTargets = (operation: string, request: JsonObject): WriteTarget[] => {
+  const targets: WriteTarget[] = [];
+  if (operation === 'TransactWriteItems')
     for (const entry of (request.TransactItems as JsonObject[]) ?? []) {
       const [kind, body] = Object.entries(entry)[0] as [string, JsonObject];
-      const key = kind === 'Put' ? keyOf(body.Item as JsonObject) : (body.Key as JsonObject);
-      out.push({ table: String(body.TableName), key, transactional: true });
+      const put = kind === 'Put' ? (body.Item as JsonObject) : undefined;
+      targets.push({
+        table: String(body.TableName),
+        key: put ? keyOf(put) : (body.Key as JsonObject),
+        ...(put && { put }),
+        transactional: true,
+      });
     }
-  else if (call.operation === 'PutItem')
-    out.push({ table: String(request.TableName), key: keyOf(request.Item as JsonObject), transactional: false });
-  else if (call.operation === 'UpdateItem' || call.operation === 'DeleteItem')
-    out.push({ table: String(request.TableName), key: request.Key as JsonObject, transactional: false });
-  else if (call.operation === 'BatchWriteItem')
+  else if (operation === 'PutItem') {
+    const put = request.Item as JsonObject;
+    targets.push({ table: String(request.TableName), key: keyOf(put), put, transactional: false });
+  } else if (operation === 'UpdateItem' || operation === 'DeleteItem')
+    targets.push({ table: String(request.TableName), key: request.Key as JsonObject, transactional: false });
+  else if (operation === 'BatchWriteItem')
     for (const [table, writes] of Object.entries((request.RequestItems as JsonObject) ?? {}))
       for (const write of writes as JsonObject[]) {
-        const put = write.PutRequest as JsonObject | undefined;
+        const put = (write.PutRequest as JsonObject | undefined)?.Item as JsonObject | undefined;
         const removed = write.DeleteRequest as JsonObject | undefined;
-        out.push({
+        targets.push({
           table,
-          key: put ? keyOf(put.Item as JsonObject) : (removed!.Key as JsonObject),
+          key: put ? keyOf(put) : (removed!.Key as JsonObject),
+          ...(put && { put }),
           transactional: false,
         });
       }
-  return out;
+  return targets;
 };
+
+/** DynamoDB's bill for writing an item of `bytes` (the larger of its sizes before and after): 1 unit per KB, twice in a transaction. */
+export const writeUnits = (bytes: number, transactional: boolean) =>
+  Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);
 
 export interface WriteCost {
   readonly operations: string;
@@ -89,13 +103,16 @@ export const writeCost = async (
 ): Promise<WriteCost> => {
   let model = 0;
   let largest = 0;
-  for (const write of calls.filter((call) => call.outcome === 'passed').flatMap(writtenKeys)) {
+  const written = calls
+    .filter((call) => call.outcome === 'passed')
+    .flatMap((call) => writeTargets(call.operation, call.request));
+  for (const write of written) {
     const got = await direct.send(
       new GetItemCommand({ TableName: write.table, Key: write.key as never, ConsistentRead: true }),
     );
     const bytes = got.Item ? itemSize(got.Item as unknown as JsonObject) : 0;
     largest = Math.max(largest, bytes);
-    model += Math.max(1, Math.ceil(bytes / 1024)) * (write.transactional ? 2 : 1);
+    model += writeUnits(bytes, write.transactional);
   }
   return {
     operations,

@@ -7,7 +7,8 @@ import { IDEMPOTENCY_RETENTION_MS } from '../../shared/timing';
 /**
  * The figures the docs state, held to the constants they describe: the README, the guides under
  * docs/, the contributing guide and every text of the OpenAPI document (from which the reference
- * and error pages are written). A figure that drifts from the code fails here, wherever it is.
+ * and error pages are written). A figure that drifts from the code fails here, wherever it is;
+ * so does a cost the operations guide states that the last `npm run bench` no longer measured.
  */
 
 const root = new URL('../../', import.meta.url);
@@ -59,5 +60,15 @@ describe('the figures the docs state', () => {
 
   it('give a request body the size the API takes', () => {
     expectEvery(/(?:at most|larger than|over|exceeds the) (\d+) MiB/g, MAX_BODY_BYTES / 1024 / 1024);
+  });
+
+  it('price each request as npm run bench last priced it', () => {
+    const { operations } = JSON.parse(read('bench/results/cost.json')) as {
+      operations: { dollarsPerMillion: { total: number } }[];
+    };
+    const section = /## What it costs\n([\s\S]*?)\n## /.exec(texts['docs/operations.md']!)?.[1] ?? '';
+    const stated = [...section.matchAll(/\*\*\$(\d+\.\d\d)\*\*/g)].map((match) => match[1]).sort();
+    const measured = operations.map((operation) => operation.dollarsPerMillion.total.toFixed(2)).sort();
+    expect(stated).toEqual(measured);
   });
 });
