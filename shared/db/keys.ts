@@ -103,9 +103,9 @@ export const overlayKey = (generation: string): Key => ({
   SK: OVERLAY_SK,
 });
 /**
- * `TAGS` only: one tag's count and spellings as of the last two folds that changed it, after the
- * blocks (never in a reader's Query): a reader of `/tags` looks up the tags its tickets name here,
- * a hundred to a call, rather than reading the blocks they fall in.
+ * `TAGS` only: one tag's count and spellings as the fold that last merged it into its block left
+ * them, after the blocks (never in a reader's Query): a reader of `/tags` looks up the tags its
+ * tickets name that the overlay does not hold here, a hundred to a call, rather than in their blocks.
  */
 export const tagStateKey = (generation: string, tagId: string): Key => ({
   PK: listPartition(generation, 'TAGS'),
@@ -204,7 +204,7 @@ export const attr = {
   retired: 'retired',
   /** Block, overlay: its entries (JSON). */
   entries: 'entries',
-  /** A tag's state: `[stamp, count, spellings]` as of the last two folds that changed it, newest first (JSON). */
+  /** A tag's state: `[[stamp, count, spellings]]` as the fold that last merged it left it (JSON). */
   states: 'states',
   /** Bulk write; a guard's seal. */
   bulkId: 'bulkId',
