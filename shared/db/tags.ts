@@ -99,6 +99,9 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
   }
 };
 
+/** Keys a `/tags` reader looks up at most (two BatchGetItem calls) before it reads whole blocks instead. */
+const LOOKUPS = 200;
+
 /**
  * The tags in use as of the snapshot of `TAGS`: how many, each block's number of them, and the
  * blocks read meanwhile. A pending ticket brings its tag into use or out of it depending on the
@@ -135,19 +138,39 @@ const tagsInUse = async (
   const inOverlay = new Map(overlay.map((entry) => [entry.key, entry]));
   const unknown = pending.filter((delta) => !inOverlay.has(delta.key)).map((delta) => delta.key);
   const guess = windowOf(count);
+  const pageRefs = guess ? blocksFor(blocks, sizes, guess).indexes.flatMap((index) => blocks[index] ?? []) : [];
+  // Past two calls' worth of keys, the blocks holding most of the tags looked up are read instead
+  // of their state items: a tag outside the overlay is as its block at the snapshot says.
+  const byBlock = new Map<number, string[]>();
+  for (const key of unknown) {
+    const index = blockIndexOf(blocks, key);
+    byBlock.set(index, [...(byBlock.get(index) ?? []), key]);
+  }
+  let keys = unknown.length + pageRefs.length;
+  const wholeBlocks = new Set<number>();
+  for (const [index, inBlock] of [...byBlock].sort(([, a], [, b]) => b.length - a.length)) {
+    if (keys <= LOOKUPS || blocks[index] === undefined) break;
+    wholeBlocks.add(index);
+    keys -= inBlock.length - 1;
+  }
+  const looked = unknown.filter((key) => !wholeBlocks.has(blockIndexOf(blocks, key)));
   const { blocks: read, others } = await readBlocks(
     access,
     snapshot,
-    guess ? blocksFor(blocks, sizes, guess).indexes.flatMap((index) => blocks[index] ?? []) : [],
+    [...pageRefs, ...[...wholeBlocks].flatMap((index) => blocks[index] ?? [])],
     new Map(),
-    (g) => unknown.map((key) => tagStateKey(g, key)),
+    (g) => looked.map((key) => tagStateKey(g, key)),
   );
   const before = new Map<string, Known | 'moved'>();
   for (const key of unknown) {
     const item = others?.get(tagStateKey(generation, key));
-    before.set(key, stateAt(item && decodeTagStates(item), stamp));
+    before.set(
+      key,
+      wholeBlocks.has(blockIndexOf(blocks, key)) ? 'moved' : stateAt(item && decodeTagStates(item), stamp),
+    );
   }
-  // Merged again since the snapshot (rare): the snapshot's blocks, kept a while after they are replaced, tell.
+  // Read from their blocks (those merged again since the snapshot, rarely, too: the snapshot's
+  // blocks are kept a while after they are replaced).
   const moved = unknown.filter((key) => before.get(key) === 'moved');
   const refs = [...new Set(moved.map((key) => blockIndexOf(blocks, key)))].flatMap((index) => blocks[index] ?? []);
   const all = moved.length > 0 ? (await readBlocks(access, snapshot, refs, read)).blocks : read;

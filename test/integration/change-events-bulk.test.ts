@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { type RecordedCall, startFaultProxy } from '../support/dynamodb-faults';
+import { runsAlone } from '../support/load-lock';
 import { useLocalApi } from './expect-api';
 
 /**
@@ -7,6 +8,9 @@ import { useLocalApi } from './expect-api';
  * collection's change shows as exactly one CollectionReplaced, and none of the bulk write's items
  * (new generation, sealed guards, swept old generation) ever becomes an event.
  */
+// Sixteen bulk writes of 256 guards' seals each, timed by the cuts: beside other files' load,
+// DynamoDB Local answers them late, and the API rightly says 503.
+runsAlone();
 const proxy = await startFaultProxy(inject('dynamoDbEndpoint'));
 afterAll(() => proxy.close());
 afterEach(() => proxy.clearFaults());

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { localDynamoDbClient } from '../../../local/dynamodb-local';
+import { ensureTable } from '../../../local/ensure-table';
+import { replaceAllMagazines } from '../../../shared/db/bulk';
+import { foldList } from '../../../shared/db/folder';
+import { readGeneration } from '../../../shared/db/generation';
+import { createMagazine, deleteMagazine } from '../../../shared/db/magazines';
+import { tableAccess } from '../../../shared/db/table-access';
+import { listTags } from '../../../shared/db/tags';
+
+/**
+ * A `/tags` read with many tickets waiting (the folder behind a stream of new tags): whatever their
+ * number, what each ticket's tag was at the snapshot is found in at most a few calls, in its state
+ * item or, past two calls' worth of them, in its block, and the count and the page are exact.
+ * 800 tags made by a bulk write (three blocks), then 280 magazines of 2 new tags each and 7
+ * magazines deleted, none of it folded yet.
+ */
+const client = localDynamoDbClient(inject('dynamoDbEndpoint'));
+const options = { marshallOptions: { removeUndefinedValues: true } };
+const tableName = `tag-lookups-${randomUUID()}`;
+const writer = DynamoDBDocumentClient.from(client, options);
+const writes = () => tableAccess(writer, tableName, Date.now() + 30_000);
+
+/** A reader whose calls are noted, by command. */
+const reader = DynamoDBDocumentClient.from(localDynamoDbClient(inject('dynamoDbEndpoint')), options);
+const calls: string[] = [];
+reader.middlewareStack.add(
+  (next, context) => async (args) => {
+    calls.push(context.commandName ?? '');
+    return next(args);
+  },
+  { step: 'initialize', name: 'noteCalls' },
+);
+const reads = () => tableAccess(reader, tableName, Date.now() + 30_000);
+
+const tag = (i: number) => ({ id: `t${String(i).padStart(4, '0')}`, name: `T${i}` });
+const NEW = 280;
+
+beforeAll(async () => {
+  await ensureTable(client, tableName, { stream: false });
+  await replaceAllMagazines(
+    writes(),
+    Array.from({ length: 25 }, (_, m) => ({
+      id: `m${String(m).padStart(2, '0')}`,
+      title: `M ${m}`,
+      tags: Array.from({ length: 32 }, (_, k) => tag(m * 32 + k)),
+      created: 1_600_000_000 + m,
+    })),
+    undefined,
+  );
+  // Tags 192–415 go out of use; new tags 1000 and up come into use, two a magazine.
+  for (let m = 6; m <= 12; m++) await deleteMagazine(writes(), `m${String(m).padStart(2, '0')}`, undefined);
+  for (let i = 0; i < NEW; i++)
+    await createMagazine(writes(), {
+      id: `n${i}`,
+      title: `N ${i}`,
+      tags: [tag(1000 + 2 * i), tag(1001 + 2 * i)],
+      created: 1_700_000_000 + i,
+    });
+}, 120_000);
+
+const inUse = [
+  ...Array.from({ length: 192 }, (_, i) => tag(i).id),
+  ...Array.from({ length: 384 }, (_, i) => tag(416 + i).id),
+  ...Array.from({ length: 2 * NEW }, (_, i) => tag(1000 + i).id),
+].sort();
+
+describe('a page of /tags with hundreds of tickets waiting', () => {
+  it('counts and pages exactly in at most four calls, before the folder and after it', async () => {
+    for (const folded of [false, true]) {
+      if (folded) await foldList(writes(), await readGeneration(writes()), 'TAGS');
+      for (const offset of [0, 500, 1000]) {
+        calls.length = 0;
+        const page = await listTags(reads(), { start: { offset }, limit: 25, sort: 'asc' });
+        const where = `${folded ? 'folded' : 'waiting'}, offset ${offset}: ${calls.join(', ')}`;
+        expect(page.count, where).toBe(inUse.length);
+        expect(
+          page.items.map((t) => t.id),
+          where,
+        ).toEqual(inUse.slice(offset, offset + 25));
+        expect(calls.length, where).toBeLessThanOrEqual(4);
+      }
+    }
+  });
+});
