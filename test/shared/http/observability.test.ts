@@ -9,6 +9,8 @@ import type { Store } from '../../../shared/domain/store';
 import { created, ok } from '../../../shared/http/replies';
 import { metricsNamespace, startRequestCounts } from '../../../shared/metrics';
 import { api } from '../../../shared/routes/api';
+import { row as createMagazineRow } from '../../../shared/routes/rows/create-magazine';
+import { row as getMagazineRow } from '../../../shared/routes/rows/get-magazine';
 import { type ProxyHandler, proxyEvent } from '../../support/proxy-event';
 
 /** What Lambda sets for an actively traced function; the functions' metrics line is on in Lambda. */
@@ -22,7 +24,7 @@ const unused = new Proxy({} as Store, {
   },
 });
 
-const reader = api('getMagazine', {
+const reader = api(getMagazineRow, {
   stores: { real: () => unused, mock: unused },
   run: ({ params }) => {
     if (params.id === 'defect') throw new Error('PK MAG#defect exploded');
@@ -31,7 +33,7 @@ const reader = api('getMagazine', {
   },
 });
 
-const creator = api('createMagazine', {
+const creator = api(createMagazineRow, {
   stores: {
     real: () => ({ ...unused, createMagazine: async () => ({ id: 'm1', replayed: false }) }) as Store,
     mock: { ...unused, createMagazine: async () => ({ id: 'mock-1', replayed: false }) } as Store,
