@@ -6,16 +6,8 @@ import { countsAttributes, decodeBlock, directoryAttributes, retiredAttributes }
 import { attr, blockKey, type CountedList, countsKey, directoryKey, endMarkKey, retiredKey } from './keys';
 import { type ListSnapshot, readForFold, readTickets } from './lists';
 import { applyToBlocks, type BlockChanges, blocksTouched, type Directory, type Entry, encodeEntries } from './ranked';
-import {
-  backoff,
-  ConditionsFailed,
-  type Item,
-  isConflict,
-  type TableAccess,
-  TRANSACTION_LIMIT,
-  type TransactItem,
-  type Transaction,
-} from './table-access';
+import { backoff, type Item, isConflict, type TableAccess } from './table-access';
+import { ConditionsFailed, TRANSACTION_LIMIT, type TransactItem, type Transaction, transact } from './table-writes';
 
 /**
  * The folder: moves a list's tickets into its counts and blocks, so that readers have few tickets
@@ -202,7 +194,7 @@ export const foldList = async (
       take = Math.max(1, Math.floor(take / 2));
     }
     try {
-      await access.transact(plan.items, { retryConflicts: false });
+      await transact(access, plan.items, { retryConflicts: false });
       folded += plan.tickets;
       attempt = 0;
       const { result } = plan;

@@ -2,15 +2,8 @@ import { randomInt } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
 import { decodeHead } from './items';
 import { attr, FIRST_GENERATION, GUARD_COUNT, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
-import {
-  backoff,
-  ConditionsFailed,
-  type ItemsByKey,
-  lookAgain,
-  type TableAccess,
-  type TransactItem,
-  type Transaction,
-} from './table-access';
+import { backoff, type ItemsByKey, type TableAccess } from './table-access';
+import { ConditionsFailed, lookAgain, type TransactItem, type Transaction, transact } from './table-writes';
 
 /**
  * The collection generation: which generation readers and writers use. The head (replicated on
@@ -127,7 +120,7 @@ export const writeLoop = async <T>(
     if (write === 'again') continue;
     if ('done' in write) return write.done;
     try {
-      await access.transact(write.items, { retryConflicts });
+      await transact(access, write.items, { retryConflicts });
       return write.result;
     } catch (error) {
       if (error instanceof ConditionsFailed && error.has('guard')) {

@@ -26,7 +26,8 @@ import {
   sizesWith,
   withDeltas,
 } from './ranked';
-import type { Item, TableAccess, TransactItem } from './table-access';
+import type { Item, TableAccess } from './table-access';
+import type { TransactItem } from './table-writes';
 
 /**
  * Reading a counted list: one Query of its partition gives its folded counts, the tickets not

@@ -21,7 +21,8 @@ import {
   newRevision,
 } from './magazine-item';
 import { currentRequestId } from './request';
-import { backoff, ConditionsFailed, isConflict, type TableAccess, type Transaction } from './table-access';
+import { backoff, isConflict, type TableAccess } from './table-access';
+import { ConditionsFailed, type Transaction } from './table-writes';
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
 
