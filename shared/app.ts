@@ -19,8 +19,11 @@ const bind = async <Row extends TableOperation, K extends keyof Store>(
 ) => {
   if (Boolean(row.list) !== Boolean(key))
     throw new Error(`${row.id}: a list operation binds with listApi (it signs cursors), any other with api.`);
+  // A batch where the grant has one: every operation granted BatchGetItem reads with it (the head with
+  // the rest, in readInGeneration), and one that is not reads the head alone.
+  const headRead = row.actions.includes('BatchGetItem') ? 'BatchGetItem' : 'GetItem';
   // A list's cursor key is read beside the table's first call, so that a cold start waits for the slower of the two only.
-  const [access] = await Promise.all([tableAccessOf(row.id), key?.().catch(() => undefined)]);
+  const [access] = await Promise.all([tableAccessOf(row.id, headRead), key?.().catch(() => undefined)]);
   const { table, mock } = sidesOf(store);
   return routeApi<Row, Pick<Store, K>>(row, {
     ...definition,

@@ -6,7 +6,7 @@ import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../d
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
 import { finishArticles, trashEntry } from './cleanup';
 import { countBefore, countIn } from './counts';
-import { guardCheck, knownGeneration, readGeneration, readInGeneration, writeLoop, writerOf } from './generation';
+import { guardCheck, lastGeneration, readGeneration, readInGeneration, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
 import { decodeMagazine, decodeMagazineView, MAGAZINE_VIEW } from './items';
 import { attr, idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
@@ -61,7 +61,7 @@ export const listMagazines = async (
   const { start, limit, sort } = page;
   const offset = start.offset;
   for (let attempt = 0; ; attempt++) {
-    const generation = knownGeneration() ?? (await readGeneration(access));
+    const generation = await lastGeneration(access);
     try {
       const snapshot = await readList(access, generation, list, { directory: true });
       const counts = countsOf(snapshot);

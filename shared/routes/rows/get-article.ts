@@ -8,7 +8,7 @@ export const row = {
   handler: 'get-article',
   group: 'Articles',
   summary: 'Get an article',
-  actions: ['GetItem', 'BatchGetItem'],
+  actions: ['BatchGetItem'],
   success: [{ status: 200, schema: 'Article', example: 'Article' }],
   errors: ['40403'],
 } as const satisfies Operation<ErrorCode>;

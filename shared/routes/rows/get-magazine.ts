@@ -9,7 +9,7 @@ export const row = {
   handler: 'get-magazine',
   group: 'Magazines',
   summary: 'Get a magazine',
-  actions: ['GetItem', 'BatchGetItem'],
+  actions: ['BatchGetItem'],
   query: magazineQuery,
   success: [{ status: 200, schema: 'MagazineResult', example: 'Magazine' }],
   errors: ['40402'],

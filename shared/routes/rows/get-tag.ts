@@ -8,7 +8,7 @@ export const row = {
   handler: 'get-tag',
   group: 'Tags',
   summary: 'Get a tag',
-  actions: ['GetItem', 'BatchGetItem', 'Query'],
+  actions: ['BatchGetItem', 'Query'],
   success: [{ status: 200, schema: 'TagResource', example: 'TagResource' }],
   errors: ['40404'],
 } as const satisfies Operation<ErrorCode>;

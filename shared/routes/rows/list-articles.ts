@@ -9,7 +9,7 @@ export const row = {
   handler: 'list-articles',
   group: 'Articles',
   summary: 'List the articles of a magazine',
-  actions: ['GetItem', 'BatchGetItem', 'Query'],
+  actions: ['BatchGetItem', 'Query'],
   query: pageQuery,
   success: [{ status: 200, schema: 'ArticleList', example: 'ArticleList' }],
   errors: ['40004', '40402'],

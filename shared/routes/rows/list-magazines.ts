@@ -10,7 +10,7 @@ export const row = {
   handler: 'list-magazines',
   group: 'Magazines',
   summary: 'List magazines',
-  actions: ['GetItem', 'BatchGetItem', 'Query'],
+  actions: ['BatchGetItem', 'Query'],
   query: magazineListQuery,
   success: [magazineList],
   errors: ['40004'],

@@ -10,7 +10,7 @@ export const row = {
   handler: 'list-tag-magazines',
   group: 'Tags',
   summary: 'List the magazines carrying a tag',
-  actions: ['GetItem', 'BatchGetItem', 'Query'],
+  actions: ['BatchGetItem', 'Query'],
   query: tagMagazineListQuery,
   success: [{ ...magazineList, example: 'TagMagazineList' }],
   errors: ['40004', '40404'],

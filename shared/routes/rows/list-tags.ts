@@ -9,7 +9,7 @@ export const row = {
   handler: 'list-tags',
   group: 'Tags',
   summary: 'List tags',
-  actions: ['GetItem', 'BatchGetItem', 'Query'],
+  actions: ['BatchGetItem', 'Query'],
   query: pageQuery,
   success: [{ status: 200, schema: 'TagList', example: 'TagList' }],
   errors: ['40004'],
