@@ -1,4 +1,4 @@
-import { magazineInput } from '../../domain/magazine';
+import { magazineInput } from '../../domain/magazine-input';
 import type { ErrorCode } from '../../http/error-catalogue';
 import type { Operation } from '../../operation/row';
 import { idReply } from './successes';

@@ -10,7 +10,7 @@ export const row = {
   group: 'Magazines',
   summary: 'Get a magazine',
   actions: ['BatchGetItem'],
-  query: magazineQuery,
+  query: magazineQuery(),
   success: [{ status: 200, schema: 'MagazineResult', example: 'Magazine' }],
   errors: ['40402'],
 } as const satisfies Operation<ErrorCode>;

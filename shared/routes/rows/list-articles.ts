@@ -10,7 +10,7 @@ export const row = {
   group: 'Articles',
   summary: 'List the articles of a magazine',
   actions: ['BatchGetItem', 'Query'],
-  query: pageQuery,
+  query: pageQuery(),
   success: [{ status: 200, schema: 'ArticleList', example: 'ArticleList' }],
   errors: ['40004', '40402'],
   list: true,

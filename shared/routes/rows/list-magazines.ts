@@ -11,7 +11,7 @@ export const row = {
   group: 'Magazines',
   summary: 'List magazines',
   actions: ['BatchGetItem', 'Query'],
-  query: magazineListQuery,
+  query: magazineListQuery(),
   success: [magazineList],
   errors: ['40004'],
   list: true,

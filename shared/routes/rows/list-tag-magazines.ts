@@ -11,7 +11,7 @@ export const row = {
   group: 'Tags',
   summary: 'List the magazines carrying a tag',
   actions: ['BatchGetItem', 'Query'],
-  query: tagMagazineListQuery,
+  query: tagMagazineListQuery(),
   success: [{ ...magazineList, example: 'TagMagazineList' }],
   errors: ['40004', '40404'],
   list: true,

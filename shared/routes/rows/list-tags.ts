@@ -10,7 +10,7 @@ export const row = {
   group: 'Tags',
   summary: 'List tags',
   actions: ['BatchGetItem', 'Query'],
-  query: pageQuery,
+  query: pageQuery(),
   success: [{ status: 200, schema: 'TagList', example: 'TagList' }],
   errors: ['40004'],
   list: true,

@@ -1,4 +1,4 @@
-import { magazineListInput } from '../../domain/magazine';
+import { magazineListInput } from '../../domain/magazine-input';
 import type { ErrorCode } from '../../http/error-catalogue';
 import type { Operation } from '../../operation/row';
 import { idReply } from './successes';
