@@ -2,6 +2,7 @@ import { renderReference } from '../shared/docs/reference';
 import { document } from '../shared/http/replies';
 import { openApiDocumentAt } from '../shared/openapi/document';
 import { api } from '../shared/routes/api';
+import { row } from '../shared/routes/rows/get-documentation';
 
 /**
  * The page differs only by base URL: rendered once for each. A deployment has a handful of base
@@ -11,7 +12,7 @@ import { api } from '../shared/routes/api';
 const rendered = new Map<string, string>();
 const MAX_RENDERED = 8;
 
-export const handler = api('getDocumentation', {
+export const handler = api(row, {
   run: ({ links }) => {
     const key = links.baseUrl;
     const page = rendered.get(key) ?? renderReference(openApiDocumentAt(key), links);

@@ -3,9 +3,10 @@ import { isErrorCode } from '../shared/http/error-catalogue';
 import { ApiError } from '../shared/http/errors';
 import { document } from '../shared/http/replies';
 import { api } from '../shared/routes/api';
+import { row } from '../shared/routes/rows/get-error-page';
 
 /** `{errorCode}` is the whole last segment, such as `40402.html` (API Gateway does not split it). */
-export const handler = api('getErrorPage', {
+export const handler = api(row, {
   run: ({ params, links }) => {
     const segment = params.errorCode ?? '';
     const code = /^(\d+)\.html$/.exec(segment)?.[1];

@@ -1,8 +1,9 @@
 import { listApi } from '../shared/app';
 import { getTag, listMagazines } from '../shared/bindings';
 import { magazineListReply } from '../shared/http/representations/magazine';
+import { row } from '../shared/routes/rows/list-tag-magazines';
 
-export const handler = await listApi('listTagMagazines', {
+export const handler = await listApi(row, {
   store: { getTag, listMagazines },
   run: async (request) => {
     const tag = request.params.tagId;

@@ -2,8 +2,9 @@ import { api } from '../shared/app';
 import { replaceMagazine } from '../shared/bindings';
 import { draftFor } from '../shared/domain/magazine';
 import { created, done } from '../shared/http/replies';
+import { row } from '../shared/routes/rows/replace-magazine';
 
-export const handler = await api('replaceMagazine', {
+export const handler = await api(row, {
   store: { replaceMagazine },
   run: async ({ params, body, links, store, precondition }) => {
     const draft = draftFor(params.id, body);

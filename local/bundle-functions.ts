@@ -9,10 +9,11 @@ export const projectRoot = path.resolve(import.meta.dirname, '..');
 /**
  * The bundle budget: no function more than this times the reference handler (middy and one
  * GetItem through lib-dynamodb) in size. `npm test` holds it; `npm run bundle` reports it. It was
- * 1.25 until the list functions took the Secrets Manager client to read their cursor key
- * (shared/cursor-key.ts): 14.7 KB more each, 1.22 to 1.27 (list-magazines).
+ * 1.28 while every function carried every route row and schema, and the write paths with their
+ * SDK commands; since each carries only its own operation's (issue 19), the largest, the list
+ * functions with the Secrets Manager client that reads their cursor key, are 1.21.
  */
-export const BUNDLE_BUDGET = 1.28;
+export const BUNDLE_BUDGET = 1.22;
 
 /** esbuild's options as the CDK stack bundles a function (infra/bundling.ts), for every bundle made here or measured. */
 export const deployedBuild = {

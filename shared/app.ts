@@ -8,21 +8,24 @@ import { cursorKey } from './cursor-key';
 import { tableAccessOf } from './db/setup';
 import type { Store } from './domain/store';
 import type { Definition } from './http/api';
+import type { TableOperation } from './operation/row';
 import { type RowOf, api as routeApi } from './routes/api';
-import { operationById, type TableOperationId } from './routes/table';
 import { STORE_MARGIN_MS } from './timing';
 
-const bind = async <Id extends TableOperationId, K extends keyof Store>(
-  id: Id,
-  { store, ...definition }: Definition<RowOf<Id>, Pick<Store, K>> & { readonly store: Bindings<K> },
+const bind = async <Row extends TableOperation, K extends keyof Store>(
+  row: Row,
+  { store, ...definition }: Definition<RowOf<Row>, Pick<Store, K>> & { readonly store: Bindings<K> },
   key: (() => Promise<string>) | undefined,
 ) => {
-  if (Boolean(operationById(id).list) !== Boolean(key))
-    throw new Error(`${id}: a list operation binds with listApi (it signs cursors), any other with api.`);
+  if (Boolean(row.list) !== Boolean(key))
+    throw new Error(`${row.id}: a list operation binds with listApi (it signs cursors), any other with api.`);
+  // A batch where the grant has one: every operation granted BatchGetItem reads with it (the head with
+  // the rest, in readInGeneration), and one that is not reads the head alone.
+  const headRead = row.actions.includes('BatchGetItem') ? 'BatchGetItem' : 'GetItem';
   // A list's cursor key is read beside the table's first call, so that a cold start waits for the slower of the two only.
-  const [access] = await Promise.all([tableAccessOf(id), key?.().catch(() => undefined)]);
+  const [access] = await Promise.all([tableAccessOf(row.id, headRead), key?.().catch(() => undefined)]);
   const { table, mock } = sidesOf(store);
-  return routeApi<Id, Pick<Store, K>>(id, {
+  return routeApi<Row, Pick<Store, K>>(row, {
     ...definition,
     // The table's calls give up STORE_MARGIN_MS before the function's timeout, so that a 503 still goes out.
     stores: { real: (remainingMs) => onTable(table, access(Date.now() + remainingMs - STORE_MARGIN_MS)), mock },
@@ -31,22 +34,23 @@ const bind = async <Id extends TableOperationId, K extends keyof Store>(
 };
 
 /**
- * `export const handler = await api('getMagazine', { store: { getMagazine }, run })`: the
- * operation's row, the store operations it uses (from shared/bindings.ts), and the shared stack.
+ * `export const handler = await api(row, { store: { getMagazine }, run })`: the operation's row
+ * (shared/routes/rows/get-magazine.ts), the store operations it uses (from shared/bindings.ts),
+ * and the shared stack.
  * Awaited at the top of the handler module, so that setting up the table's client happens in the
  * function's init phase rather than in its first request.
  */
-export const api = <Id extends TableOperationId, K extends keyof Store>(
-  id: Id,
-  definition: Definition<RowOf<Id>, Pick<Store, K>> & { readonly store: Bindings<K> },
-) => bind(id, definition, undefined);
+export const api = <Row extends TableOperation, K extends keyof Store>(
+  row: Row,
+  definition: Definition<RowOf<Row>, Pick<Store, K>> & { readonly store: Bindings<K> },
+) => bind(row, definition, undefined);
 
 /**
  * `api` for a list, which signs and checks cursors: its key (shared/cursor-key.ts) is read during
  * the init phase too. Only the list functions' bundles carry the Secrets Manager client this way
  * (14.5 KB minified, measured with `npm run bundle`).
  */
-export const listApi = <Id extends TableOperationId, K extends keyof Store>(
-  id: Id,
-  definition: Definition<RowOf<Id>, Pick<Store, K>> & { readonly store: Bindings<K> },
-) => bind(id, definition, cursorKey);
+export const listApi = <Row extends TableOperation, K extends keyof Store>(
+  row: Row,
+  definition: Definition<RowOf<Row>, Pick<Store, K>> & { readonly store: Bindings<K> },
+) => bind(row, definition, cursorKey);

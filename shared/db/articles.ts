@@ -12,7 +12,8 @@ import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './k
 import { isClosing } from './magazine-item';
 import { readMagazine } from './magazines';
 import { currentRequestId } from './request';
-import { ConditionsFailed, type TableAccess, type Transaction } from './table-access';
+import type { TableAccess } from './table-access';
+import { ConditionsFailed, type Transaction } from './table-writes';
 
 /**
  * Articles live under their magazine's incarnation, numbered 1, 2, 3… in the order they are

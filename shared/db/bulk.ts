@@ -13,7 +13,8 @@ import { attr, bulkKey, type CountedList, FIRST_GENERATION, GUARD_COUNT, guardKe
 import { countsOf, readList } from './lists';
 import { isUnchanged, magazineItem } from './magazine-item';
 import { currentRequestId } from './request';
-import { ConditionsFailed, type Item, lookAgain, type TableAccess, type Transaction } from './table-access';
+import type { Item, TableAccess } from './table-access';
+import { ConditionsFailed, lookAgain, type Transaction, transact, update, writeMany } from './table-writes';
 
 /**
  * PUT /magazines and DELETE /magazines, all or nothing as every reader sees them, at any size.
@@ -45,7 +46,8 @@ const derived = (bulkId: string, id: string, what: string) => digest(`${bulkId}\
 const incarnationFrom = (bulkId: string, id: string) => derived(bulkId, id, 'incarnation').replace(/[-_]/g, 'x');
 
 const sealGuards = (access: TableAccess, generation: string, leaseUntil: number) =>
-  access.writeMany(
+  writeMany(
+    access,
     Array.from({ length: GUARD_COUNT }, (_, guard) => ({
       ...guardKey(generation, guard),
       [attr.leaseUntil]: leaseUntil,
@@ -114,7 +116,7 @@ export const replaceAllMagazines = async (
   const bulkId = ours && existing ? existing.bulkId : randomUUID();
   const target = ours && existing ? existing.target : randomUUID().slice(0, 13);
   let leaseUntil = now + BULK_LEASE_MS;
-  const claimed = await access.update({
+  const claimed = await update(access, {
     Key: bulkKey(generation),
     UpdateExpression:
       'SET #bulk = :bulk, #target = :target, #fingerprint = :fingerprint, #stage = :building, #lease = :lease, #progress = if_not_exists(#progress, :zero)',
@@ -150,7 +152,7 @@ export const replaceAllMagazines = async (
   // Carried on by the same request, the build resumes only if nothing changed since it began.
   const record = decodeBulk(await access.get(bulkKey(generation)));
   const startAt = ours && record && record.sealedRevision === revision ? record.progress : 0;
-  await access.update({
+  await update(access, {
     Key: bulkKey(generation),
     UpdateExpression: 'SET #revision = :revision',
     ConditionExpression: '#bulk = :bulk',
@@ -167,12 +169,13 @@ export const replaceAllMagazines = async (
   });
   for (let start = startAt; start < built.length; start += CHUNK) {
     const chunk = built.slice(start, start + CHUNK);
-    await access.writeMany(
+    await writeMany(
+      access,
       chunk.flatMap(({ magazine, incarnation, kept }) => [magazineItem(target, magazine, incarnation, kept)]),
       [],
       16,
     );
-    await access.update({
+    await update(access, {
       Key: bulkKey(generation),
       UpdateExpression: 'SET #progress = :progress',
       ConditionExpression: '#bulk = :bulk',
@@ -181,7 +184,8 @@ export const replaceAllMagazines = async (
     });
     leaseUntil = await renewIfNeeded(access, generation, bulkId, leaseUntil);
   }
-  await access.writeMany(
+  await writeMany(
+    access,
     listItems(
       target,
       built.map((b) => b.magazine),
@@ -240,7 +244,7 @@ export const replaceAllMagazines = async (
     trash: trash.put,
   };
   try {
-    await access.transact(switchItems);
+    await transact(access, switchItems);
   } catch (error) {
     if (error instanceof ConditionsFailed) throw new StoreUnavailable('collection-busy', 1);
     // A switch whose answer was lost may have been made: then the request succeeded, and says so.
@@ -269,7 +273,7 @@ const renewIfNeeded = async (
 ) => {
   if (leaseUntil - Date.now() > needed) return leaseUntil;
   const renewed = Date.now() + BULK_LEASE_MS;
-  const held = await access.update({
+  const held = await update(access, {
     Key: bulkKey(generation),
     UpdateExpression: 'SET #lease = :lease',
     ConditionExpression: '#bulk = :bulk',
@@ -283,7 +287,7 @@ const renewIfNeeded = async (
 
 /** A bulk write refused (412) lets the collection go at once, rather than at the end of its lease. */
 const release = async (access: TableAccess, generation: string, bulkId: string) => {
-  await access.update({
+  await update(access, {
     Key: bulkKey(generation),
     UpdateExpression: 'SET #lease = :past',
     ConditionExpression: '#bulk = :bulk',

@@ -20,7 +20,8 @@ import {
 } from './keys';
 import { readList } from './lists';
 import { withDeltas } from './ranked';
-import type { Item, TableAccess, TransactItem } from './table-access';
+import type { Item, TableAccess } from './table-access';
+import { type TransactItem, writeMany } from './table-writes';
 import { withOverlay } from './tag-states';
 
 /**
@@ -46,7 +47,7 @@ export const trashEntry = (tableName: string, trash: Trash): { readonly put: Tra
 const keysOf = (items: readonly Item[]): Key[] => items.map((item) => ({ PK: String(item.PK), SK: String(item.SK) }));
 
 const deletePartition = async (access: TableAccess, pk: string) => {
-  await access.writeMany([], keysOf(await access.partition(pk, true)));
+  await writeMany(access, [], keysOf(await access.partition(pk, true)));
 };
 
 /** Deletes every article of an incarnation. */
@@ -99,7 +100,8 @@ const deleteGeneration = async (
     inTime();
     await deletePartition(access, listPartition(generation, tagList(tag)));
   }
-  await access.writeMany(
+  await writeMany(
+    access,
     [],
     ids.map((id) => magazineKey(generation, id)),
   );
@@ -110,7 +112,8 @@ const deleteGeneration = async (
   }
   // The guards stay sealed until every write that read the head before the switch is long over.
   if (Date.now() - switchedAt * 1000 < GUARDS_KEPT_MS) throw new NotYet();
-  await access.writeMany(
+  await writeMany(
+    access,
     [],
     [...Array.from({ length: GUARD_COUNT }, (_, guard) => guardKey(generation, guard)), bulkKey(generation)],
   );
@@ -148,7 +151,7 @@ export const sweep = async (access: TableAccess, budgetMs: number): Promise<Swep
             Number(String(item.SK).slice(0, 12)),
             until,
           );
-        await access.writeMany([], [{ PK: String(item.PK), SK: String(item.SK) }]);
+        await writeMany(access, [], [{ PK: String(item.PK), SK: String(item.SK) }]);
         cleared++;
       } catch (error) {
         if (error instanceof NotYet) {
@@ -170,7 +173,7 @@ export const finishArticles = async (access: TableAccess, incarnation: string, t
   if (access.remaining() < 3_000) return;
   try {
     await deleteArticles(access, incarnation);
-    await access.writeMany([], [trash]);
+    await writeMany(access, [], [trash]);
   } catch {
     // Left for the sweep: the articles are unreachable already.
   }

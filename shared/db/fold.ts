@@ -28,7 +28,8 @@ import {
   emptyDirectory,
   encodeEntries,
 } from './ranked';
-import { type Item, type TableAccess, TRANSACTION_LIMIT, type TransactItem, type Transaction } from './table-access';
+import type { Item, TableAccess } from './table-access';
+import { TRANSACTION_LIMIT, type TransactItem, type Transaction } from './table-writes';
 import { foldTags, type Known, type Merge, OVERLAY_MERGE_AT, type TagsFold } from './tag-states';
 
 /**

@@ -6,7 +6,8 @@ import { decodeBlock } from './items';
 import { blockKey, type CountedList } from './keys';
 import { type ListSnapshot, readForFold, readTickets } from './lists';
 import { blockIndexOf, blocksTouched, type Entry } from './ranked';
-import { backoff, ConditionsFailed, isConflict, type TableAccess, TRANSACTION_LIMIT } from './table-access';
+import { backoff, isConflict, type TableAccess } from './table-access';
+import { ConditionsFailed, TRANSACTION_LIMIT, transact } from './table-writes';
 import { mergePlan } from './tag-states';
 
 /**
@@ -90,7 +91,7 @@ export const foldList = async (
       take = Math.max(1, Math.floor(take / 2));
     }
     try {
-      await access.transact(plan.items, { retryConflicts: false });
+      await transact(access, plan.items, { retryConflicts: false });
       folded += plan.tickets;
       attempt = 0;
       const { result } = plan;

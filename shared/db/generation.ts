@@ -2,15 +2,8 @@ import { randomInt } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
 import { decodeHead } from './items';
 import { attr, FIRST_GENERATION, GUARD_COUNT, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
-import {
-  backoff,
-  ConditionsFailed,
-  type ItemsByKey,
-  lookAgain,
-  type TableAccess,
-  type TransactItem,
-  type Transaction,
-} from './table-access';
+import { backoff, type ItemsByKey, type TableAccess } from './table-access';
+import { ConditionsFailed, lookAgain, type TransactItem, type Transaction, transact } from './table-writes';
 
 /**
  * The collection generation: which generation readers and writers use. The head (replicated on
@@ -19,22 +12,34 @@ import {
  */
 let known: string | undefined;
 
-export const knownGeneration = () => known;
-
 /** A head replica chosen at random for this read. */
 const someHead = () => headKey(randomInt(HEAD_REPLICAS));
 
 export const headKeys = (): Key[] => Array.from({ length: HEAD_REPLICAS }, (_, replica) => headKey(replica));
+
+/** The command a head is read with: alone, or in a batch of one as readers read (`readInGeneration`). */
+export type HeadRead = 'GetItem' | 'BatchGetItem';
 
 /**
  * Reads the head: the generation readers see now. Every write starts here (or with
  * `readInGeneration`), never with a generation remembered from an earlier request: a bulk write
  * keeps the generation it replaces sealed for longer than any request runs after reading the head.
  */
-export const readGeneration = async (access: TableAccess): Promise<string> => {
-  known = decodeHead(await access.get(someHead())) ?? FIRST_GENERATION;
+export const readGeneration = async (access: TableAccess, by: HeadRead = 'GetItem'): Promise<string> => {
+  const head = someHead();
+  known =
+    decodeHead(by === 'GetItem' ? await access.get(head) : (await access.getMany([head])).get(head)) ??
+    FIRST_GENERATION;
   return known;
 };
+
+/**
+ * The generation this instance saw last, which every read checks in its own call; read from the
+ * head when it has seen none, in a batch, as readers read: a function that only reads sends no
+ * GetItem (and is granted none).
+ */
+export const lastGeneration = async (access: TableAccess): Promise<string> =>
+  known ?? readGeneration(access, 'BatchGetItem');
 
 /**
  * Reads `keysOf(generation)` together with a head replica, in one BatchGetItem: when the head
@@ -48,7 +53,7 @@ export const readInGeneration = async (
   attributes?: readonly string[],
 ): Promise<{ readonly generation: string; readonly items: ItemsByKey }> => {
   for (let attempt = 0; ; attempt++) {
-    const generation = known ?? (await readGeneration(access));
+    const generation = await lastGeneration(access);
     const head = someHead();
     const items = await access.getMany([head, ...keysOf(generation)], attributes && [attr.generation, ...attributes]);
     const current = decodeHead(items.get(head)) ?? FIRST_GENERATION;
@@ -127,7 +132,7 @@ export const writeLoop = async <T>(
     if (write === 'again') continue;
     if ('done' in write) return write.done;
     try {
-      await access.transact(write.items, { retryConflicts });
+      await transact(access, write.items, { retryConflicts });
       return write.result;
     } catch (error) {
       if (error instanceof ConditionsFailed && error.has('guard')) {

@@ -4,7 +4,8 @@ import type { WriteOptions } from '../domain/store';
 import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../timing';
 import { decodeIdempotency } from './items';
 import { attr, idempotencyKey } from './keys';
-import type { TableAccess, TransactItem } from './table-access';
+import type { TableAccess } from './table-access';
+import { remove, type TransactItem, update } from './table-writes';
 
 /**
  * `Idempotency-Key` on POST. A request first reserves its key (a lease, so that a duplicate sent
@@ -30,7 +31,7 @@ export const reserve = async (access: TableAccess, operation: string, key: Key):
   const itemKey = keyOf(operation, key);
   const token = randomUUID();
   const now = Date.now();
-  const reserved = await access.update({
+  const reserved = await update(access, {
     Key: itemKey,
     UpdateExpression:
       'SET #fingerprint = :fingerprint, #state = :running, #lease = :lease, #expires = :expires, #token = :token REMOVE #result',
@@ -75,7 +76,7 @@ export const reserve = async (access: TableAccess, operation: string, key: Key):
     }),
     // A request refused (404, 405) writes nothing: its reservation goes, and the key is free for it to be sent again.
     release: async () => {
-      await access.remove({
+      await remove(access, {
         Key: itemKey,
         ConditionExpression: '#token = :token AND #state = :running',
         ExpressionAttributeNames: { '#token': attr.writeToken, '#state': attr.state },

@@ -35,7 +35,8 @@ import {
   sizesWith,
   withDeltas,
 } from './ranked';
-import type { Item, ItemsByKey, TableAccess, TransactItem } from './table-access';
+import type { Item, ItemsByKey, TableAccess } from './table-access';
+import type { TransactItem } from './table-writes';
 import { withOverlay } from './tag-states';
 
 /**

@@ -6,6 +6,7 @@ import type { MagazineRecord } from './items';
 import { attr, deletionKey, magazineKey } from './keys';
 import { currentRequestId } from './request';
 import type { Item, TableAccess } from './table-access';
+import { update } from './table-writes';
 
 /**
  * The magazine item as writes make it (its decoder is `decodeMagazine` in items.ts), and what it
@@ -46,7 +47,7 @@ export const isClosing = (record: MagazineRecord) =>
 
 /** Refuses articles from now on (a plain write: it waits for no other request's transaction to be decided). */
 export const markClosing = async (access: TableAccess, generation: string, record: MagazineRecord) => {
-  await access.update({
+  await update(access, {
     Key: magazineKey(generation, record.magazine.id),
     UpdateExpression: 'SET #closing = :now',
     ConditionExpression: '#incarnation = :incarnation',

@@ -6,7 +6,7 @@ import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../d
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
 import { finishArticles, trashEntry } from './cleanup';
 import { countBefore, countIn } from './counts';
-import { guardCheck, knownGeneration, readGeneration, readInGeneration, writeLoop, writerOf } from './generation';
+import { guardCheck, lastGeneration, readGeneration, readInGeneration, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
 import { decodeMagazine, decodeMagazineView, MAGAZINE_VIEW } from './items';
 import { attr, idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
@@ -21,7 +21,8 @@ import {
   newRevision,
 } from './magazine-item';
 import { currentRequestId } from './request';
-import { backoff, ConditionsFailed, isConflict, type TableAccess, type Transaction } from './table-access';
+import { backoff, isConflict, type TableAccess } from './table-access';
+import { ConditionsFailed, type Transaction } from './table-writes';
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
 
@@ -60,7 +61,7 @@ export const listMagazines = async (
   const { start, limit, sort } = page;
   const offset = start.offset;
   for (let attempt = 0; ; attempt++) {
-    const generation = knownGeneration() ?? (await readGeneration(access));
+    const generation = await lastGeneration(access);
     try {
       const snapshot = await readList(access, generation, list, { directory: true });
       const counts = countsOf(snapshot);

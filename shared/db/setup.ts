@@ -2,7 +2,7 @@ import { storeConfig } from '../config';
 import { type Swept, sweep } from './cleanup';
 import { createDocumentClient } from './client';
 import { foldLists } from './folder';
-import { readGeneration } from './generation';
+import { type HeadRead, readGeneration } from './generation';
 import type { CountedList } from './keys';
 import { type TableAccess, tableAccess } from './table-access';
 
@@ -11,12 +11,17 @@ import { type TableAccess, tableAccess } from './table-access';
  * a client made once, in the function's init phase: the store settings are read, the client is
  * set up and its first call (credentials, endpoint, signer, connection; the head of the
  * collection) is made before the first request arrives. `await` it at the top of the handler module.
+ * `headRead` is the command the operation's requests read with: the SDK sets each command up on
+ * its first use (~5 ms cold), so the init read made with another would leave that to the first request.
  */
-export const tableAccessOf = async (operation: string): Promise<(deadline: number) => TableAccess> => {
+export const tableAccessOf = async (
+  operation: string,
+  headRead: HeadRead,
+): Promise<(deadline: number) => TableAccess> => {
   const { tableName } = storeConfig();
   const client = createDocumentClient({ operation });
   // Best effort: a cold start that cannot reach the table yet still serves, and fails in form on the request.
-  await readGeneration(tableAccess(client, tableName, Date.now() + 2_000)).catch(() => undefined);
+  await readGeneration(tableAccess(client, tableName, Date.now() + 2_000), headRead).catch(() => undefined);
   return (deadline) => tableAccess(client, tableName, deadline);
 };
 

@@ -1,30 +1,18 @@
 import {
   BatchGetCommand,
-  BatchWriteCommand,
-  DeleteCommand,
-  type DeleteCommandInput,
   GetCommand,
   type NativeAttributeValue,
   QueryCommand,
   type QueryCommandInput,
-  TransactWriteCommand,
-  UpdateCommand,
-  type UpdateCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import { StoreUnavailable } from '../domain/errors';
-import { countForRequest } from '../metrics';
 import type { DocumentClient } from './client';
-import { cancellationReasons, storeFailure } from './failures';
+import { storeFailure } from './failures';
 import type { Key } from './keys';
-import { ConditionsFailed, itemsOf, type Transaction } from './transaction';
-
-export type { TransactItem, Transaction } from './transaction';
-export { ConditionsFailed, TRANSACTION_LIMIT } from './transaction';
 
 export type Item = Record<string, NativeAttributeValue>;
 
-/** DynamoDB's limits: items in one BatchWriteItem, one BatchGetItem. */
-const BATCH_WRITE_LIMIT = 25;
+/** DynamoDB's limit: keys in one BatchGetItem. */
 const BATCH_GET_LIMIT = 100;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -70,9 +58,9 @@ export class ItemsByKey {
 /**
  * The DynamoDB calls the repository is built from, for one request: every call gives up at the
  * request's deadline (so that a store that does not answer becomes a 503 in time, not a gateway
- * timeout), failures a retry may cure become `StoreUnavailable`, transactions that lost a race
- * are retried with backoff, batches are cut to DynamoDB's limits and their unprocessed rest is
- * sent again. Every read is strongly consistent.
+ * timeout), failures a retry may cure become `StoreUnavailable`, batches are cut to DynamoDB's
+ * limits and their unprocessed rest is asked again. Every read is strongly consistent. The writes
+ * (table-writes.ts) send through `send`, on the same deadline.
  */
 export const tableAccess = (client: DocumentClient, tableName: string, deadline: number) => {
   const remaining = () => deadline - Date.now();
@@ -226,88 +214,14 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
       ...(keysOnly && { ProjectionExpression: '#pk, #sk' }),
     });
 
-  /** Puts and deletes by BatchWriteItem, 25 a call (`parallel` calls at once), the unprocessed rest sent again with backoff. */
-  const writeMany = async (puts: readonly Item[], deletes: readonly Key[] = [], parallel = 8) => {
-    const requests = [
-      ...puts.map((Item) => ({ PutRequest: { Item } })),
-      ...deletes.map((Key) => ({ DeleteRequest: { Key } })),
-    ];
-    const chunks: (typeof requests)[] = [];
-    for (let start = 0; start < requests.length; start += BATCH_WRITE_LIMIT)
-      chunks.push(requests.slice(start, start + BATCH_WRITE_LIMIT));
-    let next = 0;
-    const worker = async () => {
-      while (next < chunks.length) {
-        let pending = chunks[next++] ?? [];
-        for (let attempt = 0; pending.length > 0; attempt++) {
-          if (attempt > 0) await backoff(attempt, 25, 1000);
-          const requests = pending;
-          const result = await call((options) =>
-            client.send(new BatchWriteCommand({ RequestItems: { [tableName]: requests } }), options),
-          );
-          pending = (result.UnprocessedItems?.[tableName] ?? []) as typeof pending;
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(parallel, chunks.length) }, worker));
-  };
-
   /**
-   * One TransactWriteItems. A transaction that lost a race with another on a shared item is sent
-   * again after a jittered backoff, until the deadline; one whose conditions failed raises
-   * `ConditionsFailed` with the indexes of the items whose conditions did not hold.
+   * One call of the client, given up at the deadline, its failure in the domain's terms: what the
+   * writes (table-writes.ts) are built on, apart, so that a function that only reads carries none
+   * of them, nor their SDK commands.
    */
-  const transact = async (
-    transaction: Transaction,
-    { retryConflicts = true }: { readonly retryConflicts?: boolean } = {},
-  ): Promise<{ readonly retries: number }> => {
-    const { items, names } = itemsOf(transaction);
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await call((options) => client.send(new TransactWriteCommand({ TransactItems: items }), options));
-        return { retries: attempt };
-      } catch (error) {
-        const reasons = cancellationReasons((error as { cause?: unknown }).cause ?? error);
-        const failed = [
-          ...new Set(
-            reasons?.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [names[index] ?? `${index}`] : [])),
-          ),
-        ];
-        if (failed.length > 0) throw new ConditionsFailed(failed);
-        if (!isConflict(error) || !retryConflicts || remaining() < 100) throw error;
-        countForRequest('StoreConflictsRetried');
-        await backoff(attempt);
-      }
-    }
-  };
-
-  /**
-   * One conditional write; `false` when its condition did not hold. Lost races are retried until
-   * the deadline, and counted.
-   */
-  const conditionalWrite = async (
-    send: (options: { readonly abortSignal: AbortSignal }) => Promise<unknown>,
-  ): Promise<boolean> => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await call(send);
-        return true;
-      } catch (error) {
-        if (error instanceof Error && error.name === 'ConditionalCheckFailedException') return false;
-        if (!isConflict(error) || remaining() < 100) throw error;
-        countForRequest('StoreConflictsRetried');
-        await backoff(attempt);
-      }
-    }
-  };
-
-  /** One conditional UpdateItem; `false` when its condition did not hold. */
-  const update = (input: Omit<UpdateCommandInput, 'TableName'>): Promise<boolean> =>
-    conditionalWrite((options) => client.send(new UpdateCommand({ ...input, TableName: tableName }), options));
-
-  /** One conditional DeleteItem; `false` when its condition did not hold. */
-  const remove = (input: Omit<DeleteCommandInput, 'TableName'>): Promise<boolean> =>
-    conditionalWrite((options) => client.send(new DeleteCommand({ ...input, TableName: tableName }), options));
+  const send = <Output>(
+    request: (client: DocumentClient, options: { readonly abortSignal: AbortSignal }) => Promise<Output>,
+  ): Promise<Output> => call((options) => request(client, options));
 
   return {
     tableName,
@@ -318,24 +232,8 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
     query,
     queryAll,
     partition,
-    writeMany,
-    transact,
-    update,
-    remove,
+    send,
   };
 };
 
 export type TableAccess = ReturnType<typeof tableAccess>;
-
-/**
- * The item at `key` as it is now, looked at after a write whose answer did not come or that lost a
- * race: `unknown` when the look failed too, or the request has no time left for it.
- */
-export const lookAgain = async (access: TableAccess, key: Key): Promise<Item | undefined | 'unknown'> => {
-  if (access.remaining() < 500) return 'unknown';
-  try {
-    return await access.get(key);
-  } catch {
-    return 'unknown';
-  }
-};

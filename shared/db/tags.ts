@@ -3,7 +3,7 @@ import { isIdentifier } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
 import type { TagSummary } from '../domain/tag';
 import { shownName, versionWith, withTickets } from './counts';
-import { knownGeneration, readGeneration, readInGeneration } from './generation';
+import { lastGeneration, readInGeneration } from './generation';
 import { decodeTagStates } from './items';
 import { tagList, tagStateKey } from './keys';
 import {
@@ -30,7 +30,7 @@ import { type Known, stateAt, useChange } from './tag-states';
 export const getTag = async (access: TableAccess, id: string): Promise<TagSummary> => {
   if (!isIdentifier(id)) throw new NotFound('tag', id);
   for (let attempt = 0; ; attempt++) {
-    const generation = knownGeneration() ?? (await readGeneration(access));
+    const generation = await lastGeneration(access);
     const [snapshot, head] = await Promise.all([
       readList(access, generation, tagList(id)),
       readInGeneration(access, () => []),
@@ -59,7 +59,7 @@ export const getTag = async (access: TableAccess, id: string): Promise<TagSummar
 export const listTags = async (access: TableAccess, page: PageQuery): Promise<Page<TagSummary>> => {
   const offset = page.start.offset;
   for (let attempt = 0; ; attempt++) {
-    const generation = knownGeneration() ?? (await readGeneration(access));
+    const generation = await lastGeneration(access);
     try {
       const snapshot = await readList(access, generation, 'TAGS', { directory: true });
       const windowOf = (count: number): Window | undefined => {

@@ -2,7 +2,11 @@ import * as v from 'valibot';
 import { IDENTIFIER_PATTERN, maxChars } from '../domain/fields';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../domain/paging';
 
-/** The query parameters of the operations, as schemas whose messages name what a parameter accepts. */
+/**
+ * The query parameters of the operations, as schemas whose messages name what a parameter accepts.
+ * Each schema is made by the row that uses it (shared/routes/rows/), not when this module loads:
+ * a function's bundle then makes, and carries, its own operation's query only.
+ */
 
 /**
  * The integers a query parameter stands for. A query string carries only text, so the schemas
@@ -24,49 +28,51 @@ const integer = (min: number, max: number | undefined) => {
 };
 
 /** `fields=title,tags`: a comma-separated list of field names. */
-const fieldList = v.optional(
-  v.pipe(
-    v.string(),
-    v.transform((value: string) =>
-      value
-        .split(',')
-        .map((f) => f.trim())
-        .filter(Boolean),
+const fieldList = () =>
+  v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((value: string) =>
+        value
+          .split(',')
+          .map((f) => f.trim())
+          .filter(Boolean),
+      ),
     ),
-  ),
-);
+  );
 
-const pageEntries = {
+const pageEntries = () => ({
   offset: v.optional(integer(0, undefined)),
   limit: v.optional(integer(1, MAX_LIMIT), String(DEFAULT_LIMIT)),
   sort: v.optional(v.picklist(['asc', 'desc'], 'must be `asc` or `desc`'), 'asc'),
   cursor: v.optional(v.pipe(v.string(), ...maxChars(1024, 'must be a cursor from a `Link` header'))),
-};
+});
 
-/** Paging and sorting, shared by every list. Unknown parameters are ignored. */
-export const pageQuery = v.object(pageEntries);
-
-const magazineListEntries = {
-  ...pageEntries,
-  year: v.optional(
-    // The integers whose digits are four: 999 would be sent as `999` and refused.
+// The integers whose digits are four: 999 would be sent as `999` and refused.
+const year = () =>
+  v.optional(
     v.pipe(
       v.string('must be a year of four digits, such as `2024`'),
       v.regex(/^\d{4}$/, 'must be a year of four digits, such as `2024`'),
       queryInteger({ minimum: 1000, maximum: 9999 }),
       v.transform(Number),
     ),
-  ),
-  tag: v.optional(
-    v.pipe(v.string(), v.regex(IDENTIFIER_PATTERN, 'must be a tag id: 1 to 64 letters, digits, `_` or `-`')),
-  ),
-  fields: fieldList,
-};
+  );
 
-export const magazineListQuery = v.object(magazineListEntries);
+/** Paging and sorting, shared by every list. Unknown parameters are ignored. */
+export const pageQuery = () => v.object(pageEntries());
+
+export const magazineListQuery = () =>
+  v.object({
+    ...pageEntries(),
+    year: year(),
+    tag: v.optional(
+      v.pipe(v.string(), v.regex(IDENTIFIER_PATTERN, 'must be a tag id: 1 to 64 letters, digits, `_` or `-`')),
+    ),
+    fields: fieldList(),
+  });
 
 /** `/tags/{tagId}/magazines`: the tag is in the path. */
-const { tag: _inPath, ...tagMagazineListEntries } = magazineListEntries;
-export const tagMagazineListQuery = v.object(tagMagazineListEntries);
+export const tagMagazineListQuery = () => v.object({ ...pageEntries(), year: year(), fields: fieldList() });
 
-export const magazineQuery = v.object({ fields: fieldList });
+export const magazineQuery = () => v.object({ fields: fieldList() });

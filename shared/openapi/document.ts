@@ -1,5 +1,5 @@
 import { articleInput } from '../domain/article';
-import { magazineInput, magazineListInput } from '../domain/magazine';
+import { magazineInput, magazineListInput } from '../domain/magazine-input';
 import { eventComponentSchemas, eventsDescription, eventWebhooks } from '../events/schemas';
 import type { ErrorCode } from '../http/error-catalogue';
 import { representationSchemas } from '../http/representations/schemas';

@@ -82,6 +82,9 @@ export interface Operation<Code extends string = string> {
   readonly counts?: { readonly status: 200 | 201; readonly metric: BusinessMetric };
 }
 
+/** An operation that reads or writes the table, and so is given a store: its grant names an action. */
+export type TableOperation = Operation & { readonly actions: readonly [TableAction, ...TableAction[]] };
+
 /** A function no route serves: run on a schedule, with its own grants. */
 export interface ScheduledTask {
   readonly id: string;

@@ -1,22 +1,23 @@
 /**
- * The stack (shared/http/api.ts) bound to the route table: `api('getOpenApi', { run })` finds the
- * row by its typed id, so a handler's input is typed by its row's schemas. Operations that use the
- * table bind through shared/app.ts, which adds their stores; the others bind here, so that their
- * bundles carry no AWS SDK.
+ * The stack (shared/http/api.ts) bound to a row of the route table: `api(row, { run })`, with the
+ * row the handler imports from its own module (rows/<handler>.ts), so a handler's input is typed by
+ * its row's schemas and its bundle carries no other row. Operations that use the table bind through
+ * shared/app.ts, which adds their stores; the others bind here, so that their bundles carry no AWS
+ * SDK. The 404 and 405 serve no operation and bind by their fallback's id.
  */
 import type { Store } from '../domain/store';
 import { type Bound, type Definition, api as stack } from '../http/api';
-import { type FallbackId, type OperationId, type OperationOf, operationById } from './table';
+import type { Operation } from '../operation/row';
+import type { FallbackId } from './table';
 
-/** The row of an id; the 404 and 405 serve no operation. */
-export type RowOf<Id extends OperationId | FallbackId> = Id extends OperationId ? OperationOf<Id> : undefined;
+/** The row a binding serves; none for the 404 and 405. */
+export type RowOf<B extends Operation | FallbackId> = B extends Operation ? B : undefined;
 
-export const api = <Id extends OperationId | FallbackId, S extends Partial<Store> = Store>(
-  id: Id,
-  definition: Definition<RowOf<Id>, S> & Bound<S>,
+export const api = <B extends Operation | FallbackId, S extends Partial<Store> = Store>(
+  binding: B,
+  definition: Definition<RowOf<B>, S> & Bound<S>,
 ) => {
-  const fallback = id === 'notFound' || id === 'methodNotAllowed';
-  // TypeScript does not narrow `Id` by the check above, so it cannot see that the row is `RowOf<Id>`.
-  const operation = (fallback ? undefined : operationById(id as OperationId)) as RowOf<Id>;
-  return stack<RowOf<Id>, S>(id, operation, definition);
+  // TypeScript does not narrow `B` by the check, so it cannot see that the row is `RowOf<B>`.
+  const operation = (typeof binding === 'string' ? undefined : binding) as RowOf<B>;
+  return stack<RowOf<B>, S>(typeof binding === 'string' ? binding : binding.id, operation, definition);
 };

@@ -3,251 +3,55 @@
  * path, handler module, the schemas of its query, body and responses, its DynamoDB grant, its
  * timeout, and the key of its prose (shared/openapi/operation-docs.ts). The local server, the CDK
  * stack, the `sam local invoke` events, the OpenAPI document and the IAM grants are all built from
- * it, and a handler binds to its row by id (`api('getMagazine', { run })`), so none can disagree.
+ * this table, and a handler binds to the same row object (`api(row, { run })`), so none can
+ * disagree. Each row is a module of its own under rows/, named as its handler, so that a
+ * function's bundle carries its own row and schemas and no other operation's.
  * Paths use API Gateway's syntax; `expandRoutes` adds the version prefixes and the format labels
  * exactly as API Gateway resources are created.
  */
-import { articleInput } from '../domain/article';
-import { magazineInput, magazineListInput } from '../domain/magazine';
 import type { ErrorCode } from '../http/error-catalogue';
-import { magazineListQuery, magazineQuery, pageQuery, tagMagazineListQuery } from '../http/query';
 import { resourcePaths, takesLabels } from '../operation/paths';
 import type { HttpMethod, Operation, ScheduledTask, StreamTask } from '../operation/row';
+import { row as createArticle } from './rows/create-article';
+import { row as createMagazine } from './rows/create-magazine';
+import { row as deleteAllMagazines } from './rows/delete-all-magazines';
+import { row as deleteMagazine } from './rows/delete-magazine';
+import { row as getArticle } from './rows/get-article';
+import { row as getDocumentation } from './rows/get-documentation';
+import { row as getErrorPage } from './rows/get-error-page';
+import { row as getMagazine } from './rows/get-magazine';
+import { row as getOpenApi } from './rows/get-openapi';
+import { row as getTag } from './rows/get-tag';
+import { row as listArticles } from './rows/list-articles';
+import { row as listErrorPages } from './rows/list-error-pages';
+import { row as listMagazines } from './rows/list-magazines';
+import { row as listTagMagazines } from './rows/list-tag-magazines';
+import { row as listTags } from './rows/list-tags';
+import { row as replaceAllMagazines } from './rows/replace-all-magazines';
+import { row as replaceMagazine } from './rows/replace-magazine';
 import { backgroundTasks, scheduledTaskOfHandler, streamTaskOfHandler } from './tasks';
 
-const magazineList = { status: 200, schema: 'MagazineList', example: 'MagazineList' } as const;
-const idReply = (status: 200 | 201, example: string) => ({ status, schema: 'IdReply', example }) as const;
-
 export const operations = [
-  {
-    id: 'listMagazines',
-    method: 'GET',
-    path: '/magazines',
-    handler: 'list-magazines',
-    group: 'Magazines',
-    summary: 'List magazines',
-    actions: ['GetItem', 'BatchGetItem', 'Query'],
-    query: magazineListQuery,
-    success: [magazineList],
-    errors: ['40004'],
-    list: true,
-  },
-  {
-    id: 'createMagazine',
-    method: 'POST',
-    path: '/magazines',
-    handler: 'create-magazine',
-    group: 'Magazines',
-    summary: 'Create a magazine',
-    actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
-    body: magazineInput,
-    success: [idReply(201, 'MagazineCreated')],
-    errors: ['40009', '40010', '40014', '40502', '40901', '42201'],
-    idempotent: true,
-    counts: { status: 201, metric: 'MagazinesCreated' },
-  },
-  {
-    id: 'replaceAllMagazines',
-    method: 'PUT',
-    path: '/magazines',
-    handler: 'replace-all-magazines',
-    group: 'Magazines',
-    summary: 'Replace all magazines',
-    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
-    body: magazineListInput,
-    success: [idReply(200, 'AllMagazinesReplaced')],
-    errors: ['40008', '40009', '40010', '41201'],
-    ifMatch: true,
-    timeoutSeconds: 25,
-  },
-  {
-    id: 'deleteAllMagazines',
-    method: 'DELETE',
-    path: '/magazines',
-    handler: 'delete-all-magazines',
-    group: 'Magazines',
-    summary: 'Delete all magazines',
-    actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
-    success: [idReply(200, 'AllMagazinesReplaced')],
-    errors: ['41201'],
-    ifMatch: true,
-    timeoutSeconds: 25,
-  },
-  {
-    id: 'getMagazine',
-    method: 'GET',
-    path: '/magazines/{id}',
-    handler: 'get-magazine',
-    group: 'Magazines',
-    summary: 'Get a magazine',
-    actions: ['GetItem', 'BatchGetItem'],
-    query: magazineQuery,
-    success: [{ status: 200, schema: 'MagazineResult', example: 'Magazine' }],
-    errors: ['40402'],
-  },
-  {
-    id: 'replaceMagazine',
-    method: 'PUT',
-    path: '/magazines/{id}',
-    handler: 'replace-magazine',
-    group: 'Magazines',
-    summary: 'Create or replace a magazine',
-    actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
-    body: magazineInput,
-    success: [idReply(200, 'MagazineReplaced'), idReply(201, 'MagazineCreated')],
-    errors: ['40007', '40009', '40010', '40013', '41201'],
-    ifMatch: true,
-    counts: { status: 201, metric: 'MagazinesCreated' },
-  },
-  {
-    id: 'deleteMagazine',
-    method: 'DELETE',
-    path: '/magazines/{id}',
-    handler: 'delete-magazine',
-    group: 'Magazines',
-    summary: 'Delete a magazine',
-    actions: [
-      'GetItem',
-      'BatchGetItem',
-      'Query',
-      'PutItem',
-      'UpdateItem',
-      'DeleteItem',
-      'BatchWriteItem',
-      'ConditionCheckItem',
-    ],
-    success: [idReply(200, 'MagazineDeleted')],
-    errors: ['40402', '41201'],
-    ifMatch: true,
-    counts: { status: 200, metric: 'MagazinesDeleted' },
-  },
-  {
-    id: 'listArticles',
-    method: 'GET',
-    path: '/magazines/{id}/articles',
-    handler: 'list-articles',
-    group: 'Articles',
-    summary: 'List the articles of a magazine',
-    actions: ['GetItem', 'BatchGetItem', 'Query'],
-    query: pageQuery,
-    success: [{ status: 200, schema: 'ArticleList', example: 'ArticleList' }],
-    errors: ['40004', '40402'],
-    list: true,
-  },
-  {
-    id: 'createArticle',
-    method: 'POST',
-    path: '/magazines/{id}/articles',
-    handler: 'create-article',
-    group: 'Articles',
-    summary: 'Add an article to a magazine',
-    actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
-    body: articleInput,
-    success: [idReply(201, 'ArticleCreated')],
-    errors: ['40014', '40402', '40901', '42201'],
-    idempotent: true,
-    labels: true,
-    counts: { status: 201, metric: 'ArticlesAdded' },
-  },
-  {
-    id: 'getArticle',
-    method: 'GET',
-    path: '/articles/{articleId}',
-    handler: 'get-article',
-    group: 'Articles',
-    summary: 'Get an article',
-    actions: ['GetItem', 'BatchGetItem'],
-    success: [{ status: 200, schema: 'Article', example: 'Article' }],
-    errors: ['40403'],
-  },
-  {
-    id: 'listTags',
-    method: 'GET',
-    path: '/tags',
-    handler: 'list-tags',
-    group: 'Tags',
-    summary: 'List tags',
-    actions: ['GetItem', 'BatchGetItem', 'Query'],
-    query: pageQuery,
-    success: [{ status: 200, schema: 'TagList', example: 'TagList' }],
-    errors: ['40004'],
-    list: true,
-  },
-  {
-    id: 'getTag',
-    method: 'GET',
-    path: '/tags/{tagId}',
-    handler: 'get-tag',
-    group: 'Tags',
-    summary: 'Get a tag',
-    actions: ['GetItem', 'BatchGetItem', 'Query'],
-    success: [{ status: 200, schema: 'TagResource', example: 'TagResource' }],
-    errors: ['40404'],
-  },
-  {
-    id: 'listTagMagazines',
-    method: 'GET',
-    path: '/tags/{tagId}/magazines',
-    handler: 'list-tag-magazines',
-    group: 'Tags',
-    summary: 'List the magazines carrying a tag',
-    actions: ['GetItem', 'BatchGetItem', 'Query'],
-    query: tagMagazineListQuery,
-    success: [{ ...magazineList, example: 'TagMagazineList' }],
-    errors: ['40004', '40404'],
-    list: true,
-  },
-  {
-    id: 'getDocumentation',
-    method: 'GET',
-    path: '/documentation',
-    handler: 'get-documentation',
-    group: 'Documentation',
-    summary: 'API reference (HTML)',
-    actions: [],
-    success: [{ status: 200, document: 'text/html' }],
-    errors: [],
-  },
-  {
-    id: 'listErrorPages',
-    method: 'GET',
-    path: '/documentation/errors',
-    handler: 'list-error-pages',
-    group: 'Documentation',
-    summary: 'Index of error codes (HTML)',
-    actions: [],
-    success: [{ status: 200, document: 'text/html' }],
-    errors: [],
-  },
-  {
-    id: 'getErrorPage',
-    method: 'GET',
-    path: '/documentation/errors/{errorCode}',
-    handler: 'get-error-page',
-    group: 'Documentation',
-    summary: 'Documentation of one error code (HTML)',
-    actions: [],
-    success: [{ status: 200, document: 'text/html' }],
-    errors: ['40405'],
-  },
-  {
-    id: 'getOpenApi',
-    method: 'GET',
-    path: '/openapi.json',
-    handler: 'get-openapi',
-    group: 'Documentation',
-    summary: 'OpenAPI 3.1 document of this API',
-    actions: [],
-    success: [{ status: 200, document: 'application/json' }],
-    errors: [],
-  },
+  listMagazines,
+  createMagazine,
+  replaceAllMagazines,
+  deleteAllMagazines,
+  getMagazine,
+  replaceMagazine,
+  deleteMagazine,
+  listArticles,
+  createArticle,
+  getArticle,
+  listTags,
+  getTag,
+  listTagMagazines,
+  getDocumentation,
+  listErrorPages,
+  getErrorPage,
+  getOpenApi,
 ] as const satisfies readonly Operation<ErrorCode>[];
 
 export type OperationId = (typeof operations)[number]['id'];
-export type OperationOf<Id extends OperationId> = Extract<(typeof operations)[number], { readonly id: Id }>;
-
-/** Operations that read or write the table (and so get a store). */
-export type TableOperationId = Exclude<OperationOf<OperationId>, { readonly actions: readonly [] }>['id'];
 
 /**
  * What API Gateway serves beside the operations: `ANY` on every resource for the methods it does
@@ -265,12 +69,6 @@ export const notFoundHandler = fallbacks[1].handler;
 /** The row a function module is built from: its operation's, or its scheduled task's. */
 export const functionRowOf = (handler: string): Operation | ScheduledTask | StreamTask | undefined =>
   operationOfHandler(handler) ?? scheduledTaskOfHandler(handler) ?? streamTaskOfHandler(handler);
-
-const byId = new Map<string, Operation>(
-  (operations as readonly Operation[]).map((operation) => [operation.id, operation]),
-);
-
-export const operationById = (id: OperationId): Operation => byId.get(id) as Operation;
 
 /** The operation a handler module serves; none for the 404 and 405 handlers. */
 export const operationOfHandler = (handler: string): Operation | undefined =>

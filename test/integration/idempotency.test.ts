@@ -173,3 +173,15 @@ describe('Idempotency-Key on POST /magazines/{id}/articles', () => {
     expect(await articlesOf(magazine)).toBe(2);
   });
 });
+
+describe('DELETE /magazines/{id}, safe to send again without a key', () => {
+  it('a reply lost after the delete was applied, on every attempt: the request looks, finds it made, and answers 200', async () => {
+    const magazine = uniqueId();
+    expect((await local.client.post('/magazines', magazineBody({ id: magazine }))).status).toBe(201);
+    proxy.inject({ operations: ['TransactWriteItems'], fault: { kind: 'lostReply', reply: 'drop' } });
+    const deleted = await local.client.delete(`/magazines/${magazine}`);
+    expect(deleted.status, deleted.text).toBe(200);
+    proxy.clearFaults();
+    expect((await local.client.get(`/magazines/${magazine}`)).status).toBe(404);
+  });
+});

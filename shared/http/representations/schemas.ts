@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { articleInput } from '../../domain/article';
 import { IDENTIFIER_PATTERN, minChars } from '../../domain/fields';
-import { MAX_TAGS, magazineInput, tagInput } from '../../domain/magazine';
+import { MAX_TAGS, magazineInput, tagInput } from '../../domain/magazine-input';
 import { MAX_LIMIT } from '../../domain/paging';
 import { errorCodes } from '../error-catalogue';
 

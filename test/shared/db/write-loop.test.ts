@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { writeLoop } from '../../../shared/db/generation';
-import { ConditionsFailed, type TableAccess } from '../../../shared/db/table-access';
+import type { TableAccess } from '../../../shared/db/table-access';
+import { ConditionsFailed } from '../../../shared/db/table-writes';
 import { StoreUnavailable } from '../../../shared/domain/errors';
 
 /**
@@ -9,13 +10,18 @@ import { StoreUnavailable } from '../../../shared/domain/errors';
  */
 
 const accessFailing = (failures: unknown[], remaining = 10_000) => {
+  // Each call the access sends is a transaction: the head read after a seal is a `get`.
   const transact = vi.fn(async () => {
     const failure = failures.shift();
     if (failure) throw failure;
-    return { retries: 0 };
+    return {};
   });
   // The head read after a seal finds no head item: the first generation.
-  const access = { transact, remaining: () => remaining, get: async () => undefined } as unknown as TableAccess;
+  const access = {
+    send: transact,
+    remaining: () => remaining,
+    get: async () => undefined,
+  } as unknown as TableAccess;
   return { access, transact };
 };
 

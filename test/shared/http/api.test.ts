@@ -6,6 +6,10 @@ import type { Store } from '../../../shared/domain/store';
 import { ApiError } from '../../../shared/http/errors';
 import { created, document, ok } from '../../../shared/http/replies';
 import { api } from '../../../shared/routes/api';
+import { row as createMagazineRow } from '../../../shared/routes/rows/create-magazine';
+import { row as getErrorPageRow } from '../../../shared/routes/rows/get-error-page';
+import { row as getMagazineRow } from '../../../shared/routes/rows/get-magazine';
+import { row as listMagazinesRow } from '../../../shared/routes/rows/list-magazines';
 import { invoke, type ProxyHandler, proxyEvent } from '../../support/proxy-event';
 
 /** A store whose every method fails: the operations under test here must not reach it unless they say so. */
@@ -21,7 +25,7 @@ const storesCreating = (real: string, mock: string) => ({
 });
 
 /** POST /magazines, its store answering `x1` (or `mock-1` in mock), echoing the title into the Location. */
-const echo = api('createMagazine', {
+const echo = api(createMagazineRow, {
   stores: storesCreating('x1', 'mock-1'),
   run: async ({ body, links, store }) => {
     const { id } = await store.createMagazine({ id: undefined, title: body.title, tags: [], created: undefined });
@@ -29,7 +33,7 @@ const echo = api('createMagazine', {
   },
 });
 
-const reader = api('getMagazine', {
+const reader = api(getMagazineRow, {
   stores: { real: () => unused, mock: unused },
   run: ({ params }) => {
     if (params.id === 'missing') throw new NotFound('magazine', 'missing');
@@ -158,7 +162,7 @@ describe('the shared middleware stack', () => {
   });
 
   it('never writes links from the Host header the client sent', async () => {
-    const linker = api('createMagazine', {
+    const linker = api(createMagazineRow, {
       stores: storesCreating('x1', 'mock-1'),
       run: ({ links }) => created('x1', links.to('/magazines/x1')),
     });
@@ -193,7 +197,7 @@ describe('the shared middleware stack', () => {
   it('names the field and the query parameter that are wrong', async () => {
     const field = await invoke(echo, { method: 'POST', resource: '/magazines', headers: json(), body: { title: 7 } });
     expect(field.json?.developerMessage).toBe('Body field `title` must be a string of 1 to 256 characters.');
-    const lister = api('listMagazines', {
+    const lister = api(listMagazinesRow, {
       stores: { real: () => unused, mock: unused },
       run: () => ok({}, { root: 'response' }),
     });
@@ -240,7 +244,7 @@ describe('the shared middleware stack', () => {
   });
 
   it('still answers with the error object, absolute moreInfo, Vary and CORS when rendering the error fails', async () => {
-    const broken = api('getMagazine', {
+    const broken = api(getMagazineRow, {
       stores: { real: () => unused, mock: unused },
       run: () => {
         throw Object.defineProperty(new ApiError('40402'), 'code', { value: 'not-in-the-catalogue' });
@@ -264,7 +268,7 @@ describe('the shared middleware stack', () => {
   });
 
   it('serves documents as they are, with an ETag', async () => {
-    const page = api('getErrorPage', {
+    const page = api(getErrorPageRow, {
       run: () => document('text/html; charset=utf-8', '<!doctype html><title>x</title>'),
     });
     const res = await invoke(page, {

@@ -4,11 +4,14 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lambdaContext } from '../../../local/lambda-context';
 import { createDocumentClient } from '../../../shared/db/client';
 import { tableAccess } from '../../../shared/db/table-access';
+import { remove, transact, update } from '../../../shared/db/table-writes';
 import { StoreUnavailable } from '../../../shared/domain/errors';
 import type { Store } from '../../../shared/domain/store';
 import { created, ok } from '../../../shared/http/replies';
 import { metricsNamespace, startRequestCounts } from '../../../shared/metrics';
 import { api } from '../../../shared/routes/api';
+import { row as createMagazineRow } from '../../../shared/routes/rows/create-magazine';
+import { row as getMagazineRow } from '../../../shared/routes/rows/get-magazine';
 import { type ProxyHandler, proxyEvent } from '../../support/proxy-event';
 
 /** What Lambda sets for an actively traced function; the functions' metrics line is on in Lambda. */
@@ -22,7 +25,7 @@ const unused = new Proxy({} as Store, {
   },
 });
 
-const reader = api('getMagazine', {
+const reader = api(getMagazineRow, {
   stores: { real: () => unused, mock: unused },
   run: ({ params }) => {
     if (params.id === 'defect') throw new Error('PK MAG#defect exploded');
@@ -31,7 +34,7 @@ const reader = api('getMagazine', {
   },
 });
 
-const creator = api('createMagazine', {
+const creator = api(createMagazineRow, {
   stores: {
     real: () => ({ ...unused, createMagazine: async () => ({ id: 'm1', replayed: false }) }) as Store,
     mock: { ...unused, createMagazine: async () => ({ id: 'mock-1', replayed: false }) } as Store,
@@ -193,20 +196,23 @@ describe("the store's faults, counted where they happen", () => {
     const send = vi.fn().mockRejectedValueOnce(conflict).mockRejectedValueOnce(conflict).mockResolvedValue({});
     const access = tableAccess({ send } as never, 'table', Date.now() + 5_000);
     const counts = startRequestCounts();
-    const { retries } = await access.transact({});
+    const { retries } = await transact(access, {});
     expect(retries).toBe(2);
     expect(counts.get('StoreConflictsRetried')).toBe(2);
   });
 
   it('counts a conditional update or delete that lost a race and was sent again, alike', async () => {
     const conflict = Object.assign(new Error('conflict'), { name: 'TransactionConflictException' });
-    for (const write of ['update', 'remove'] as const) {
+    for (const [name, write] of [
+      ['update', update],
+      ['remove', remove],
+    ] as const) {
       const send = vi.fn().mockRejectedValueOnce(conflict).mockResolvedValue({});
       const access = tableAccess({ send } as never, 'table', Date.now() + 5_000);
       const counts = startRequestCounts();
-      expect(await access[write]({ Key: { PK: 'P', SK: 'S' } } as never)).toBe(true);
+      expect(await write(access, { Key: { PK: 'P', SK: 'S' } } as never)).toBe(true);
       expect(send).toHaveBeenCalledTimes(2);
-      expect(counts.get('StoreConflictsRetried'), write).toBe(1);
+      expect(counts.get('StoreConflictsRetried'), name).toBe(1);
     }
   });
 

@@ -4,6 +4,12 @@ import type { Store } from '../../../shared/domain/store';
 import { created, ok } from '../../../shared/http/replies';
 import { findIllFormedText } from '../../../shared/http/text';
 import { api } from '../../../shared/routes/api';
+import { row as createMagazineRow } from '../../../shared/routes/rows/create-magazine';
+import { row as getArticleRow } from '../../../shared/routes/rows/get-article';
+import { row as getMagazineRow } from '../../../shared/routes/rows/get-magazine';
+import { row as getTagRow } from '../../../shared/routes/rows/get-tag';
+import { row as listMagazinesRow } from '../../../shared/routes/rows/list-magazines';
+import { row as replaceMagazineRow } from '../../../shared/routes/rows/replace-magazine';
 import { invoke } from '../../support/proxy-event';
 
 const LONE = '\udfff';
@@ -51,19 +57,19 @@ const unused = new Proxy({} as Store, {
 });
 const stores = { real: () => unused, mock: unused };
 
-const lister = api('listMagazines', {
+const lister = api(listMagazinesRow, {
   stores,
   cursorKey: async () => 'test-key',
   run: () => ok({ results: [] }, { root: 'response' }),
 });
-const reader = api('getMagazine', { stores, run: ({ params }) => ok({ id: params.id }, { root: 'magazine' }) });
-const creator = api('createMagazine', { stores, run: ({ links }) => created('x1', links.to('/magazines/x1')) });
-const replacer = api('replaceMagazine', { stores, run: () => ok({ id: 'x1' }, { root: 'response' }) });
-const articleReader = api('getArticle', {
+const reader = api(getMagazineRow, { stores, run: ({ params }) => ok({ id: params.id }, { root: 'magazine' }) });
+const creator = api(createMagazineRow, { stores, run: ({ links }) => created('x1', links.to('/magazines/x1')) });
+const replacer = api(replaceMagazineRow, { stores, run: () => ok({ id: 'x1' }, { root: 'response' }) });
+const articleReader = api(getArticleRow, {
   stores,
   run: ({ params }) => ok({ id: params.articleId }, { root: 'article' }),
 });
-const tagReader = api('getTag', { stores, run: ({ params }) => ok({ id: params.tagId }, { root: 'tag' }) });
+const tagReader = api(getTagRow, { stores, run: ({ params }) => ok({ id: params.tagId }, { root: 'tag' }) });
 
 const refusal = (response: Awaited<ReturnType<typeof invoke>>) => ({
   status: response.status,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { articleInput } from '../../../shared/domain/article';
-import { magazineInput, magazineListInput } from '../../../shared/domain/magazine';
+import { magazineInput, magazineListInput } from '../../../shared/domain/magazine-input';
 import { ApiError } from '../../../shared/http/errors';
 import { magazineListQuery } from '../../../shared/http/query';
 import { parseWith } from '../../../shared/http/validation';
@@ -69,19 +69,19 @@ describe('validation messages name the field and what it accepts', () => {
   });
 
   it('query parameters: defaults, transforms and bounds', () => {
-    expect(parseWith(magazineListQuery, {}, 'query')).toEqual({ limit: 25, sort: 'asc' });
-    expect(parseWith(magazineListQuery, { fields: 'title, tags', year: '2024', offset: '5' }, 'query')).toEqual({
+    expect(parseWith(magazineListQuery(), {}, 'query')).toEqual({ limit: 25, sort: 'asc' });
+    expect(parseWith(magazineListQuery(), { fields: 'title, tags', year: '2024', offset: '5' }, 'query')).toEqual({
       offset: 5,
       limit: 25,
       sort: 'asc',
       year: 2024,
       fields: ['title', 'tags'],
     });
-    expect(refusal(magazineListQuery, { limit: '101' }, 'query')).toEqual({
+    expect(refusal(magazineListQuery(), { limit: '101' }, 'query')).toEqual({
       errorCode: '40004',
       developerMessage: 'Query parameter `limit` must be an integer from 1 to 100.',
     });
-    expect(refusal(magazineListQuery, { year: '99' }, 'query').developerMessage).toBe(
+    expect(refusal(magazineListQuery(), { year: '99' }, 'query').developerMessage).toBe(
       'Query parameter `year` must be a year of four digits, such as `2024`.',
     );
   });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { articleInput } from '../../../shared/domain/article';
-import { magazineInput } from '../../../shared/domain/magazine';
+import { magazineInput } from '../../../shared/domain/magazine-input';
 import { anyText, identifier } from './hostile-text';
 
 /** Bodies of hostile requests (hostile.ts): valid ones to carry a defect elsewhere, and ones that break each row's body schema. */
