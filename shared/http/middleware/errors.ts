@@ -1,4 +1,4 @@
-import { DomainError } from '../../domain/errors';
+import { DomainError, StoreUnavailable } from '../../domain/errors';
 import { logger } from '../../logger';
 import { varyOf } from '../compression';
 import { corsResponseHeaders } from '../cors';
@@ -58,6 +58,13 @@ export const errorCodeOf = (error: unknown): ErrorCode => {
 
 const apiErrorOf = (request: ApiRequest): ApiError => {
   const known = knownError(request.error);
+  // A 503 the store caused says why in the log (throttled, timeout, conflict, fault, collection busy), with what DynamoDB answered.
+  if (request.error instanceof StoreUnavailable)
+    logger.warn('Store unavailable', {
+      reason: request.error.reason,
+      error: request.error,
+      requestId: clientRequestId(request),
+    });
   if (known) return known;
   logger.error('Unhandled error', {
     error: request.error,
