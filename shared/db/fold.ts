@@ -144,11 +144,13 @@ export interface FoldPlan {
 }
 
 /**
- * Past this many tags in `TAGS`'s overlay (about 14 KB in every `/tags` read), a fold takes fewer
- * tickets, until it leaves the overlay no bigger than it found it: its room goes to merging. So
- * the overlay holds at most this many tags and one fold's.
+ * Past this many tags in `TAGS`'s overlay (about 14 KB in every `/tags` read), a fold takes at most
+ * TAGS_FOLD_TICKETS tickets, so that most of its 100 items merge; past twice as many, fewer still,
+ * until it leaves the overlay no bigger than it found it. So the overlay holds at most twice this
+ * many tags and one fold's, however many new tags a ticket brings.
  */
 const OVERLAY_MOST = 4 * OVERLAY_MERGE_AT;
+const TAGS_FOLD_TICKETS = 30;
 
 /** The fold's transaction: its counts conditioned on the fold it read, every other item put or deleted. */
 const foldTransaction = (
@@ -221,7 +223,10 @@ export const planTagsFold = (
   return {
     items,
     size: sizeOf(items),
-    starved: result.overlay.length > OVERLAY_MOST && result.overlay.length > state.overlay.length,
+    starved:
+      result.overlay.length > OVERLAY_MOST &&
+      (tickets.length > TAGS_FOLD_TICKETS ||
+        (result.overlay.length > 2 * OVERLAY_MOST && result.overlay.length > state.overlay.length)),
     tickets: tickets.length,
     result,
   };
