@@ -59,9 +59,10 @@ const LOAD_TIMEOUT_MS = 300_000;
 /** A GET of each of the ~1,050 tags, which may each read every pending count item. */
 const COUNTS_TIMEOUT_MS = 120_000;
 
-const proxy = await startFaultProxy(inject('dynamoDbEndpoint'));
+// The run's second DynamoDB Local (test/support/global-setup.ts): this load slows the first.
+const proxy = await startFaultProxy(inject('loadDynamoDbEndpoint'));
 // The one look behind the API's back (pending count items) goes around the proxy: it is not the API's work.
-const inspector = DynamoDBDocumentClient.from(localDynamoDbClient(inject('dynamoDbEndpoint')));
+const inspector = DynamoDBDocumentClient.from(localDynamoDbClient(inject('loadDynamoDbEndpoint')));
 const ledger = new CallLedger(proxy);
 
 let api: LocalApi;

@@ -10,6 +10,12 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** Endpoint of the DynamoDB Local shared by every test file of the run. */
     dynamoDbEndpoint: string;
+    /**
+     * Endpoint of a second DynamoDB Local, for the load test that writes most: after its load the
+     * shared one answered every write two to three times slower for the rest of the run (its
+     * table deleted or not), and the files after it timed out.
+     */
+    loadDynamoDbEndpoint: string;
   }
 }
 
@@ -21,18 +27,23 @@ declare module 'vitest' {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const given = process.env.DYNAMODB_ENDPOINT;
-  const dynamoDb = given ? undefined : await startDynamoDbLocal();
+  const [dynamoDb, loadDynamoDb] = given
+    ? [undefined, undefined]
+    : await Promise.all([startDynamoDbLocal(), startDynamoDbLocal()]);
   const recorder = new GrantRecorder();
-  const proxy = await startDynamoDbProxy(given ?? dynamoDb!.endpoint, (target, body, headers) => {
+  const record = (target: string, body: string, headers: Parameters<GrantRecorder['record']>[0]) => {
     recorder.record(headers, target, body);
-  });
+  };
+  const proxy = await startDynamoDbProxy(given ?? dynamoDb!.endpoint, record);
+  const loadProxy = await startDynamoDbProxy(given ?? loadDynamoDb!.endpoint, record);
   project.provide('dynamoDbEndpoint', proxy.endpoint);
+  project.provide('loadDynamoDbEndpoint', loadProxy.endpoint);
   const loadLock = await startLoadLock();
   project.provide('loadLock', loadLock.url);
   return async () => {
     await loadLock.close();
-    await proxy.close();
-    await dynamoDb?.stop();
+    await Promise.all([proxy.close(), loadProxy.close()]);
+    await Promise.all([dynamoDb?.stop(), loadDynamoDb?.stop()]);
     const { testFiles } = await project.globTestFiles();
     const ran = project.vitest.state.getTestModules();
     const wholeSuite =
