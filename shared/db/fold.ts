@@ -30,7 +30,7 @@ import {
 } from './ranked';
 import type { Item, TableAccess } from './table-access';
 import { TRANSACTION_LIMIT, type TransactItem, type Transaction } from './table-writes';
-import { foldTags, type Known, type Merge, OVERLAY_MERGE_AT, type TagsFold } from './tag-states';
+import { foldTags, type Known, type Merge, OVERLAY_MERGE_AT, overlayBytes, type TagsFold } from './tag-states';
 
 /**
  * What a fold writes, with no I/O: a list's counts and blocks worked out from tickets, and the
@@ -144,13 +144,23 @@ export interface FoldPlan {
 }
 
 /**
- * Past this many tags in `TAGS`'s overlay (about 14 KB in every `/tags` read), a fold takes at most
- * TAGS_FOLD_TICKETS tickets, so that most of its 100 items merge; past twice as many, fewer still,
- * until it leaves the overlay no bigger than it found it. So the overlay holds at most twice this
- * many tags and one fold's, however many new tags a ticket brings.
+ * Past this many tags (or bytes) in `TAGS`'s overlay, a fold takes at most TAGS_FOLD_TICKETS
+ * tickets, so that most of its 100 items merge; past twice as many, fewer still, down to none (a
+ * fold that only merges), until it leaves the overlay no bigger than it found it. So the overlay
+ * holds at most twice this and one fold's, however many new tags a ticket brings and however long
+ * their ids and spellings: far under an item's 400 KB.
  */
 const OVERLAY_MOST = 4 * OVERLAY_MERGE_AT;
-const TAGS_FOLD_TICKETS = 30;
+const OVERLAY_MOST_BYTES = 24 * 1024;
+export const TAGS_FOLD_TICKETS = 30;
+
+/** Whether a fold of `TAGS` that leaves `after` of an overlay it found as `before` must take fewer tickets. */
+const starved = (before: readonly Entry[], after: readonly Entry[], tickets: number) => {
+  const bytes = overlayBytes(after);
+  const over = (times: number) => after.length > times * OVERLAY_MOST || bytes > times * OVERLAY_MOST_BYTES;
+  const grows = after.length > before.length || bytes > overlayBytes(before);
+  return over(1) && (tickets > TAGS_FOLD_TICKETS || (over(2) && grows));
+};
 
 /** The fold's transaction: its counts conditioned on the fold it read, every other item put or deleted. */
 const foldTransaction = (
@@ -223,10 +233,7 @@ export const planTagsFold = (
   return {
     items,
     size: sizeOf(items),
-    starved:
-      result.overlay.length > OVERLAY_MOST &&
-      (tickets.length > TAGS_FOLD_TICKETS ||
-        (result.overlay.length > 2 * OVERLAY_MOST && result.overlay.length > state.overlay.length)),
+    starved: starved(state.overlay, result.overlay, tickets.length),
     tickets: tickets.length,
     result,
   };

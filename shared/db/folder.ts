@@ -1,6 +1,6 @@
 import { StoreUnavailable } from '../domain/errors';
 import { netted, type Ticket } from './counts';
-import { blockDeltas, type FoldPlan, planFold, planTagsFold } from './fold';
+import { blockDeltas, type FoldPlan, planFold, planTagsFold, TAGS_FOLD_TICKETS } from './fold';
 import { readGeneration } from './generation';
 import { decodeBlock } from './items';
 import { blockKey, type CountedList } from './keys';
@@ -8,7 +8,7 @@ import { type ListSnapshot, readForFold, readTickets } from './lists';
 import { blockIndexOf, blocksTouched, type Entry } from './ranked';
 import { backoff, isConflict, type TableAccess } from './table-access';
 import { ConditionsFailed, TRANSACTION_LIMIT, transact } from './table-writes';
-import { mergePlan } from './tag-states';
+import { mergePlan, OVERLAY_MERGE_BYTES, overlayBytes } from './tag-states';
 
 /**
  * The folder: moves a list's tickets into its counts and blocks, so that readers have few tickets
@@ -70,7 +70,11 @@ export const foldList = async (
           snapshot.directory,
           [...new Set([...inOverlay, ...keys])],
           TRANSACTION_LIMIT - 5 - tickets.length,
+          undefined,
+          overlayBytes(snapshot.overlay) > OVERLAY_MERGE_BYTES,
         );
+        // Nothing to fold and nothing to merge: the overlay is as small as merging makes it.
+        if (take === 0 && merge.keys.length === 0) return folded;
         // What a tag outside the overlay was is in its block (read once: a fold keeps what it wrote).
         const outside = deltas.filter((delta) => !inOverlay.has(delta.key));
         await readBlocks([...blocksTouched(snapshot.directory, outside), ...merge.ids]);
@@ -87,8 +91,9 @@ export const foldList = async (
         await readBlocks(blocksTouched(snapshot.directory, blockDeltas(list, deltas)));
         plan = planFold(access, snapshot, tickets, blocks, Date.now());
       }
-      if ((plan.size <= TRANSACTION_LIMIT && !plan.starved) || take === 1) break;
-      take = Math.max(1, Math.floor(take / 2));
+      // `TAGS` may go down to a fold of no ticket, which only merges its overlay.
+      if ((plan.size <= TRANSACTION_LIMIT && !plan.starved) || take === (snapshot.overlay ? 0 : 1)) break;
+      take = plan.starved && take > TAGS_FOLD_TICKETS ? TAGS_FOLD_TICKETS : Math.floor(take / 2);
     }
     try {
       await transact(access, plan.items, { retryConflicts: false });

@@ -1,5 +1,5 @@
 import { type Delta, type ListCounts, type NameCounts, netted, type Ticket, versionWith } from './counts';
-import { applyToBlocks, type BlockChanges, blockIndexOf, type Directory, type Entry } from './ranked';
+import { applyToBlocks, type BlockChanges, blockIndexOf, type Directory, type Entry, encodeEntries } from './ranked';
 
 /**
  * `TAGS` folded in two steps, with no I/O. A fold adds its tickets to the overlay: each tag it
@@ -24,6 +24,13 @@ const NONE: Known = { n: 0 };
 
 /** The overlay's size from which a fold merges it into the blocks (about 35 bytes a tag, in every `/tags` read). */
 export const OVERLAY_MERGE_AT = 100;
+
+/** The overlay's bytes from which a fold merges it, however few its tags (ids and spellings may be long). */
+export const OVERLAY_MERGE_BYTES = 8 * 1024;
+
+/** The overlay's bytes as stored (UTF-8). */
+export const overlayBytes = (entries: readonly Entry[]): number =>
+  entries.length === 0 ? 0 : Buffer.byteLength(encodeEntries(entries), 'utf8');
 
 /**
  * What a tag outside the overlay was as of fold `stamp`, from its state item (written when the tag
@@ -74,9 +81,11 @@ export const mergePlan = (
   overlayKeys: readonly string[],
   room: number,
   mergeAt = OVERLAY_MERGE_AT,
+  /** Merge whatever the number of tags (the overlay's bytes are past OVERLAY_MERGE_BYTES). */
+  force = false,
 ): Merge => {
   const { blocks } = directory;
-  if (overlayKeys.length <= mergeAt) return { ids: [], keys: [] };
+  if (overlayKeys.length <= mergeAt && !force) return { ids: [], keys: [] };
   const perBlock = new Map<number, string[]>();
   for (const key of overlayKeys) {
     const index = blocks.length === 0 ? -1 : blockIndexOf(blocks, key);

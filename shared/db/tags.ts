@@ -136,7 +136,9 @@ const tagsInUse = async (
     return { count, sizes, read };
   }
   const inOverlay = new Map(overlay.map((entry) => [entry.key, entry]));
-  const unknown = pending.filter((delta) => !inOverlay.has(delta.key)).map((delta) => delta.key);
+  // With no block yet, no tag outside the overlay was ever merged: none has a state item to look up.
+  const unknown =
+    blocks.length === 0 ? [] : pending.filter((delta) => !inOverlay.has(delta.key)).map((delta) => delta.key);
   const guess = windowOf(count);
   const pageRefs = guess ? blocksFor(blocks, sizes, guess).indexes.flatMap((index) => blocks[index] ?? []) : [];
   // Past two calls' worth of keys, the blocks holding most of the tags looked up are read instead
@@ -149,7 +151,8 @@ const tagsInUse = async (
   let keys = unknown.length + pageRefs.length;
   const wholeBlocks = new Set<number>();
   for (const [index, inBlock] of [...byBlock].sort(([, a], [, b]) => b.length - a.length)) {
-    if (keys <= LOOKUPS || blocks[index] === undefined) break;
+    // A block read for one tag saves no key: past that, the lookups are what they are.
+    if (keys <= LOOKUPS || inBlock.length < 2) break;
     wholeBlocks.add(index);
     keys -= inBlock.length - 1;
   }

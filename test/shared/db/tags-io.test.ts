@@ -1,0 +1,118 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { countChanges, shownName } from '../../../shared/db/counts';
+import { foldList } from '../../../shared/db/folder';
+import { encodeDeltas } from '../../../shared/db/items';
+import { ticketKey } from '../../../shared/db/keys';
+import { listTags } from '../../../shared/db/tags';
+import type { Magazine } from '../../../shared/domain/magazine';
+import { fakeTableWithWrites } from '../../support/fake-table';
+
+/**
+ * The real folder and the real `/tags` reader on an in-memory table: writes (their TAGS tickets),
+ * folds, and reads with a fold landing between a reader's calls; every read equals a recount.
+ */
+const magazine = (id: string, tags: readonly (readonly [string, string])[]): Magazine => ({
+  id,
+  title: 'T',
+  created: 1,
+  tags: tags.map(([tagId, name]) => ({ id: tagId, name })),
+  updated: 1,
+  revision: 'r',
+});
+
+const recount = (magazines: Iterable<Magazine>) => {
+  const members = new Map<string, Map<string, number>>();
+  for (const m of magazines)
+    for (const tag of m.tags) {
+      const names = members.get(tag.id) ?? new Map<string, number>();
+      members.set(tag.id, names);
+      names.set(tag.name, (names.get(tag.name) ?? 0) + 1);
+    }
+  return [...members]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([id, names]) => ({
+      id,
+      magazineCount: [...names.values()].reduce((s, c) => s + c, 0),
+      name: shownName([...names]) ?? id,
+    }));
+};
+
+const TAGS = Array.from({ length: 1500 }, (_, i) => `t${String(i).padStart(4, '0')}`);
+
+describe('TAGS through the real folder and reader', () => {
+  it('reads as a recount, with folds between and inside reads', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(
+          fc.oneof(
+            {
+              weight: 6,
+              arbitrary: fc.tuple(
+                fc.constant('write' as const),
+                fc.integer({ min: 0, max: 59 }),
+                fc.option(
+                  fc.uniqueArray(fc.tuple(fc.constantFrom(...TAGS), fc.constantFrom('X', 'x')), {
+                    selector: ([t]) => t,
+                    minLength: 8,
+                    maxLength: 32,
+                  }),
+                  { nil: undefined, freq: 4 },
+                ),
+              ),
+            },
+            { weight: 2, arbitrary: fc.tuple(fc.constant('fold' as const)) },
+            {
+              weight: 2,
+              arbitrary: fc.tuple(
+                fc.constant('read' as const),
+                fc.integer({ min: 0, max: 3 }),
+                fc.integer({ min: 0, max: 2000 }),
+                fc.boolean(),
+              ),
+            },
+          ),
+          { minLength: 60, maxLength: 160 },
+        ),
+        async (ops) => {
+          const { access, put, setHook } = fakeTableWithWrites();
+          const stored = new Map<string, Magazine>();
+          let ms = 1_700_000_000_000;
+          const fold = () => foldList(access, '0', 'TAGS', Date.now() + 60_000);
+          for (const op of ops) {
+            if (op[0] === 'write') {
+              const [, m, tags] = op;
+              const id = `m${m}`;
+              const before = stored.get(id);
+              const after = tags === undefined ? undefined : magazine(id, tags);
+              if (!before && !after) continue;
+              const deltas = countChanges(before, after).get('TAGS');
+              if (deltas) put({ ...ticketKey('0', 'TAGS', ms++, `w${ms}`), changes: encodeDeltas(deltas) });
+              if (after) stored.set(id, after);
+              else stored.delete(id);
+            } else if (op[0] === 'fold') {
+              await fold();
+            } else {
+              const [, foldAt, offsetSeed, desc] = op;
+              const expected = recount(stored.values());
+              let n = 0;
+              setHook(async () => {
+                if (n++ === foldAt) await fold();
+              });
+              const offset = expected.length === 0 ? 0 : offsetSeed % (expected.length + 1);
+              const page = await listTags(access, { start: { offset }, limit: 60, sort: desc ? 'desc' : 'asc' });
+              setHook(undefined);
+              const ordered = desc ? [...expected].reverse() : expected;
+              expect(page.count).toBe(expected.length);
+              expect(page.items).toEqual(ordered.slice(offset, offset + 60));
+            }
+          }
+          await fold();
+          const page = await listTags(access, { start: { offset: 0 }, limit: 5000, sort: 'asc' });
+          expect(page.items).toEqual(recount(stored.values()));
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }, 500_000);
+});
