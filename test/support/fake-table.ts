@@ -41,7 +41,7 @@ export const fakeTable = () => {
 /** The fake with transactions (a fold's), conditions on `#stamp` and `attribute_exists(#sk)`, and DynamoDB's limits. */
 export const fakeTableWithWrites = () => {
   const table = fakeTable();
-  const { items } = table;
+  const { items, put } = table;
   const id = (k: Key) => `${k.PK}\u0000${k.SK}`;
   let hook: ((call: string) => Promise<void>) | undefined;
   let inHook = false;
@@ -60,23 +60,29 @@ export const fakeTableWithWrites = () => {
       return original(...args);
     };
   }
+  interface Written {
+    readonly Item?: Item;
+    readonly Key?: Key;
+    readonly ConditionExpression?: string;
+    readonly ExpressionAttributeValues?: Record<string, unknown>;
+  }
   const client = {
-    send: async (command: { input: { TransactItems: Record<string, any>[] } }) => {
+    send: async (command: { input: { TransactItems: { Put?: Written; Delete?: Written }[] } }) => {
       const tx = command.input.TransactItems;
       if (tx.length > 100)
         throw Object.assign(new Error(`${tx.length} items in a transaction`), { name: 'ValidationException' });
       const reasons = tx.map((entry) => {
-        const op = entry.Put ?? entry.Delete;
-        const key = entry.Put ? { PK: op.Item.PK, SK: op.Item.SK } : op.Key;
+        const op = (entry.Put ?? entry.Delete) as Written;
+        const key = (op.Item ? { PK: String(op.Item.PK), SK: String(op.Item.SK) } : op.Key) as Key;
         const current = items.get(id(key));
-        if (entry.Put && JSON.stringify(op.Item).length > 400_000)
+        if (op.Item && Buffer.byteLength(JSON.stringify(op.Item), 'utf8') > 400 * 1024)
           throw Object.assign(new Error('Item size has exceeded the maximum allowed size'), {
             name: 'ValidationException',
           });
         const condition: string | undefined = op.ConditionExpression;
         if (!condition) return 'None';
         if (condition === 'attribute_exists(#sk)') return current ? 'None' : 'ConditionalCheckFailed';
-        const stamp = op.ExpressionAttributeValues[':stamp'];
+        const stamp = op.ExpressionAttributeValues?.[':stamp'];
         if (condition.startsWith('attribute_not_exists') && (!current || current.stamp === undefined)) return 'None';
         return current?.stamp === stamp ? 'None' : 'ConditionalCheckFailed';
       });
@@ -86,8 +92,9 @@ export const fakeTableWithWrites = () => {
           CancellationReasons: reasons.map((Code) => ({ Code })),
         });
       for (const entry of tx) {
-        if (entry.Put) items.set(id({ PK: entry.Put.Item.PK, SK: entry.Put.Item.SK }), entry.Put.Item);
-        else items.delete(id(entry.Delete.Key));
+        const item = entry.Put?.Item;
+        if (item) put(item);
+        else if (entry.Delete?.Key) items.delete(id(entry.Delete.Key));
       }
       return {};
     },
