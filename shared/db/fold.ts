@@ -99,18 +99,15 @@ export const foldedItems = (generation: string, list: CountedList, result: FoldR
   { ...endMarkKey(generation, list), [attr.stamp]: result.stamp },
   { ...directoryKey(generation, list), ...directoryAttributes(result.directory, result.stamp) },
   { ...retiredKey(generation, list), ...retiredAttributes(result.directory, result.stamp) },
-  ...('overlay' in result ? [{ ...overlayKey(generation), ...overlayAttributes(result.overlay, result.stamp) }] : []),
-  ...mergedItems(generation, list, result),
-];
-
-/** The blocks a fold wrote, and in `TAGS` the states of the tags it merged. */
-const mergedItems = (generation: string, list: CountedList, result: FoldResult | TagsFold): Item[] => [
   ...result.written.map((block) => ({
     ...blockKey(generation, list, block.id),
     [attr.entries]: encodeEntries(block.entries),
   })),
-  ...('states' in result
-    ? result.states.map((tag) => ({ ...tagStateKey(generation, tag.key), ...tagStateAttributes(tag.states) }))
+  ...('overlay' in result
+    ? [
+        { ...overlayKey(generation), ...overlayAttributes(result.overlay, result.stamp) },
+        ...result.states.map((tag) => ({ ...tagStateKey(generation, tag.key), ...tagStateAttributes(tag.states) })),
+      ]
     : []),
 ];
 
@@ -139,8 +136,6 @@ export const builtList = (generation: string, list: CountedList, deltas: readonl
 export interface FoldPlan {
   readonly items: Transaction;
   readonly size: number;
-  /** Items written before the transaction (a `TAGS` merge's blocks and tag states). */
-  readonly prewrites?: readonly Item[];
   /** A fold of `TAGS` that leaves its overlay too big, for want of room to merge it: fewer tickets, then. */
   readonly starved: boolean;
   readonly tickets: number;
@@ -226,20 +221,17 @@ export const planTagsFold = (
     overlay: snapshot.overlay ?? [],
   };
   let result = foldTags(state, tickets, before, merge, { now, newId: newBlockId });
-  // Counts, end mark, directory, retired list, overlay, the tickets: the merged blocks (new ids,
-  // named by nothing until the directory does) and tag states (read only for tags outside the
-  // overlay, which these are not until the transaction commits) are written before it.
-  const others = 5 + tickets.length;
+  // Counts, end mark, directory, retired list, overlay, the new blocks, the tag states, the tickets.
+  const others = 5 + result.written.length + result.states.length + tickets.length;
   if (others + result.deleted.length > TRANSACTION_LIMIT)
     result = foldTags(state, tickets, before, merge, {
       now,
       newId: newBlockId,
       maxDeleted: TRANSACTION_LIMIT - others,
     });
-  const items = foldTransaction(access, snapshot, tickets, { ...result, written: [], states: [] });
+  const items = foldTransaction(access, snapshot, tickets, result);
   return {
     items,
-    prewrites: mergedItems(snapshot.generation, snapshot.list, result),
     size: sizeOf(items),
     starved: starved(state.overlay, result.overlay, tickets.length),
     tickets: tickets.length,

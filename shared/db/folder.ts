@@ -7,7 +7,7 @@ import { blockKey, type CountedList } from './keys';
 import { type ListSnapshot, readForFold, readTickets } from './lists';
 import { blockIndexOf, blocksTouched, type Entry } from './ranked';
 import { backoff, isConflict, type TableAccess } from './table-access';
-import { ConditionsFailed, TRANSACTION_LIMIT, transact, writeMany } from './table-writes';
+import { ConditionsFailed, TRANSACTION_LIMIT, transact } from './table-writes';
 import { mergePlan, OVERLAY_MERGE_BYTES, overlayBytes } from './tag-states';
 
 /**
@@ -21,13 +21,6 @@ import { mergePlan, OVERLAY_MERGE_BYTES, overlayBytes } from './tag-states';
 
 /** Tickets one fold takes at most (the transaction's 100 items bound it further). */
 export const FOLD_TICKETS = 80;
-
-/**
- * Items (new blocks and tag states, written before the fold's transaction) one fold of `TAGS`
- * merges its overlay with at most: a few BatchWriteItem calls, so that merging keeps up with a
- * stream of new tags that each fall in a block of their own.
- */
-const MERGE_ITEMS = 400;
 
 /**
  * Folds the list's tickets, oldest first, one transaction at a time, while a backlog is left (a
@@ -76,7 +69,7 @@ export const foldList = async (
         const merge = mergePlan(
           snapshot.directory,
           [...new Set([...inOverlay, ...keys])],
-          MERGE_ITEMS,
+          TRANSACTION_LIMIT - 5 - tickets.length,
           undefined,
           overlayBytes(snapshot.overlay) > OVERLAY_MERGE_BYTES,
         );
@@ -103,7 +96,6 @@ export const foldList = async (
       take = plan.starved && take > TAGS_FOLD_TICKETS ? TAGS_FOLD_TICKETS : Math.floor(take / 2);
     }
     try {
-      if (plan.prewrites?.length) await writeMany(access, plan.prewrites);
       await transact(access, plan.items, { retryConflicts: false });
       folded += plan.tickets;
       attempt = 0;

@@ -67,20 +67,8 @@ export const fakeTableWithWrites = () => {
     readonly ExpressionAttributeValues?: Record<string, unknown>;
   }
   const client = {
-    send: async (command: {
-      input: {
-        TransactItems?: { Put?: Written; Delete?: Written }[];
-        RequestItems?: Record<string, { PutRequest?: { Item: Item }; DeleteRequest?: { Key: Key } }[]>;
-      };
-    }) => {
-      // A batch write (a merge's new blocks and tag states): every request made, none left over.
-      for (const requests of Object.values(command.input.RequestItems ?? {})) {
-        for (const request of requests)
-          if (request.PutRequest) put(request.PutRequest.Item);
-          else if (request.DeleteRequest) items.delete(id(request.DeleteRequest.Key));
-        return { UnprocessedItems: {} };
-      }
-      const tx = command.input.TransactItems ?? [];
+    send: async (command: { input: { TransactItems: { Put?: Written; Delete?: Written }[] } }) => {
+      const tx = command.input.TransactItems;
       if (tx.length > 100)
         throw Object.assign(new Error(`${tx.length} items in a transaction`), { name: 'ValidationException' });
       const reasons = tx.map((entry) => {
