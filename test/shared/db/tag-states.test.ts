@@ -12,6 +12,7 @@ import {
   withOverlay,
 } from '../../../shared/db/tag-states';
 import type { Magazine } from '../../../shared/domain/magazine';
+import { recountTags, taggedMagazine } from '../../support/tag-recount';
 
 /**
  * `TAGS` folded through its overlay, as a property: whatever the writes, the order and the size of
@@ -23,14 +24,7 @@ import type { Magazine } from '../../../shared/domain/magazine';
 const tagIds = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'];
 const magazineIds = ['m1', 'm2', 'm3', 'm4', 'm5', 'm6'];
 
-const magazine = (id: string, tags: readonly (readonly [string, string])[]): Magazine => ({
-  id,
-  title: 'T',
-  created: 1,
-  tags: tags.map(([tagId, name]) => ({ id: tagId, name })),
-  updated: 1,
-  revision: 'r',
-});
+const magazine = taggedMagazine;
 
 const writeArbitrary = fc.tuple(
   fc.constantFrom(...magazineIds),
@@ -43,23 +37,7 @@ const writeArbitrary = fc.tuple(
   ),
 );
 
-/** The tags in use by a recount: id, magazines, spellings. */
-const recount = (magazines: readonly Magazine[]): Entry[] => {
-  const members = new Map<string, Map<string, number>>();
-  for (const m of magazines)
-    for (const tag of m.tags) {
-      const names = members.get(tag.id) ?? new Map<string, number>();
-      members.set(tag.id, names);
-      names.set(tag.name, (names.get(tag.name) ?? 0) + 1);
-    }
-  return [...members]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([key, names]) => ({
-      key,
-      n: [...names.values()].reduce((sum, count) => sum + count, 0),
-      names: [...names].sort(),
-    }));
-};
+const recount = recountTags;
 
 const shown = (entries: readonly Entry[]) =>
   entries

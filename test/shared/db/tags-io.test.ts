@@ -7,36 +7,20 @@ import { ticketKey } from '../../../shared/db/keys';
 import { listTags } from '../../../shared/db/tags';
 import type { Magazine } from '../../../shared/domain/magazine';
 import { fakeTableWithWrites } from '../../support/fake-table';
+import { recountTags, taggedMagazine } from '../../support/tag-recount';
 
 /**
  * The real folder and the real `/tags` reader on an in-memory table: writes (their TAGS tickets),
  * folds, and reads with a fold landing between a reader's calls; every read equals a recount.
  */
-const magazine = (id: string, tags: readonly (readonly [string, string])[]): Magazine => ({
-  id,
-  title: 'T',
-  created: 1,
-  tags: tags.map(([tagId, name]) => ({ id: tagId, name })),
-  updated: 1,
-  revision: 'r',
-});
+const magazine = taggedMagazine;
 
-const recount = (magazines: Iterable<Magazine>) => {
-  const members = new Map<string, Map<string, number>>();
-  for (const m of magazines)
-    for (const tag of m.tags) {
-      const names = members.get(tag.id) ?? new Map<string, number>();
-      members.set(tag.id, names);
-      names.set(tag.name, (names.get(tag.name) ?? 0) + 1);
-    }
-  return [...members]
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([id, names]) => ({
-      id,
-      magazineCount: [...names.values()].reduce((s, c) => s + c, 0),
-      name: shownName([...names]) ?? id,
-    }));
-};
+const recount = (magazines: Iterable<Magazine>) =>
+  recountTags(magazines).map((entry) => ({
+    id: entry.key,
+    magazineCount: entry.n,
+    name: shownName(entry.names ?? []) ?? entry.key,
+  }));
 
 const TAGS = Array.from({ length: 1500 }, (_, i) => `t${String(i).padStart(4, '0')}`);
 
