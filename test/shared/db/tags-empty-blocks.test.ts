@@ -3,12 +3,11 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
-import { replaceAllMagazines } from '../../../shared/db/bulk';
 import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
-import { deleteMagazine } from '../../../shared/db/magazines';
 import { tableAccess } from '../../../shared/db/table-access';
 import { listTags } from '../../../shared/db/tags';
+import { threeBlocksOfTags } from '../../support/tags-fixture';
 
 /**
  * Review finding: `TAGS` keeps every tag a generation ever had, at zero once no magazine carries
@@ -43,19 +42,8 @@ const tag = (i: number) => ({ id: `t${String(i).padStart(3, '0')}`, name: `T${i}
 
 beforeAll(async () => {
   await ensureTable(client, tableName, { stream: false });
-  // 25 magazines of 32 tags each: 800 tags, three blocks of `TAGS` (200, 200 and 400 tags).
-  await replaceAllMagazines(
-    writes(),
-    Array.from({ length: 25 }, (_, m) => ({
-      id: `m${String(m).padStart(2, '0')}`,
-      title: `M ${m}`,
-      tags: Array.from({ length: 32 }, (_, k) => tag(m * 32 + k)),
-      created: 1_600_000_000 + m,
-    })),
-    undefined,
-  );
   // Tags 192–415 go out of use (the whole middle block, 200–399), and the folder takes it in.
-  for (let m = 6; m <= 12; m++) await deleteMagazine(writes(), `m${String(m).padStart(2, '0')}`, undefined);
+  await threeBlocksOfTags(writes, tag);
   await foldList(writes(), await readGeneration(writes()), 'TAGS');
 }, 60_000);
 

@@ -3,12 +3,12 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
-import { replaceAllMagazines } from '../../../shared/db/bulk';
 import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
-import { createMagazine, deleteMagazine } from '../../../shared/db/magazines';
+import { createMagazine } from '../../../shared/db/magazines';
 import { tableAccess } from '../../../shared/db/table-access';
 import { listTags } from '../../../shared/db/tags';
+import { threeBlocksOfTags } from '../../support/tags-fixture';
 
 /**
  * A `/tags` read with many tickets waiting (the folder behind a stream of new tags): whatever their
@@ -40,18 +40,8 @@ const NEW = 280;
 
 beforeAll(async () => {
   await ensureTable(client, tableName, { stream: false });
-  await replaceAllMagazines(
-    writes(),
-    Array.from({ length: 25 }, (_, m) => ({
-      id: `m${String(m).padStart(2, '0')}`,
-      title: `M ${m}`,
-      tags: Array.from({ length: 32 }, (_, k) => tag(m * 32 + k)),
-      created: 1_600_000_000 + m,
-    })),
-    undefined,
-  );
-  // Tags 192–415 go out of use; new tags 1000 and up come into use, two a magazine.
-  for (let m = 6; m <= 12; m++) await deleteMagazine(writes(), `m${String(m).padStart(2, '0')}`, undefined);
+  await threeBlocksOfTags(writes, tag);
+  // New tags 1000 and up come into use, two a magazine, and no folder runs.
   for (let i = 0; i < NEW; i++)
     await createMagazine(writes(), {
       id: `n${i}`,
