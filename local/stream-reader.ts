@@ -61,7 +61,15 @@ const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 /** Records in one batch at most, as the stream task's event source mapping is set. */
 const BATCH_SIZE = 1000;
 
-export const startStreamReader = async (options: StreamReaderOptions): Promise<StreamReader> => {
+/**
+ * A table's stream, read as a consumer reads it: each shard from its start (TRIM_HORIZON), each
+ * read going on where the last one stopped, new shards picked up as they appear.
+ */
+export const openStream = async (options: {
+  readonly endpoint: string;
+  readonly tableName: string;
+  readonly dynamoDbClient: DynamoDBClient;
+}) => {
   const { Table } = await options.dynamoDbClient.send(new DescribeTableCommand({ TableName: options.tableName }));
   const streamArn = Table?.LatestStreamArn;
   if (!streamArn) throw new Error(`Table ${options.tableName} has no stream.`);
@@ -70,14 +78,8 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
     region: localRegion,
     credentials: localCredentials,
   });
-  const idleMs = options.idleMs ?? 200;
   /** Open shards, by id: where to read next. */
   const iterators = new Map<string, string | undefined>();
-  let stopped = false;
-  /** Passes begun so far; a wait for catching up is met by a quiet pass begun after it was asked for. */
-  let passes = 0;
-  let waiting: { readonly after: number; readonly done: () => void }[] = [];
-
   const refreshShards = async () => {
     const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     for (const shard of StreamDescription?.Shards ?? []) {
@@ -89,6 +91,32 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
       iterators.set(id, ShardIterator);
     }
   };
+  return {
+    /** The records written since the last read: a batch of each shard, or with `drain` all of them. */
+    read: async (drain = false): Promise<StreamRecord[]> => {
+      await refreshShards();
+      const records: StreamRecord[] = [];
+      for (const [id, first] of iterators) {
+        for (let iterator = first; iterator; ) {
+          const result = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH_SIZE }));
+          records.push(...(result.Records ?? []));
+          iterators.set(id, result.NextShardIterator);
+          iterator = drain && result.Records?.length ? result.NextShardIterator : undefined;
+        }
+      }
+      return records;
+    },
+    close: () => streams.destroy(),
+  };
+};
+
+export const startStreamReader = async (options: StreamReaderOptions): Promise<StreamReader> => {
+  const stream = await openStream(options);
+  const idleMs = options.idleMs ?? 200;
+  let stopped = false;
+  /** Passes begun so far; a wait for catching up is met by a quiet pass begun after it was asked for. */
+  let passes = 0;
+  let waiting: { readonly after: number; readonly done: () => void }[] = [];
 
   const wanted = (record: StreamRecord) => passesFilter(record, options.prefixes, options.changes);
 
@@ -137,17 +165,10 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
     // A lane far behind holds the reading back, as a shard's batches wait for their handler.
     const behind = lanes.find((lane) => lane.queue.length >= 5 * BATCH_SIZE);
     if (behind?.running) await behind.running;
-    await refreshShards();
-    let read = 0;
-    for (const [id, iterator] of iterators) {
-      if (!iterator) continue;
-      const result = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH_SIZE }));
-      read += result.Records?.length ?? 0;
-      for (const record of (result.Records ?? []).filter(wanted)) laneOf(record).queue.push(record);
-      iterators.set(id, result.NextShardIterator);
-    }
+    const records = await stream.read();
+    for (const record of records.filter(wanted)) laneOf(record).queue.push(record);
     kick();
-    return read > 0;
+    return records.length > 0;
   };
 
   const loop = (async () => {
@@ -174,7 +195,7 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
       stopped = true;
       await loop;
       for (const wait of waiting) wait.done();
-      streams.destroy();
+      stream.close();
     },
   };
 };

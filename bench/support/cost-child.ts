@@ -8,19 +8,13 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  DescribeStreamCommand,
-  DynamoDBStreamsClient,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  type _Record as StreamRecord,
-} from '@aws-sdk/client-dynamodb-streams';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { _Record as StreamRecord } from '@aws-sdk/client-dynamodb-streams';
 import type { APIGatewayProxyEvent, Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { localCredentials, localRegion } from '../../local/dynamodb-local';
 import { startLocalEventBus } from '../../local/event-bus';
 import { lambdaContext } from '../../local/lambda-context';
-import { laneIndex, passesFilter } from '../../local/stream-reader';
+import { laneIndex, openStream, passesFilter } from '../../local/stream-reader';
 import { type MeteredCall, meterSockets, sizeReader } from './metered-sockets';
 import type { Response } from './runner';
 
@@ -81,38 +75,9 @@ const bus = await startLocalEventBus();
 process.env.EVENT_BUS_NAME = bus.busName;
 process.env.EVENTBRIDGE_ENDPOINT = bus.endpoint;
 
-const streams = new DynamoDBStreamsClient({
-  endpoint: job.endpoint,
-  region: localRegion,
-  credentials: localCredentials,
-});
-const { Table } = await direct.send(new DescribeTableCommand({ TableName: job.tableName }));
-const streamArn = Table?.LatestStreamArn;
-if (!streamArn) throw new Error(`Table ${job.tableName} has no stream.`);
-const iterators = new Map<string, string | undefined>();
-
+const stream = await openStream({ endpoint: job.endpoint, tableName: job.tableName, dynamoDbClient: direct });
 /** Every record written since the last read (the first read passes over all before it). */
-const newRecords = async (): Promise<StreamRecord[]> => {
-  const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
-  for (const shard of StreamDescription?.Shards ?? []) {
-    if (!shard.ShardId || iterators.has(shard.ShardId)) continue;
-    const { ShardIterator } = await streams.send(
-      new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId, ShardIteratorType: 'TRIM_HORIZON' }),
-    );
-    iterators.set(shard.ShardId, ShardIterator);
-  }
-  const records: StreamRecord[] = [];
-  for (const [id, first] of iterators) {
-    let iterator = first;
-    while (iterator) {
-      const result = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
-      records.push(...(result.Records ?? []));
-      iterators.set(id, result.NextShardIterator);
-      iterator = result.Records?.length ? result.NextShardIterator : undefined;
-    }
-  }
-  return records;
-};
+const newRecords = () => stream.read(true);
 
 const handler = await load<
   APIGatewayProxyEvent,
