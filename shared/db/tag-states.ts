@@ -86,11 +86,7 @@ export const mergePlan = (
 ): Merge => {
   const { blocks } = directory;
   if (overlayKeys.length <= mergeAt && !force) return { ids: [], keys: [] };
-  const perBlock = new Map<number, string[]>();
-  for (const key of overlayKeys) {
-    const index = blocks.length === 0 ? -1 : blockIndexOf(blocks, key);
-    perBlock.set(index, [...(perBlock.get(index) ?? []), key]);
-  }
+  const perBlock = Map.groupBy(overlayKeys, (key) => (blocks.length === 0 ? -1 : blockIndexOf(blocks, key)));
   const ids: string[] = [];
   const keys: string[] = [];
   let left = room;
@@ -177,11 +173,7 @@ export const foldTags = (
   // A block merged in part still has tags of its range in the overlay: they count in its `visible`.
   const written = new Map(changes.written.map((block) => [block.id, block.entries]));
   const blocks = changes.directory.blocks;
-  const overlayIn = new Map<number, Entry[]>();
-  for (const entry of kept) {
-    const index = blockIndexOf(blocks, entry.key);
-    overlayIn.set(index, [...(overlayIn.get(index) ?? []), entry]);
-  }
+  const overlayIn = Map.groupBy(kept, (entry) => blockIndexOf(blocks, entry.key));
   const directory = {
     ...changes.directory,
     blocks: blocks.map((ref, index) => {

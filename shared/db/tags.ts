@@ -143,11 +143,7 @@ const tagsInUse = async (
   const pageRefs = guess ? blocksFor(blocks, sizes, guess).indexes.flatMap((index) => blocks[index] ?? []) : [];
   // Past two calls' worth of keys, the blocks holding most of the tags looked up are read instead
   // of their state items: a tag outside the overlay is as its block at the snapshot says.
-  const byBlock = new Map<number, string[]>();
-  for (const key of unknown) {
-    const index = blockIndexOf(blocks, key);
-    byBlock.set(index, [...(byBlock.get(index) ?? []), key]);
-  }
+  const byBlock = Map.groupBy(unknown, (key) => blockIndexOf(blocks, key));
   let keys = unknown.length + pageRefs.length;
   const wholeBlocks = new Set<number>();
   for (const [index, inBlock] of [...byBlock].sort(([, a], [, b]) => b.length - a.length)) {
