@@ -5,8 +5,11 @@ import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
 import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
+import { decodeOverlay } from '../../../shared/db/items';
+import { overlayKey } from '../../../shared/db/keys';
 import { createMagazine } from '../../../shared/db/magazines';
 import { tableAccess } from '../../../shared/db/table-access';
+import { OVERLAY_MERGE_AT, OVERLAY_MERGE_BYTES, overlayBytes } from '../../../shared/db/tag-states';
 import { listTags } from '../../../shared/db/tags';
 import { threeBlocksOfTags } from '../../support/tags-fixture';
 
@@ -73,5 +76,17 @@ describe('a page of /tags with hundreds of tickets waiting', () => {
         expect(calls.length, where).toBeLessThanOrEqual(4);
       }
     }
+  });
+
+  it('leaves the overlay no bigger than a quiet fold leaves it once the tickets are all folded', async () => {
+    const generation = await readGeneration(writes());
+    await foldList(writes(), generation, 'TAGS');
+    const overlay = decodeOverlay((await writes().get(overlayKey(generation))) ?? {});
+    // 560 new tags: without merging on after the last ticket, a few hundred stay in every read.
+    expect(overlay.length).toBeLessThanOrEqual(OVERLAY_MERGE_AT);
+    expect(overlayBytes(overlay)).toBeLessThanOrEqual(OVERLAY_MERGE_BYTES);
+    const page = await listTags(reads(), { start: { offset: 1000 }, limit: 25, sort: 'asc' });
+    expect(page.count).toBe(inUse.length);
+    expect(page.items.map((t) => t.id)).toEqual(inUse.slice(1000, 1025));
   });
 });
