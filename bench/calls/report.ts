@@ -169,7 +169,7 @@ export const callsReport = (figures: {
       ? `"Before" is ${beforeTree.label}: its functions bundled from its own sources with the same settings and dependencies, seeded and recorded the same way.`
       : 'No `--before`: no before/after ratios.',
     '',
-    '## Targets (issue 10)',
+    '## Targets (issues 10 and 19)',
     '',
     `Warm ratios here are paired: both cases in one fresh process, batches of 50 calls alternated (A B B A…) for ${measureMs} ms each, so that the machine's load weighs on both alike; one job per pair and round, median over the rounds (min–max). The side-by-side table below measures each case in a process of its own, and is noisier. The "+" rows are list-magazines of this tree with one piece of avoidable work put back (see below).`,
     '',
