@@ -31,9 +31,16 @@ export const FOLD_TICKETS = 80;
  */
 export const FIRST_FOLD_TICKETS = 8;
 
-/** A tag's list never folded that holds too few tickets to be worth its first fold. */
+/**
+ * A tag's list never folded that holds too few tickets to be worth its first fold. A list a bulk
+ * write built is at stamp 0 too, with its blocks: it is folded as any other.
+ */
 const notWorthFirstFold = (list: CountedList, snapshot: ListSnapshot) =>
-  list !== 'ALL' && list !== 'TAGS' && snapshot.stamp === 0 && snapshot.tickets.length < FIRST_FOLD_TICKETS;
+  list !== 'ALL' &&
+  list !== 'TAGS' &&
+  snapshot.stamp === 0 &&
+  snapshot.directory.blocks.length === 0 &&
+  snapshot.tickets.length < FIRST_FOLD_TICKETS;
 
 /** `TAGS`'s overlay holds more than a fold leaves when it has time: merge-only folds carry on. */
 const overlayToMerge = (overlay: readonly Entry[] | undefined) =>
@@ -42,8 +49,8 @@ const overlayToMerge = (overlay: readonly Entry[] | undefined) =>
 /**
  * Folds the list's tickets, oldest first, one transaction at a time, while a backlog is left (a
  * read found a full fold's worth, or `TAGS`'s overlay holds more than merging leaves) or until
- * `until` (Unix ms) passes; the tickets written after its last read come back on the stream. Returns how many it folded; a fold that met another stops it
- * (the other one carries on).
+ * `until` (Unix ms) passes; the tickets written after its last read come back on the stream.
+ * Returns how many it folded; a fold that met another stops it (the other one carries on).
  *
  * After a fold it knows the list as it left it (counts, directory, the blocks it wrote), so the
  * next fold reads only tickets: two calls a fold while it works through a backlog, where every
