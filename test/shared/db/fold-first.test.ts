@@ -3,6 +3,7 @@ import { DynamoDBDocumentClient, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
+import { createRepository } from '../../../shared/bindings';
 import { FIRST_FOLD_TICKETS, foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
 import { countsKey, listPartition, tagList } from '../../../shared/db/keys';
@@ -13,12 +14,15 @@ import { tableAccess } from '../../../shared/db/table-access';
  * Under a stream of new tags each POST left four lists of one ticket, and folding each of them
  * first (counts, end mark, directory, block) was most of the folder's work while `TAGS` and `ALL`
  * waited. A tag's list is first folded once it holds FIRST_FOLD_TICKETS tickets; until then its
- * readers add its few tickets up, and count exactly.
+ * readers add its few tickets up, and count exactly. A list a bulk write laid out (counts,
+ * directory, blocks, at stamp 0 as a list never folded) is folded as any other, or it would keep
+ * up to 7 tickets once writes stop.
  */
 const client = localDynamoDbClient(inject('dynamoDbEndpoint'));
 const documentClient = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 const tableName = `first-fold-${randomUUID()}`;
 const access = () => tableAccess(documentClient, tableName, Date.now() + 30_000);
+const store = () => createRepository(documentClient, tableName)(Date.now() + 30_000);
 
 const create = (i: number, tags: { id: string; name: string }[]) =>
   createMagazine(access(), { id: `m${i}`, title: `M ${i}`, tags, created: 1_600_000_000 + i });
@@ -62,5 +66,18 @@ describe("a tag's list with few tickets", () => {
     expect(folded.find((item) => item.SK === countsKey(generation, tagList('rare')).SK)?.total).toBe(
       FIRST_FOLD_TICKETS,
     );
+  });
+
+  it('is folded as any other once a bulk write laid it out, whatever it holds', async () => {
+    const kept = { id: 'kept', name: 'Kept' };
+    await store().replaceAllMagazines(
+      Array.from({ length: 3 }, (_, i) => ({ id: `b${i}`, title: `B ${i}`, tags: [kept], created: 1_600_000_000 + i })),
+      undefined,
+    );
+    const generation = await readGeneration(access());
+    await createMagazine(access(), { id: 'new', title: 'New', tags: [kept], created: 1_600_000_100 });
+    expect(await foldList(access(), generation, tagList('kept'))).toBe(1);
+    const items = await itemsOf(generation, tagList('kept'));
+    expect(items.filter((item) => String(item.SK).startsWith('#T'))).toEqual([]);
   });
 });
