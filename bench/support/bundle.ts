@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type BuildOptions, build, type Plugin } from 'esbuild';
+import { esmRequireBanner } from '../../infra/bundling';
 import { deployedBuild } from '../../local/bundle-functions';
 import { SEND_HOOK } from './answers';
 
@@ -113,4 +114,24 @@ export const bundleHandler = async ({
     });
   }
   return { file: outfile, bytes: statSync(outfile).size };
+};
+
+/**
+ * Bundles a measuring child of the benchmarks (not a function: no handler, no deployed settings)
+ * into `outfile`, for Node 24 as ESM. Its AWS SDK clients' CommonJS parts require Node built-ins,
+ * hence the deployed bundles' `require` banner; `external` is left to Node.
+ */
+export const bundleChild = async (entry: string, outfile: string, external: readonly string[] = []) => {
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    mainFields: ['module', 'main'],
+    banner: { js: esmRequireBanner },
+    external: [...external],
+    logLevel: 'warning',
+  });
 };
