@@ -16,7 +16,7 @@ import { LogLevel, NodejsFunction, OutputFormat, SourceMapMode } from 'aws-cdk-l
 import { LogGroup, type RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import type { TableAction } from '../shared/operation/row';
-import { bundleSettings, memorySize } from './bundling';
+import { bundleSettings, credentialChain, memorySize } from './bundling';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -84,6 +84,7 @@ export class ApiFunction extends Construct {
       banner: bundleSettings.banner,
       bundleAwsSDK: true,
       externalModules: [...bundleSettings.external],
+      esbuildArgs: { '--alias': `${credentialChain.module}=./${credentialChain.replacement}` },
       // esbuild's lines of sizes, per function and per synth, said nothing `npm run bundle` does not.
       logLevel: LogLevel.WARNING,
     };

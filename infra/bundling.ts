@@ -18,6 +18,17 @@ export const memorySize = 512;
 export const esmRequireBanner =
   "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
 
+/**
+ * The SDK's default credential chain, swapped when a function is bundled for the module that reads
+ * only the environment, where Lambda puts a function's credentials (why and what it saves: its
+ * header). A path from the project's root: esbuild resolves an alias from its working directory,
+ * which is the project's root under the CDK's bundling, local or in Docker.
+ */
+export const credentialChain = {
+  module: '@aws-sdk/credential-provider-node',
+  replacement: 'shared/lambda-credentials.ts',
+} as const;
+
 export const bundleSettings = {
   target: `node${nodeMajor}`,
   platform: 'node',

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { bundleFunctions } from '../../local/bundle-functions';
+import { bundleFunctions, functionAlias } from '../../local/bundle-functions';
 import { bundleChild, bundleHandler, type Patch } from '../support/bundle';
 import type { Scenario } from '../support/fixtures';
 
@@ -129,14 +129,13 @@ export const bundleSubjects = async (root: string, out: string, trees: readonly 
   const bundlePair = async (
     name: string,
     entry: string,
-    external: readonly string[] = [],
-    patches: readonly Patch[] = [],
+    options: { external?: readonly string[]; patches?: readonly Patch[]; alias?: Record<string, string> } = {},
   ): Promise<Bundle> => {
     const sdk = path.join(out, name, 'index.mjs');
     const send = path.join(out, name, 'send', 'index.mjs');
     await Promise.all([
-      bundleHandler({ entry, outfile: sdk, external, patches }),
-      bundleHandler({ entry, outfile: send, send: true, external, patches }),
+      bundleHandler({ entry, outfile: sdk, ...options }),
+      bundleHandler({ entry, outfile: send, send: true, ...options }),
     ]);
     return { sdk, send };
   };
@@ -150,10 +149,16 @@ export const bundleSubjects = async (root: string, out: string, trees: readonly 
   for (const tree of trees) {
     const bundles: Record<string, Bundle> = {};
     for (const name of new Set(Object.values(FUNCTION_OF)))
-      bundles[name] = await bundlePair(`${tree.key}/${name}`, path.join(tree.root, 'functions', `${name}.ts`));
+      bundles[name] = await bundlePair(`${tree.key}/${name}`, path.join(tree.root, 'functions', `${name}.ts`), {
+        alias: functionAlias(tree.root),
+      });
     // The seed goes through the tree's own PUT /magazines, exactly as deployed.
     const seed = path.join(out, tree.key, 'replace-all-magazines', 'index.mjs');
-    await bundleHandler({ entry: path.join(tree.root, 'functions', 'replace-all-magazines.ts'), outfile: seed });
+    await bundleHandler({
+      entry: path.join(tree.root, 'functions', 'replace-all-magazines.ts'),
+      outfile: seed,
+      alias: functionAlias(tree.root),
+    });
     bundles['replace-all-magazines'] = { sdk: seed, send: seed };
     treeBundles.set(tree.key, bundles);
   }
@@ -164,22 +169,21 @@ export const bundleSubjects = async (root: string, out: string, trees: readonly 
     with: path.join(out, 'secrets-client', 'with', 'index.mjs'),
     without: path.join(out, 'secrets-client', 'without', 'index.mjs'),
   };
-  await bundleHandler({ entry: listEntry, outfile: secretsClient.with });
+  await bundleHandler({ entry: listEntry, outfile: secretsClient.with, alias: functionAlias(root) });
   await bundleHandler({
     entry: listEntry,
     outfile: secretsClient.without,
+    alias: functionAlias(root),
     stubs: { '@aws-sdk/client-secrets-manager': SECRETS_CLIENT_STUB },
   });
   const variantBundles = new Map<string, Bundle>();
   for (const variant of variants)
     variantBundles.set(
       variant.key,
-      await bundlePair(
-        `variant-${variant.key}`,
-        path.join(root, 'functions', `${FUNCTION_OF[variant.scenario]}.ts`),
-        [],
-        variant.patches,
-      ),
+      await bundlePair(`variant-${variant.key}`, path.join(root, 'functions', `${FUNCTION_OF[variant.scenario]}.ts`), {
+        patches: variant.patches,
+        alias: functionAlias(root),
+      }),
     );
   const competitorBundles = new Map<string, Bundle>();
   for (const competitor of competitors)
@@ -188,7 +192,7 @@ export const bundleSubjects = async (root: string, out: string, trees: readonly 
       await bundlePair(
         competitor.key,
         path.join(root, competitor.entry),
-        'external' in competitor ? competitor.external : [],
+        'external' in competitor ? { external: competitor.external } : {},
       ),
     );
   return {

@@ -19,6 +19,8 @@ export interface BundleOptions {
   readonly external?: readonly string[];
   /** Source edits for a variant of the handler: in the file whose path ends with `file`, `from` becomes `to`. */
   readonly patches?: readonly Patch[];
+  /** Packages replaced by a module of the project (a function's credential chain: `functionAlias`). */
+  readonly alias?: Readonly<Record<string, string>>;
   /** Packages replaced by a module of the given text: what the bundle would weigh without them. */
   readonly stubs?: Readonly<Record<string, string>>;
 }
@@ -87,10 +89,12 @@ export const bundleHandler = async ({
   send = false,
   external = [],
   patches = [],
+  alias = {},
   stubs = {},
 }: BundleOptions) => {
   const common: BuildOptions = {
     ...deployedBuild,
+    alias: { ...alias },
     outfile,
     external: [...deployedBuild.external, ...external],
     plugins: [
