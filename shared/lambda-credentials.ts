@@ -14,18 +14,36 @@
 import { fromEnv } from '@aws-sdk/credential-provider-env';
 
 type Init = Parameters<typeof fromEnv>[0];
+type Credentials = Awaited<ReturnType<ReturnType<typeof fromEnv>>>;
 
-/** The default chain's name and signature, so that the SDK clients' runtime config takes it unchanged. */
+/** Read again this long before they expire, as the default chain does (only when the environment says when). */
+const REFRESH_BEFORE_MS = 5 * 60_000;
+
+/**
+ * The default chain's name and signature, so that the SDK clients' runtime config takes it
+ * unchanged. Like the chain, it keeps what it read: the SDK asks its provider before every call.
+ */
 export const defaultProvider = (init: Init = {}) => {
   const fromEnvironment = fromEnv(init);
-  return async () => {
+  let kept: Promise<Credentials> | undefined;
+  const read = async () => {
     try {
       return await fromEnvironment();
     } catch (error) {
+      kept = undefined;
       throw new Error(
         'No AWS credentials in the environment (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY): a bundled function reads only those, as Lambda sets them.',
         { cause: error },
       );
     }
+  };
+  return async (): Promise<Credentials> => {
+    kept ??= read();
+    const credentials = await kept;
+    if (credentials.expiration && credentials.expiration.getTime() - Date.now() < REFRESH_BEFORE_MS) {
+      kept = read();
+      return kept;
+    }
+    return credentials;
   };
 };
