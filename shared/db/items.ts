@@ -152,29 +152,52 @@ const isBlockRefs = (value: unknown): value is [string, string, number, number][
   );
 
 /**
- * The directory's blocks as stored: `id,bound,size[,visible]` each (visible only where it differs
- * from size, as in `TAGS`), separated by spaces. Block ids are base64url and bounds are key
- * prefixes, so neither holds a comma or a space; the directories of older folds are JSON.
+ * The directory's blocks as stored: `~` then `id,bound,size[,visible]` each (visible only where
+ * it differs from size, as in `TAGS`), separated by spaces, each bound front-coded as a block's
+ * members are: one base-36 digit, the length of the prefix it shares with the bound before, then
+ * the rest. Consecutive bounds share most of their digits (a magazine list's are positions a few
+ * seconds apart), so at 100,000 magazines this is a third less than bounds written whole, on
+ * every page read. Block ids are base64url and bounds are key prefixes, so neither holds a comma
+ * or a space. Readers also take what older folds wrote: bounds written whole (no `~`), and JSON.
  */
-const encodeBlockRefs = (blocks: readonly BlockRef[]): string =>
-  blocks.length === 0
-    ? '[]'
-    : blocks
-        .map((block) =>
-          [block.id, block.first, block.size, ...(block.visible === block.size ? [] : [block.visible])].join(','),
-        )
-        .join(' ');
+const FRONT_CODED = '~';
+const MAX_SHARED = 35;
+
+const sharedPrefix = (a: string, b: string) => {
+  let shared = 0;
+  while (shared < MAX_SHARED && shared < a.length && shared < b.length && a[shared] === b[shared]) shared++;
+  return shared;
+};
+
+const encodeBlockRefs = (blocks: readonly BlockRef[]): string => {
+  if (blocks.length === 0) return '[]';
+  let before = '';
+  const coded = blocks.map((block) => {
+    const shared = sharedPrefix(before, block.first);
+    before = block.first;
+    const bound = shared.toString(36) + block.first.slice(shared);
+    return [block.id, bound, block.size, ...(block.visible === block.size ? [] : [block.visible])].join(',');
+  });
+  return FRONT_CODED + coded.join(' ');
+};
 
 const decodeBlockRefs = (item: Item): BlockRef[] => {
   const text = item[attr.blocks];
-  if (typeof text === 'string' && !text.startsWith('['))
-    return text.split(' ').map((coded) => {
-      const [id = '', first = '', size = '', visible = size] = coded.split(',');
+  if (typeof text === 'string' && !text.startsWith('[')) {
+    const frontCoded = text.startsWith(FRONT_CODED);
+    let before = '';
+    return (frontCoded ? text.slice(FRONT_CODED.length) : text).split(' ').map((coded) => {
+      const [id = '', bound = '', size = '', visible = size] = coded.split(',');
+      const shared = frontCoded ? Number.parseInt(bound.slice(0, 1), 36) : 0;
+      const prefixed = !frontCoded || (bound.length > 0 && shared <= before.length);
+      const first = frontCoded ? before.slice(0, shared) + bound.slice(1) : bound;
+      before = first;
       const ref = { id, first, size: Number(size), visible: Number(visible) };
-      if (!id || !Number.isFinite(ref.size) || !Number.isFinite(ref.visible))
+      if (!id || !prefixed || !Number.isFinite(ref.size) || !Number.isFinite(ref.visible))
         throw new CorruptItem(`Item ${String(item.PK)} / ${String(item.SK)}: a block of its directory is malformed.`);
       return ref;
     });
+  }
   return json(item, attr.blocks, isBlockRefs, 'a list of blocks', []).map(([id, first, size, visible]) => ({
     id,
     first,
