@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Duration, Validations } from 'aws-cdk-lib';
+import { AssetStaging, type Duration, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
@@ -85,6 +85,8 @@ export class ApiFunction extends Construct {
       bundleAwsSDK: true,
       externalModules: [...bundleSettings.external],
       esbuildArgs: { '--alias': `${credentialChain.module}=./${credentialChain.replacement}` },
+      // Where the project is mounted when the CDK bundles in Docker, so that the alias's relative path resolves there too.
+      workingDirectory: AssetStaging.BUNDLING_INPUT_DIR,
       // esbuild's lines of sizes, per function and per synth, said nothing `npm run bundle` does not.
       logLevel: LogLevel.WARNING,
     };

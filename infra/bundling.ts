@@ -20,9 +20,10 @@ export const esmRequireBanner =
 
 /**
  * The SDK's default credential chain, swapped when a function is bundled for the module that reads
- * only the environment, where Lambda puts a function's credentials (why and what it saves: its
- * header). A path from the project's root: esbuild resolves an alias from its working directory,
- * which is the project's root under the CDK's bundling, local or in Docker.
+ * only what Lambda gives a function, its environment or the container endpoint that names (why,
+ * and what it saves: its header). A path from the project's root: esbuild resolves an alias from
+ * its working directory, which is the project's root under the CDK's local bundling and the
+ * mounted project in Docker (`workingDirectory` in infra/api-function.ts).
  */
 export const credentialChain = {
   module: '@aws-sdk/credential-provider-node',
