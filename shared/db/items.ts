@@ -153,14 +153,18 @@ const isBlockRefs = (value: unknown): value is [string, string, number, number][
 
 /**
  * The directory's blocks as stored: `~` then `id,bound,size[,visible]` each (visible only where
- * it differs from size, as in `TAGS`), separated by spaces, each bound front-coded as a block's
+ * it differs from size, as in `TAGS`), separated by `;`, each bound front-coded as a block's
  * members are: one base-36 digit, the length of the prefix it shares with the bound before, then
  * the rest. Consecutive bounds share most of their digits (a magazine list's are positions a few
  * seconds apart), so at 100,000 magazines this is a third less than bounds written whole, on
- * every page read. Block ids are base64url and bounds are key prefixes, so neither holds a comma
- * or a space. Readers also take what older folds wrote: bounds written whole (no `~`), and JSON.
+ * every page read. Block ids are base64url and bounds are key prefixes, so neither holds a comma,
+ * a semicolon or a space. Readers also take what older folds wrote: bounds written whole,
+ * separated by spaces, and JSON. A reader older than this form splits on spaces, so it finds no
+ * valid directory in it (a size that is no number, or a block id with `~`), and answers 503
+ * rather than misreading a bound.
  */
 const FRONT_CODED = '~';
+const FRONT_CODED_SEPARATOR = ';';
 const MAX_SHARED = 35;
 
 const sharedPrefix = (a: string, b: string) => {
@@ -178,7 +182,7 @@ const encodeBlockRefs = (blocks: readonly BlockRef[]): string => {
     const bound = shared.toString(36) + block.first.slice(shared);
     return [block.id, bound, block.size, ...(block.visible === block.size ? [] : [block.visible])].join(',');
   });
-  return FRONT_CODED + coded.join(' ');
+  return FRONT_CODED + coded.join(FRONT_CODED_SEPARATOR);
 };
 
 const decodeBlockRefs = (item: Item): BlockRef[] => {
@@ -186,7 +190,8 @@ const decodeBlockRefs = (item: Item): BlockRef[] => {
   if (typeof text === 'string' && !text.startsWith('[')) {
     const frontCoded = text.startsWith(FRONT_CODED);
     let before = '';
-    return (frontCoded ? text.slice(FRONT_CODED.length) : text).split(' ').map((coded) => {
+    const entries = frontCoded ? text.slice(FRONT_CODED.length).split(FRONT_CODED_SEPARATOR) : text.split(' ');
+    return entries.map((coded) => {
       const [id = '', bound = '', size = '', visible = size] = coded.split(',');
       const shared = frontCoded ? Number.parseInt(bound.slice(0, 1), 36) : 0;
       const prefixed = !frontCoded || (bound.length > 0 && shared <= before.length);

@@ -57,7 +57,7 @@ describe('the stored forms of blocks, tickets and directories', () => {
   });
 
   it('refuse a directory whose bound claims more of the bound before than there is', () => {
-    expect(() => decodeDirectory({ PK: 'p', SK: '#X', blocks: '~b1,0,3 b2,5x,4' })).toThrow(/malformed/);
+    expect(() => decodeDirectory({ PK: 'p', SK: '#X', blocks: '~b1,0,3;b2,5x,4' })).toThrow(/malformed/);
     expect(() => decodeDirectory({ PK: 'p', SK: '#X', blocks: '~b1,,3' })).toThrow(/malformed/);
   });
 
@@ -78,6 +78,29 @@ describe('the stored forms of blocks, tickets and directories', () => {
     const whole = blocks.map((block) => `${block.id},${block.first},${block.size}`).join(' ');
     expect(stored.length).toBeLessThan(whole.length * 0.75);
     expect(decodeDirectory({ PK: 'p', SK: '#X', blocks: stored }).blocks).toEqual(blocks);
+  });
+
+  it('are refused, not misread, by a reader of the form before (bounds whole, separated by spaces)', () => {
+    // That reader's parse and check, as functions deployed before this form run them: a malformed
+    // entry is a corrupt item, and a block it names that does not exist makes the read answer 503.
+    const olderReader = (text: string) =>
+      text.split(' ').map((coded) => {
+        const [id = '', first = '', size = '', visible = size] = coded.split(',');
+        if (!id || !Number.isFinite(Number(size)) || !Number.isFinite(Number(visible))) throw new Error('malformed');
+        return { id, first };
+      });
+    const stored = (blocks: readonly BlockRef[]) => String(directoryAttributes({ blocks, retired: [] }, 1).blocks);
+    const block = (n: number): BlockRef => ({
+      id: `b000000${n}`,
+      first: n ? `00176400001${n}` : '',
+      size: 9,
+      visible: 9,
+    });
+    // With more than one block, a reader may read any of them: it must find the whole directory malformed.
+    expect(() => olderReader(stored([block(0), block(1)]))).toThrow('malformed');
+    expect(() => olderReader(stored([block(0), block(1), block(2)]))).toThrow('malformed');
+    // With one, every page reads it, under an id that is no block's.
+    expect(olderReader(stored([block(0)])).map((ref) => ref.id)).not.toContain(block(0).id);
   });
 
   it("keep a ticket's deltas, and a directory's blocks, as they were", () => {
