@@ -152,20 +152,25 @@ const isBlockRefs = (value: unknown): value is [string, string, number, number][
   );
 
 /**
- * The directory's blocks as stored: `~` then `id,bound,size[,visible]` each (visible only where
- * it differs from size, as in `TAGS`), separated by `;`, each bound front-coded as a block's
- * members are: one base-36 digit, the length of the prefix it shares with the bound before, then
- * the rest. Consecutive bounds share most of their digits (a magazine list's are positions a few
- * seconds apart), so at 100,000 magazines this is a third less than bounds written whole, on
- * every page read. Block ids are base64url and bounds are key prefixes, so neither holds a comma,
- * a semicolon or a space. Readers also take what older folds wrote: bounds written whole,
- * separated by spaces, and JSON. A reader older than this form splits on spaces, so it finds no
- * valid directory in it (a size that is no number, or a block id with `~`), and answers 503
- * rather than misreading a bound.
+ * The directory's blocks as stored: `~` then `id,bound,size[,visible];` each (visible only where
+ * it differs from size, as in `TAGS`), each bound front-coded as a block's members are: one
+ * base-36 digit, the length of the prefix it shares with the bound before, then the rest.
+ * Consecutive bounds share most of their leading digits (a magazine list's are positions), so this
+ * is a quarter to a third less than bounds written whole, on every page read: the most where
+ * magazines were made close together. Block ids are base64url and bounds are key prefixes, so
+ * neither holds a comma, a semicolon or a space. Readers also take what older folds wrote: bounds
+ * written whole, separated by spaces, and JSON.
+ *
+ * Functions older than this form split on spaces and would take a one-block directory for a
+ * block named `~…`, which their sweeps skip as missing; ending every entry with `;` makes each
+ * size they read no number, so they find every such directory malformed (a corrupt item: 500)
+ * rather than misread it or leave a generation's items behind.
  */
 const FRONT_CODED = '~';
-const FRONT_CODED_SEPARATOR = ';';
+const ENTRY_END = ';';
 const MAX_SHARED = 35;
+/** A block's size and members in use are whole numbers (a size can be below 0 while a deletion's change waits for its create's). */
+const COUNT = /^-?\d+$/;
 
 const sharedPrefix = (a: string, b: string) => {
   let shared = 0;
@@ -180,27 +185,37 @@ const encodeBlockRefs = (blocks: readonly BlockRef[]): string => {
     const shared = sharedPrefix(before, block.first);
     before = block.first;
     const bound = shared.toString(36) + block.first.slice(shared);
-    return [block.id, bound, block.size, ...(block.visible === block.size ? [] : [block.visible])].join(',');
+    const fields = [block.id, bound, block.size, ...(block.visible === block.size ? [] : [block.visible])];
+    return fields.join(',') + ENTRY_END;
   });
-  return FRONT_CODED + coded.join(FRONT_CODED_SEPARATOR);
+  return FRONT_CODED + coded.join('');
+};
+
+/** The entries of a directory's text, and whether their bounds are front-coded; undefined if it is neither form. */
+const entriesOf = (text: string) => {
+  if (!text.startsWith(FRONT_CODED)) return { frontCoded: false, entries: text.split(' ') };
+  if (!text.endsWith(ENTRY_END)) return undefined;
+  return { frontCoded: true, entries: text.slice(FRONT_CODED.length, -ENTRY_END.length).split(ENTRY_END) };
 };
 
 const decodeBlockRefs = (item: Item): BlockRef[] => {
   const text = item[attr.blocks];
   if (typeof text === 'string' && !text.startsWith('[')) {
-    const frontCoded = text.startsWith(FRONT_CODED);
+    const malformed = () =>
+      new CorruptItem(`Item ${String(item.PK)} / ${String(item.SK)}: a block of its directory is malformed.`);
+    const form = entriesOf(text);
+    if (!form) throw malformed();
     let before = '';
-    const entries = frontCoded ? text.slice(FRONT_CODED.length).split(FRONT_CODED_SEPARATOR) : text.split(' ');
-    return entries.map((coded) => {
-      const [id = '', bound = '', size = '', visible = size] = coded.split(',');
-      const shared = frontCoded ? Number.parseInt(bound.slice(0, 1), 36) : 0;
-      const prefixed = !frontCoded || (bound.length > 0 && shared <= before.length);
-      const first = frontCoded ? before.slice(0, shared) + bound.slice(1) : bound;
+    return form.entries.map((coded) => {
+      const fields = coded.split(',');
+      const [id = '', bound = '', size = '', visible = size] = fields;
+      const digit = bound.slice(0, 1);
+      const shared = form.frontCoded ? Number.parseInt(digit, 36) : 0;
+      const prefixed = !form.frontCoded || (/^[0-9a-z]$/.test(digit) && shared <= before.length);
+      const first = form.frontCoded ? before.slice(0, shared) + bound.slice(1) : bound;
       before = first;
-      const ref = { id, first, size: Number(size), visible: Number(visible) };
-      if (!id || !prefixed || !Number.isFinite(ref.size) || !Number.isFinite(ref.visible))
-        throw new CorruptItem(`Item ${String(item.PK)} / ${String(item.SK)}: a block of its directory is malformed.`);
-      return ref;
+      if (!id || !prefixed || fields.length > 4 || !COUNT.test(size) || !COUNT.test(visible)) throw malformed();
+      return { id, first, size: Number(size), visible: Number(visible) };
     });
   }
   return json(item, attr.blocks, isBlockRefs, 'a list of blocks', []).map(([id, first, size, visible]) => ({
