@@ -3,7 +3,16 @@ import type { Magazine } from '../domain/magazine';
 import type { TagRef } from '../domain/tag';
 import { type Delta, type ListCounts, noCounts, type Ticket } from './counts';
 import { attr, TICKET_PREFIX } from './keys';
-import { type BlockRef, type Directory, decodeEntries, type Entry, emptyDirectory, encodeEntries } from './ranked';
+import {
+  type BlockRef,
+  type Directory,
+  decodeEntries,
+  type Entry,
+  emptyDirectory,
+  encodeEntries,
+  MOST_SHARED,
+  sharedPrefixLength,
+} from './ranked';
 import type { Item } from './table-access';
 import type { TagState } from './tag-states';
 
@@ -168,21 +177,14 @@ const isBlockRefs = (value: unknown): value is [string, string, number, number][
  */
 const FRONT_CODED = '~';
 const ENTRY_END = ';';
-const MAX_SHARED = 35;
 /** A block's size and members in use are whole numbers (a size can be below 0 while a deletion's change waits for its create's). */
 const COUNT = /^-?\d+$/;
-
-const sharedPrefix = (a: string, b: string) => {
-  let shared = 0;
-  while (shared < MAX_SHARED && shared < a.length && shared < b.length && a[shared] === b[shared]) shared++;
-  return shared;
-};
 
 const encodeBlockRefs = (blocks: readonly BlockRef[]): string => {
   if (blocks.length === 0) return '[]';
   let before = '';
   const coded = blocks.map((block) => {
-    const shared = sharedPrefix(before, block.first);
+    const shared = sharedPrefixLength(before, block.first, MOST_SHARED);
     before = block.first;
     const bound = shared.toString(36) + block.first.slice(shared);
     const fields = [block.id, bound, block.size, ...(block.visible === block.size ? [] : [block.visible])];

@@ -76,11 +76,17 @@ export const withDeltas = (entries: readonly Entry[], deltas: readonly Delta[], 
  * key of the block before is below it and any of this block at or above it, so it finds keys as
  * well as the block's first key would, in a fraction of the directory's bytes.
  */
-export const separator = (last: string, first: string): string => {
+export const separator = (last: string, first: string): string => first.slice(0, sharedPrefixLength(last, first) + 1);
+
+/** How many leading characters `a` and `b` have in common, up to `most`. */
+export const sharedPrefixLength = (a: string, b: string, most = Number.POSITIVE_INFINITY): number => {
   let shared = 0;
-  while (shared < last.length && shared < first.length && last[shared] === first[shared]) shared++;
-  return first.slice(0, shared + 1);
+  while (shared < most && shared < a.length && shared < b.length && a[shared] === b[shared]) shared++;
+  return shared;
 };
+
+/** The most of the key before that a front-coded key can leave out: what one base-36 digit says. */
+export const MOST_SHARED = 35;
 
 const refOf = (id: string, entries: readonly Entry[], first: string): BlockRef => ({
   id,
@@ -239,9 +245,7 @@ export const encodeEntries = (
   let previous = '';
   return entries
     .map((entry) => {
-      let shared = 0;
-      const most = Math.min(previous.length, entry.key.length, PREFIX_DIGITS - 1);
-      while (shared < most && previous[shared] === entry.key[shared]) shared++;
+      const shared = sharedPrefixLength(previous, entry.key, MOST_SHARED);
       previous = entry.key;
       const count = entry.n === 1 ? '' : `${COUNT_SEPARATOR}${entry.n}`;
       return `${shared.toString(PREFIX_DIGITS)}${entry.key.slice(shared)}${count}`;
