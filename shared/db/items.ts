@@ -10,8 +10,8 @@ import {
   type Entry,
   emptyDirectory,
   encodeEntries,
-  MOST_SHARED,
-  sharedPrefixLength,
+  frontCoded,
+  frontDecoded,
 } from './ranked';
 import type { Item } from './table-access';
 import type { TagState } from './tag-states';
@@ -184,9 +184,8 @@ const encodeBlockRefs = (blocks: readonly BlockRef[]): string => {
   if (blocks.length === 0) return '[]';
   let before = '';
   const coded = blocks.map((block) => {
-    const shared = sharedPrefixLength(before, block.first, MOST_SHARED);
+    const bound = frontCoded(before, block.first);
     before = block.first;
-    const bound = shared.toString(36) + block.first.slice(shared);
     const fields = [block.id, bound, block.size, ...(block.visible === block.size ? [] : [block.visible])];
     return fields.join(',') + ENTRY_END;
   });
@@ -211,12 +210,10 @@ const decodeBlockRefs = (item: Item): BlockRef[] => {
     return form.entries.map((coded) => {
       const fields = coded.split(',');
       const [id = '', bound = '', size = '', visible = size] = fields;
-      const digit = bound.slice(0, 1);
-      const shared = form.frontCoded ? Number.parseInt(digit, 36) : 0;
-      const prefixed = !form.frontCoded || (/^[0-9a-z]$/.test(digit) && shared <= before.length);
-      const first = form.frontCoded ? before.slice(0, shared) + bound.slice(1) : bound;
+      const first = form.frontCoded ? frontDecoded(before, bound) : bound;
+      if (!id || first === undefined || fields.length > 4 || !COUNT.test(size) || !COUNT.test(visible))
+        throw malformed();
       before = first;
-      if (!id || !prefixed || fields.length > 4 || !COUNT.test(size) || !COUNT.test(visible)) throw malformed();
       return { id, first, size: Number(size), visible: Number(visible) };
     });
   }

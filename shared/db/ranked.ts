@@ -85,8 +85,24 @@ export const sharedPrefixLength = (a: string, b: string, most = Number.POSITIVE_
   return shared;
 };
 
-/** The most of the key before that a front-coded key can leave out: what one base-36 digit says. */
-export const MOST_SHARED = 35;
+const FRONT_DIGITS = 36;
+
+/**
+ * A key front-coded after the key before it: one base-36 digit, the length of the prefix the two
+ * share (35 at most), then the rest. Blocks' members and directories' bounds are stored so.
+ */
+export const frontCoded = (before: string, key: string): string => {
+  const shared = sharedPrefixLength(before, key, FRONT_DIGITS - 1);
+  return shared.toString(FRONT_DIGITS) + key.slice(shared);
+};
+
+/** The key `coded` stands for after `before`; undefined if its digit is none, or claims more than `before` has. */
+export const frontDecoded = (before: string, coded: string): string | undefined => {
+  const digit = coded.slice(0, 1);
+  const shared = Number.parseInt(digit, FRONT_DIGITS);
+  if (!/^[0-9a-z]$/.test(digit) || shared > before.length) return undefined;
+  return before.slice(0, shared) + coded.slice(1);
+};
 
 const refOf = (id: string, entries: readonly Entry[], first: string): BlockRef => ({
   id,
@@ -222,7 +238,6 @@ type Encoded = string | [string, number, NameCounts?];
 /** Characters no key holds (keys are identifiers, digits and `#`): the compact form's separators. */
 const ENTRY_SEPARATOR = ' ';
 const COUNT_SEPARATOR = ',';
-const PREFIX_DIGITS = 36;
 
 /**
  * Members or count changes as stored. Keys without spellings are front-coded, one per member:
@@ -245,10 +260,10 @@ export const encodeEntries = (
   let previous = '';
   return entries
     .map((entry) => {
-      const shared = sharedPrefixLength(previous, entry.key, MOST_SHARED);
+      const coded = frontCoded(previous, entry.key);
       previous = entry.key;
       const count = entry.n === 1 ? '' : `${COUNT_SEPARATOR}${entry.n}`;
-      return `${shared.toString(PREFIX_DIGITS)}${entry.key.slice(shared)}${count}`;
+      return `${coded}${count}`;
     })
     .join(ENTRY_SEPARATOR);
 };
@@ -261,12 +276,12 @@ export const decodeEntries = (text: string): Entry[] => {
   if (!text.startsWith('[')) {
     let previous = '';
     return text.split(ENTRY_SEPARATOR).map((coded): Entry => {
-      const shared = Number.parseInt(coded[0] ?? '', PREFIX_DIGITS);
-      const [rest = '', count] = coded.slice(1).split(COUNT_SEPARATOR);
+      const [keyCoded = '', count] = coded.split(COUNT_SEPARATOR);
+      const key = frontDecoded(previous, keyCoded);
       const n = count === undefined ? 1 : Number(count);
-      if (!(shared <= previous.length) || !Number.isFinite(n)) throw new Error('A block entry is malformed.');
-      previous = previous.slice(0, shared) + rest;
-      return { key: previous, n };
+      if (key === undefined || !Number.isFinite(n)) throw new Error('A block entry is malformed.');
+      previous = key;
+      return { key, n };
     });
   }
   const parsed: unknown = JSON.parse(text);
