@@ -30,7 +30,15 @@ import {
 } from './ranked';
 import type { Item, TableAccess } from './table-access';
 import { TRANSACTION_LIMIT, type TransactItem, type Transaction } from './table-writes';
-import { foldTags, type Known, type Merge, OVERLAY_MERGE_AT, overlayBytes, type TagsFold } from './tag-states';
+import {
+  foldTags,
+  type Known,
+  type Merge,
+  mergedState,
+  OVERLAY_MERGE_AT,
+  overlayBytes,
+  type TagsFold,
+} from './tag-states';
 
 /**
  * What a fold writes, with no I/O: a list's counts and blocks worked out from tickets, and the
@@ -104,33 +112,36 @@ export const foldedItems = (generation: string, list: CountedList, result: FoldR
     [attr.entries]: encodeEntries(block.entries),
   })),
   ...('overlay' in result
-    ? [
-        { ...overlayKey(generation), ...overlayAttributes(result.overlay, result.stamp) },
-        ...result.states.map((tag) => ({ ...tagStateKey(generation, tag.key), ...tagStateAttributes(tag.states) })),
-      ]
+    ? [{ ...overlayKey(generation), ...overlayAttributes(result.overlay, result.merged, result.stamp) }]
     : []),
 ];
 
+/** The state items of the tags fold `stamp` merged (written after it: tag-states.ts). */
+export const tagStateItems = (generation: string, merged: readonly Entry[], stamp: number): Item[] =>
+  merged.map((entry) => ({
+    ...tagStateKey(generation, entry.key),
+    ...tagStateAttributes([mergedState(entry, stamp)]),
+  }));
+
 /**
- * A new generation's list folded at once from `deltas` (a bulk write): `TAGS` with its tag states
- * and an empty overlay, as the folder keeps it.
+ * A new generation's list folded at once from `deltas` (a bulk write): `TAGS` with every tag's
+ * state item and an empty overlay, as the folder leaves it once it has written them.
  */
 export const builtList = (generation: string, list: CountedList, deltas: readonly Delta[], now: number): Item[] => {
   const tickets = [{ sk: '', at: Math.floor(now / 1000), deltas }];
   const empty = { stamp: -1, counts: noCounts, directory: emptyDirectory };
-  return foldedItems(
-    generation,
-    list,
-    list === 'TAGS'
-      ? foldTags(
-          { ...empty, overlay: [] },
-          tickets,
-          new Map(),
-          { ids: [], keys: netted(deltas).map((delta) => delta.key), blocks: new Map() },
-          { now, newId: newBlockId },
-        )
-      : foldInto(list, empty, tickets, new Map(), now),
+  if (list !== 'TAGS') return foldedItems(generation, list, foldInto(list, empty, tickets, new Map(), now));
+  const result = foldTags(
+    { ...empty, overlay: [] },
+    tickets,
+    new Map(),
+    { ids: [], keys: netted(deltas).map((delta) => delta.key), blocks: new Map() },
+    { now, newId: newBlockId },
   );
+  return [
+    ...foldedItems(generation, list, { ...result, merged: [] }),
+    ...tagStateItems(generation, result.merged, result.stamp),
+  ];
 };
 
 export interface FoldPlan {
@@ -150,7 +161,7 @@ export interface FoldPlan {
  * holds at most twice this and one fold's, however many new tags a ticket brings and however long
  * their ids and spellings: far under an item's 400 KB.
  */
-const OVERLAY_MOST = 4 * OVERLAY_MERGE_AT;
+export const OVERLAY_MOST = 4 * OVERLAY_MERGE_AT;
 const OVERLAY_MOST_BYTES = 24 * 1024;
 export const TAGS_FOLD_TICKETS = 30;
 
@@ -221,8 +232,8 @@ export const planTagsFold = (
     overlay: snapshot.overlay ?? [],
   };
   let result = foldTags(state, tickets, before, merge, { now, newId: newBlockId });
-  // Counts, end mark, directory, retired list, overlay, the new blocks, the tag states, the tickets.
-  const others = 5 + result.written.length + result.states.length + tickets.length;
+  // Counts, end mark, directory, retired list, overlay, the new blocks, the tickets.
+  const others = 5 + result.written.length + tickets.length;
   if (others + result.deleted.length > TRANSACTION_LIMIT)
     result = foldTags(state, tickets, before, merge, {
       now,

@@ -1,14 +1,22 @@
 import { StoreUnavailable } from '../domain/errors';
 import { netted, type Ticket } from './counts';
-import { blockDeltas, type FoldPlan, planFold, planTagsFold, TAGS_FOLD_TICKETS } from './fold';
+import {
+  blockDeltas,
+  type FoldPlan,
+  OVERLAY_MOST,
+  planFold,
+  planTagsFold,
+  TAGS_FOLD_TICKETS,
+  tagStateItems,
+} from './fold';
 import { readGeneration } from './generation';
 import { decodeBlock } from './items';
-import { blockKey, type CountedList } from './keys';
+import { attr, blockKey, type CountedList } from './keys';
 import { type ListSnapshot, readForFold, readTickets } from './lists';
 import { blockIndexOf, blocksTouched, type Entry } from './ranked';
 import { backoff, isConflict, type TableAccess } from './table-access';
-import { ConditionsFailed, TRANSACTION_LIMIT, transact } from './table-writes';
-import { mergePlan, OVERLAY_MERGE_AT, OVERLAY_MERGE_BYTES, overlayBytes } from './tag-states';
+import { ConditionsFailed, TRANSACTION_LIMIT, type TransactItem, transact } from './table-writes';
+import { MERGE_MOST, mergePlan, OVERLAY_MERGE_AT, OVERLAY_MERGE_BYTES, overlayBytes } from './tag-states';
 
 /**
  * The folder: moves a list's tickets into its counts and blocks, so that readers have few tickets
@@ -42,9 +50,69 @@ const notWorthFirstFold = (list: CountedList, snapshot: ListSnapshot) =>
   snapshot.directory.blocks.length === 0 &&
   snapshot.tickets.length < FIRST_FOLD_TICKETS;
 
-/** `TAGS`'s overlay holds more than a fold leaves when it has time: merge-only folds carry on. */
-const overlayToMerge = (overlay: readonly Entry[] | undefined) =>
-  overlay !== undefined && (overlay.length > OVERLAY_MERGE_AT || overlayBytes(overlay) > OVERLAY_MERGE_BYTES);
+/**
+ * `TAGS`'s overlay holds more than a fold leaves when it has time, or tags merged whose state items
+ * are still to write: merge-only folds carry on.
+ */
+const overlayToMerge = (snapshot: Pick<ListSnapshot, 'overlay' | 'merged'>) => {
+  const { overlay, merged } = snapshot;
+  if (overlay === undefined) return false;
+  return (merged?.length ?? 0) > 0 || overlay.length > OVERLAY_MERGE_AT || overlayBytes(overlay) > OVERLAY_MERGE_BYTES;
+};
+
+/**
+ * Tags a block must gain for a fold with tickets to rewrite it. A merge takes the blocks holding
+ * most of the overlay's tags; with 100,000 tags in 250 blocks, the overlay's hundred-odd tags are
+ * one or two a block, and each 10 KB block rewritten for one tag cost about 20 write units a tag.
+ * Folds with no ticket left (the writes have stopped) merge whatever is left.
+ */
+const MERGE_BLOCK_LEAST = 4;
+
+/** The bytes of tags one merge takes at most (they stay in the overlay, read by readers, until the next fold). */
+const MERGED_MOST_BYTES = 24 * 1024;
+
+/**
+ * Writes the state items of the tags fold `stamp` merged, before a later fold drops them from the
+ * overlay, a transaction of 100 at a time. Each is conditioned on the item holding an older state:
+ * a folder that read the overlay before another dropped it, and writes late, cannot put back a
+ * state older than one a later merge wrote. A failed condition is such a newer state: left as is.
+ */
+export const writeTagStates = async (
+  access: TableAccess,
+  generation: string,
+  merged: readonly Entry[],
+  stamp: number,
+) => {
+  const puts = tagStateItems(generation, merged, stamp).map(
+    (Item): TransactItem => ({
+      Put: {
+        TableName: access.tableName,
+        Item,
+        ConditionExpression: 'attribute_not_exists(#stamp) OR #stamp < :stamp',
+        ExpressionAttributeNames: { '#stamp': attr.stamp },
+        ExpressionAttributeValues: { ':stamp': stamp },
+      },
+    }),
+  );
+  const chunks = Array.from({ length: Math.ceil(puts.length / TRANSACTION_LIMIT) }, (_, index) =>
+    puts.slice(index * TRANSACTION_LIMIT, (index + 1) * TRANSACTION_LIMIT),
+  );
+  await Promise.all(
+    chunks.map(async (chunk) => {
+      // Named by position, so that a cancellation says which states were newer already.
+      for (let left = chunk; left.length > 0; ) {
+        try {
+          await transact(access, Object.fromEntries(left.map((item, index) => [String(index), item])));
+          return;
+        } catch (error) {
+          if (!(error instanceof ConditionsFailed)) throw error;
+          const newer = new Set(error.failed);
+          left = left.filter((_, index) => !newer.has(String(index)));
+        }
+      }
+    }),
+  );
+};
 
 /**
  * Folds the list's tickets, oldest first, one transaction at a time, while a backlog is left (a
@@ -77,13 +145,24 @@ export const foldList = async (
     }
   };
   for (let attempt = 0; Date.now() < until; ) {
-    const snapshot: ListSnapshot = known
-      ? { ...known, ...ticketsOf(await readTickets(access, generation, list, FOLD_TICKETS)) }
-      : await readForFold(access, generation, list, FOLD_TICKETS);
-    if (snapshot.tickets.length === 0 && !overlayToMerge(snapshot.overlay)) return folded;
+    // The tags the last fold merged: their state items, written while the next tickets are read.
+    const last = known;
+    const [snapshot] = await Promise.all([
+      last
+        ? readTickets(access, generation, list, FOLD_TICKETS).then(
+            (read): ListSnapshot => ({ ...last, ...ticketsOf(read) }),
+          )
+        : readForFold(access, generation, list, FOLD_TICKETS),
+      last?.merged?.length ? writeTagStates(access, generation, last.merged, last.stamp) : undefined,
+    ]);
+    if (snapshot.tickets.length === 0 && !overlayToMerge(snapshot)) return folded;
     if (!known && notWorthFirstFold(list, snapshot)) return folded;
-    if (!known) blocks = new Map();
+    if (!known) {
+      blocks = new Map();
+      if (snapshot.merged?.length) await writeTagStates(access, generation, snapshot.merged, snapshot.stamp);
+    }
     let take = Math.min(FOLD_TICKETS, snapshot.tickets.length);
+    let mostMerged = MERGE_MOST;
     let plan: FoldPlan | undefined;
     for (;;) {
       const tickets = snapshot.tickets.slice(0, take);
@@ -97,9 +176,12 @@ export const foldList = async (
           TRANSACTION_LIMIT - 5 - tickets.length,
           undefined,
           overlayBytes(snapshot.overlay) > OVERLAY_MERGE_BYTES,
+          mostMerged,
+          // With tickets to fold, a block is rewritten for a few tags at least, till the overlay is large.
+          take > 0 && snapshot.overlay.length <= OVERLAY_MOST ? MERGE_BLOCK_LEAST : 1,
         );
-        // Nothing to fold and nothing to merge: the overlay is as small as merging makes it.
-        if (take === 0 && merge.keys.length === 0) return folded;
+        // Nothing to fold, to merge or to drop: the overlay is as small as merging makes it.
+        if (take === 0 && merge.keys.length === 0 && !snapshot.merged?.length) return folded;
         // What a tag outside the overlay was is in its block (read once: a fold keeps what it wrote).
         const outside = deltas.filter((delta) => !inOverlay.has(delta.key));
         await readBlocks([...blocksTouched(snapshot.directory, outside), ...merge.ids]);
@@ -112,6 +194,11 @@ export const foldList = async (
           }),
         );
         plan = planTagsFold(access, snapshot, tickets, before, { ...merge, blocks }, Date.now());
+        // Long ids and spellings: fewer tags merged, so that the overlay stays small.
+        if ('merged' in plan.result && mostMerged > 1 && overlayBytes(plan.result.merged) > MERGED_MOST_BYTES) {
+          mostMerged = Math.floor(mostMerged / 2);
+          continue;
+        }
       } else {
         await readBlocks(blocksTouched(snapshot.directory, blockDeltas(list, deltas)));
         plan = planFold(access, snapshot, tickets, blocks, Date.now());
@@ -130,13 +217,13 @@ export const foldList = async (
         stamp: result.stamp,
         folded: result.counts,
         directory: result.directory,
-        ...('overlay' in result && { overlay: result.overlay }),
+        ...('overlay' in result && { overlay: result.overlay, merged: result.merged }),
       };
       const live = new Set(result.directory.blocks.map((block) => block.id));
       for (const written of result.written) blocks.set(written.id, written.entries);
       for (const id of blocks.keys()) if (!live.has(id)) blocks.delete(id);
       const drained = snapshot.tickets.length < FOLD_TICKETS && plan.tickets === snapshot.tickets.length;
-      if (drained && !overlayToMerge(known.overlay)) return folded;
+      if (drained && !overlayToMerge(known)) return folded;
     } catch (error) {
       if (error instanceof ConditionsFailed) return folded;
       if (!isConflict(error)) throw error;

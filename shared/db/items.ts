@@ -246,14 +246,22 @@ export const retiredAttributes = (directory: Directory, stamp: number): Item => 
 
 export const decodeBlock = (item: Item): Entry[] => decodeEntries(string(item, attr.entries));
 
-/** `TAGS`'s overlay (`#V`): its entries (none is stored as an empty string). */
-export const decodeOverlay = (item: Item): Entry[] => {
-  const text = string(item, attr.entries);
-  return text === '' ? [] : decodeEntries(text);
+/**
+ * `TAGS`'s overlay (`#V`): its entries, and apart the tags its fold merged, whose state items may
+ * not be written yet (none is stored as an empty string; an overlay from before merges kept any
+ * has no `merged`).
+ */
+export const decodeOverlay = (item: Item): { readonly entries: Entry[]; readonly merged: Entry[] } => {
+  const part = (name: string) => {
+    const text = item[name] === undefined ? '' : string(item, name);
+    return text === '' ? [] : decodeEntries(text);
+  };
+  return { entries: part(attr.entries), merged: part(attr.merged) };
 };
 
-export const overlayAttributes = (entries: readonly Entry[], stamp: number): Item => ({
+export const overlayAttributes = (entries: readonly Entry[], merged: readonly Entry[], stamp: number): Item => ({
   [attr.entries]: entries.length === 0 ? '' : encodeEntries(entries),
+  [attr.merged]: merged.length === 0 ? '' : encodeEntries(merged),
   [attr.stamp]: stamp,
 });
 
@@ -271,8 +279,10 @@ export const decodeTagStates = (item: Item): TagState[] =>
     ...(names && names.length > 0 && { names }),
   }));
 
+/** A tag's state item: `stamp` (the newest state's) is what a later write of it is conditioned on. */
 export const tagStateAttributes = (states: readonly TagState[]): Item => ({
   [attr.states]: JSON.stringify(states.map((state) => [state.stamp, state.n, state.names ?? []])),
+  ...(states[0] && { [attr.stamp]: states[0].stamp }),
 });
 
 export const decodeHead = (item: Item | undefined): string | undefined =>

@@ -191,7 +191,7 @@ export const attr = {
   changes: 'changes',
   /** Ticket: when its write was made (Unix seconds), on tickets older than the time in their sort key. */
   at: 'at',
-  /** Counts, end mark, directory: the number of the fold that wrote them. */
+  /** Counts, end mark, overlay, directory: the number of the fold that wrote them; a tag's state: of its newest state. */
   stamp: 'stamp',
   /** Counts: members, per year (JSON), name spellings (JSON), writes folded, last change. */
   total: 'total',
@@ -204,6 +204,8 @@ export const attr = {
   retired: 'retired',
   /** Block, overlay: its entries (JSON). */
   entries: 'entries',
+  /** Overlay: the tags its fold merged into their blocks, their state items not written yet (entries). */
+  merged: 'merged',
   /** A tag's state: `[[stamp, count, spellings]]` as the fold that last merged it left it (JSON). */
   states: 'states',
   /** Bulk write; a guard's seal. */

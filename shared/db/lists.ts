@@ -59,6 +59,8 @@ export interface ListSnapshot {
   readonly pending: readonly Delta[];
   /** `TAGS` only, folded with an overlay (see tag-states.ts): the tags changed since their blocks were written. */
   readonly overlay?: readonly Entry[];
+  /** `TAGS` with an overlay: the tags its last fold merged into their blocks, their state items perhaps not written yet. */
+  readonly merged?: readonly Entry[];
 }
 
 /** What the items of a list's partition hold (counts, tickets, directory, retired blocks). */
@@ -74,6 +76,7 @@ const LIST_ATTRIBUTES = [
   attr.blocks,
   attr.retired,
   attr.entries,
+  attr.merged,
 ] as const;
 
 /** A fold landing during the Query makes its start and end disagree; the Query is made again, at most this often. */
@@ -116,8 +119,10 @@ const snapshotOf = (
   const tickets = items.filter((item) => String(item.SK).startsWith(TICKET_PREFIX)).map(decodeTicket);
   const directory = directoryItem ? decodeDirectory(directoryItem, retiredItem) : emptyDirectory;
   // A `TAGS` folded before overlays has blocks and no overlay: its tickets are looked up in its blocks.
-  const overlay =
-    overlayItem !== undefined ? decodeOverlay(overlayItem) : list === 'TAGS' && stamp === 0 ? [] : undefined;
+  const { entries: overlay, merged } =
+    overlayItem !== undefined
+      ? decodeOverlay(overlayItem)
+      : { entries: list === 'TAGS' && stamp === 0 ? [] : undefined, merged: [] };
   return {
     generation,
     list,
@@ -126,7 +131,7 @@ const snapshotOf = (
     tickets,
     directory,
     pending: netted(tickets.flatMap((ticket) => ticket.deltas)),
-    ...(overlay && (overlayItem !== undefined || directory.blocks.length === 0) && { overlay }),
+    ...(overlay && (overlayItem !== undefined || directory.blocks.length === 0) && { overlay, merged }),
   };
 };
 

@@ -3,11 +3,18 @@ import { applyToBlocks, type BlockChanges, blockIndexOf, type Directory, type En
 
 /**
  * `TAGS` folded in two steps, with no I/O. A fold adds its tickets to the overlay: each tag it
- * changes, with its new count and spellings, and the same in the tag's state item. Only once the
- * overlay holds more than OVERLAY_MERGE_AT tags are they merged into their blocks. A stream of new
- * tags, each falling in a block of its own, so costs a fold a few state items rather than a
- * rewrite of most blocks, and a reader finds what a pending ticket's tag was at the snapshot in the
- * overlay or, a hundred to a call, in the tags' state items, never in their blocks.
+ * changes, with its new count and spellings. Only once the overlay holds more than OVERLAY_MERGE_AT
+ * tags are they merged into their blocks. A stream of new tags, each falling in a block of its
+ * own, so costs a fold a few blocks rather than a rewrite of most of them, and a reader finds what
+ * a pending ticket's tag was at the snapshot in the overlay or, a hundred to a call, in the tags'
+ * state items, never in their blocks.
+ *
+ * A tag's state item is written after the merge that made it, not in its transaction: a
+ * transaction holds 100 items, and a state item a tag would leave a merge room for a few dozen
+ * tags, and the fold for few tickets (under a stream of new tags, 15 to 30 of the 80 it may take).
+ * So a merge keeps the tags it merged in the overlay's `merged` part, read by readers as the rest
+ * of the overlay, and the next fold writes their state items (each conditioned on holding an
+ * older state, so that a late folder cannot put an older one back) before it drops them.
  */
 
 /** A tag as of the fold `stamp` (the one that last merged it into its block): its count and spellings. */
@@ -71,10 +78,14 @@ export interface Merge {
   readonly keys: readonly string[];
 }
 
+/** Tags one merge takes at most: the next fold writes their state items (a transaction of 100 each) before it drops them. */
+export const MERGE_MOST = 400;
+
 /**
  * What a fold with `room` items to spare merges: nothing while the overlay holds at most
- * `mergeAt` tags; else the blocks holding most of its tags first, each costing its new blocks
- * (two, should it split) and a state item per tag, the last of them perhaps in part.
+ * `mergeAt` tags; else the blocks holding most of its tags first (at least `least` of them), each
+ * costing its new blocks (two, should it split), up to MERGE_MOST tags, the last block perhaps in
+ * part.
  */
 export const mergePlan = (
   directory: Directory,
@@ -83,6 +94,9 @@ export const mergePlan = (
   mergeAt = OVERLAY_MERGE_AT,
   /** Merge whatever the number of tags (the overlay's bytes are past OVERLAY_MERGE_BYTES). */
   force = false,
+  most = MERGE_MOST,
+  /** Tags a block must gain to be rewritten (a block is about 10 KB, rewritten whole). */
+  least = 1,
 ): Merge => {
   const { blocks } = directory;
   if (overlayKeys.length <= mergeAt && !force) return { ids: [], keys: [] };
@@ -91,23 +105,31 @@ export const mergePlan = (
   const keys: string[] = [];
   let left = room;
   for (const [index, inBlock] of [...perBlock].sort(([, a], [, b]) => b.length - a.length)) {
-    const take = Math.min(inBlock.length, left - 2);
-    if (take <= 0) break;
+    const take = Math.min(inBlock.length, most - keys.length);
+    if (take <= 0 || left < 2 || inBlock.length < least) break;
     const id = blocks[index]?.id;
     if (id !== undefined) ids.push(id);
     keys.push(...inBlock.sort().slice(0, take));
-    left -= take + 2;
+    left -= 2;
   }
   return { ids, keys };
 };
 
-/** What a fold of `TAGS` writes: its counts, directory and blocks, overlay, and the state of each tag it changed. */
+/** What a fold of `TAGS` writes: its counts, directory and blocks, and overlay (the tags it merged apart). */
 export interface TagsFold extends BlockChanges {
   readonly stamp: number;
   readonly counts: ListCounts;
   readonly overlay: readonly Entry[];
-  readonly states: readonly { readonly key: string; readonly states: readonly TagState[] }[];
+  /** The tags it merged into their blocks, as merged: their state items are written before the next fold. */
+  readonly merged: readonly Entry[];
 }
+
+/** The state a tag merged by fold `stamp` leaves in its state item. */
+export const mergedState = (entry: Entry, stamp: number): TagState => ({
+  stamp,
+  n: entry.n,
+  ...(entry.names && { names: entry.names }),
+});
 
 /**
  * Folds `tickets` into `TAGS`'s overlay and merges `merge` (see `mergePlan`) into its blocks:
@@ -148,7 +170,7 @@ export const foldTags = (
   // The tags merged: as the changes that make their blocks' entries the overlay's, and their state items.
   const merging = new Set(merge.keys);
   const deltas: Delta[] = [];
-  const states: { key: string; states: TagState[] }[] = [];
+  const merged: Entry[] = [];
   const kept: Entry[] = [];
   for (const entry of overlay.values()) {
     if (!merging.has(entry.key)) {
@@ -160,8 +182,7 @@ export const foldTags = (
     deltas.push(...netted([entry, ...(old ? [negated(old)] : [])]));
     // A tag at zero joins its block all the same (`TAGS` remembers every tag it had).
     if (!old && entry.n === 0) deltas.push({ key: entry.key, n: 0 });
-    const latest: TagState = { stamp, n: entry.n, ...(entry.names && { names: entry.names }) };
-    states.push({ key: entry.key, states: [latest] });
+    merged.push(entry);
   }
   const changes = applyToBlocks({ ...state.directory, blocks: refs }, merge.blocks, deltas, {
     now: options.now,
@@ -188,6 +209,6 @@ export const foldTags = (
     stamp,
     counts: { ...versionWith(state.counts, tickets), total },
     overlay: withOverlay([], kept),
-    states,
+    merged: withOverlay([], merged),
   };
 };

@@ -38,7 +38,7 @@ export const fakeTable = () => {
   return { access, items, put, calls };
 };
 
-/** The fake with transactions (a fold's), conditions on `#stamp` and `attribute_exists(#sk)`, and DynamoDB's limits. */
+/** The fake with transactions (a fold's, a tag state's), conditions on `#stamp` and `attribute_exists(#sk)`, and DynamoDB's limits. */
 export const fakeTableWithWrites = () => {
   const table = fakeTable();
   const { items, put } = table;
@@ -84,6 +84,8 @@ export const fakeTableWithWrites = () => {
         if (condition === 'attribute_exists(#sk)') return current ? 'None' : 'ConditionalCheckFailed';
         const stamp = op.ExpressionAttributeValues?.[':stamp'];
         if (condition.startsWith('attribute_not_exists') && (!current || current.stamp === undefined)) return 'None';
+        if (condition.endsWith('#stamp < :stamp'))
+          return Number(current?.stamp) < Number(stamp) ? 'None' : 'ConditionalCheckFailed';
         return current?.stamp === stamp ? 'None' : 'ConditionalCheckFailed';
       });
       if (reasons.some((r) => r !== 'None'))

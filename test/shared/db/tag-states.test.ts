@@ -5,6 +5,7 @@ import { blockIndexOf, type Directory, type Entry, emptyDirectory, withDeltas } 
 import {
   foldTags,
   type Known,
+  mergedState,
   mergePlan,
   stateAt,
   type TagState,
@@ -50,6 +51,8 @@ class TagsTable {
   counts = noCounts;
   directory: Directory = emptyDirectory;
   overlay: readonly Entry[] = [];
+  /** The tags the last fold merged, their state items written by the next fold (tag-states.ts). */
+  merged: readonly Entry[] = [];
   readonly blocks = new Map<string, readonly Entry[]>();
   readonly states = new Map<string, readonly TagState[]>();
   #ids = 0;
@@ -68,21 +71,29 @@ class TagsTable {
       { now: 0, newId: () => `b${++this.#ids}`, blockEntries: 3 },
     );
     for (const written of result.written) this.blocks.set(written.id, written.entries);
-    for (const tag of result.states) this.states.set(tag.key, tag.states);
+    // The fold wrote the state items of the tags merged before it, then dropped them.
+    for (const entry of this.merged) this.states.set(entry.key, [mergedState(entry, this.stamp)]);
     Object.assign(this, {
       stamp: result.stamp,
       counts: result.counts,
       directory: result.directory,
       overlay: result.overlay,
+      merged: result.merged,
     });
   }
 
   /** What a `/tags` reader sees with `tickets` pending, as of the snapshot at `stamp` (states may be newer). */
   read(
     tickets: readonly Ticket[],
-    snapshot: { stamp: number; overlay: readonly Entry[]; total: number; directory: Directory },
+    snapshot: {
+      stamp: number;
+      overlay: readonly Entry[];
+      merged: readonly Entry[];
+      total: number;
+      directory: Directory;
+    },
   ) {
-    const inOverlay = new Map(snapshot.overlay.map((entry) => [entry.key, entry]));
+    const inOverlay = new Map([...snapshot.merged, ...snapshot.overlay].map((entry) => [entry.key, entry]));
     const pending = tickets.flatMap((ticket) => ticket.deltas);
     let count = snapshot.total;
     const byKey = new Map<string, number>();
@@ -129,6 +140,7 @@ describe('TAGS folded through an overlay, read through tag states', () => {
             const snapshot = {
               stamp: table.stamp,
               overlay: table.overlay,
+              merged: table.merged,
               total: table.counts.total,
               directory: table.directory,
             };
@@ -143,6 +155,7 @@ describe('TAGS folded through an overlay, read through tag states', () => {
           const done = table.read([], {
             stamp: table.stamp,
             overlay: table.overlay,
+            merged: table.merged,
             total: table.counts.total,
             directory: table.directory,
           });
@@ -159,9 +172,12 @@ describe('TAGS folded through an overlay, read through tag states', () => {
             visible[index] = (visible[index] ?? 0) + 1;
           }
           expect(table.directory.blocks.map((block) => block.visible)).toEqual(visible);
-          // Every tag in a block has a state item (a reader looks up a tag outside the overlay there).
+          // Every tag in a block has a state item, or is in the overlay's merged part till it has
+          // (a reader looks up a tag outside the overlay there).
+          const merged = new Set(table.merged.map((entry) => entry.key));
           for (const block of table.directory.blocks)
-            for (const entry of table.blocks.get(block.id) ?? []) expect(table.states.has(entry.key)).toBe(true);
+            for (const entry of table.blocks.get(block.id) ?? [])
+              expect(table.states.has(entry.key) || merged.has(entry.key)).toBe(true);
         },
       ),
       { numRuns: 400 },

@@ -81,10 +81,12 @@ describe('a page of /tags with hundreds of tickets waiting', () => {
   it('leaves the overlay no bigger than a quiet fold leaves it once the tickets are all folded', async () => {
     const generation = await readGeneration(writes());
     await foldList(writes(), generation, 'TAGS');
-    const overlay = decodeOverlay((await writes().get(overlayKey(generation))) ?? {});
+    const { entries: overlay, merged } = decodeOverlay((await writes().get(overlayKey(generation))) ?? {});
     // 560 new tags: without merging on after the last ticket, a few hundred stay in every read.
     expect(overlay.length).toBeLessThanOrEqual(OVERLAY_MERGE_AT);
     expect(overlayBytes(overlay)).toBeLessThanOrEqual(OVERLAY_MERGE_BYTES);
+    // And the tags merged last have their state items: none is left in the overlay.
+    expect(merged).toEqual([]);
     const page = await listTags(reads(), { start: { offset: 1000 }, limit: 25, sort: 'asc' });
     expect(page.count).toBe(inUse.length);
     expect(page.items.map((t) => t.id)).toEqual(inUse.slice(1000, 1025));
