@@ -35,8 +35,10 @@ import {
   type Known,
   type Merge,
   mergedState,
-  OVERLAY_MERGE_AT,
+  OVERLAY_MOST,
+  OVERLAY_MOST_BYTES,
   overlayBytes,
+  TAGS_FOLD_TICKETS,
   type TagsFold,
 } from './tag-states';
 
@@ -101,7 +103,7 @@ export const foldInto = (
   return { ...changes, counts: { ...versionWith(state.counts, tickets), total: inUse }, stamp };
 };
 
-/** The items a fold's result puts: counts, end mark, directory, blocks (and `TAGS`'s overlay and tag states). */
+/** The items a fold's result puts: counts, end mark, directory, blocks (and `TAGS`'s overlay). */
 export const foldedItems = (generation: string, list: CountedList, result: FoldResult | TagsFold): Item[] => [
   { ...countsKey(generation, list), ...countsAttributes(result.counts, result.stamp) },
   { ...endMarkKey(generation, list), [attr.stamp]: result.stamp },
@@ -153,17 +155,6 @@ export interface FoldPlan {
   /** The list as the fold leaves it. */
   readonly result: FoldResult | TagsFold;
 }
-
-/**
- * Past this many tags (or bytes) in `TAGS`'s overlay, a fold takes at most TAGS_FOLD_TICKETS
- * tickets, so that most of its 100 items merge; past twice as many, fewer still, down to none (a
- * fold that only merges), until it leaves the overlay no bigger than it found it. So the overlay
- * holds at most twice this and one fold's, however many new tags a ticket brings and however long
- * their ids and spellings: far under an item's 400 KB.
- */
-export const OVERLAY_MOST = 4 * OVERLAY_MERGE_AT;
-const OVERLAY_MOST_BYTES = 24 * 1024;
-export const TAGS_FOLD_TICKETS = 30;
 
 /** Whether a fold of `TAGS` that leaves `after` of an overlay it found as `before` must take fewer tickets. */
 const starved = (before: readonly Entry[], after: readonly Entry[], tickets: number) => {

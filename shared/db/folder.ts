@@ -1,30 +1,35 @@
 import { StoreUnavailable } from '../domain/errors';
 import { netted, type Ticket } from './counts';
-import {
-  blockDeltas,
-  type FoldPlan,
-  OVERLAY_MOST,
-  planFold,
-  planTagsFold,
-  TAGS_FOLD_TICKETS,
-  tagStateItems,
-} from './fold';
+import { blockDeltas, type FoldPlan, planFold, planTagsFold } from './fold';
 import { readGeneration } from './generation';
 import { decodeBlock } from './items';
-import { attr, blockKey, type CountedList } from './keys';
+import { blockKey, type CountedList } from './keys';
 import { type ListSnapshot, readForFold, readTickets } from './lists';
 import { blockIndexOf, blocksTouched, type Entry } from './ranked';
 import { backoff, isConflict, type TableAccess } from './table-access';
-import { ConditionsFailed, TRANSACTION_LIMIT, type TransactItem, transact } from './table-writes';
-import { MERGE_MOST, mergePlan, OVERLAY_MERGE_AT, OVERLAY_MERGE_BYTES, overlayBytes } from './tag-states';
+import { ConditionsFailed, TRANSACTION_LIMIT, transact } from './table-writes';
+import { writeTagStates } from './tag-state-writes';
+import {
+  MERGE_BLOCK_LEAST,
+  MERGE_MOST,
+  MERGE_MOST_BYTES,
+  mergePlan,
+  OVERLAY_MERGE_AT,
+  OVERLAY_MERGE_BYTES,
+  OVERLAY_MOST,
+  overlayBytes,
+  TAGS_FOLD_TICKETS,
+  withOverlay,
+} from './tag-states';
 
 /**
  * The folder: moves a list's tickets into its counts and blocks, so that readers have few tickets
  * to add up. One fold is one transaction, conditioned on the fold it read (`stamp`), that writes
  * the counts, the end mark, the directory and the blocks it changed, and deletes the tickets it
- * took; a fold that meets another changes nothing. It runs in the background, on the table's
- * stream (functions/fold-counts.ts, and the local server's stream reader): no write waits for it,
- * and a reader is exact whether it has run or not.
+ * took (in `TAGS`, the state items of the tags a fold merged are written before the next fold:
+ * tag-state-writes.ts); a fold that meets another changes nothing. It runs in the background, on
+ * the table's stream (functions/fold-counts.ts, and the local server's stream reader): no write
+ * waits for it, and a reader is exact whether it has run or not.
  */
 
 /** Tickets one fold takes at most (the transaction's 100 items bound it further). */
@@ -50,73 +55,30 @@ const notWorthFirstFold = (list: CountedList, snapshot: ListSnapshot) =>
   snapshot.directory.blocks.length === 0 &&
   snapshot.tickets.length < FIRST_FOLD_TICKETS;
 
+/** `TAGS`'s overlay in two: the tags still to merge, and those its fold merged (state items still to write). */
+const overlayParts = (snapshot: Pick<ListSnapshot, 'overlay' | 'merged'>) => {
+  const merged = new Set(snapshot.merged ?? []);
+  const overlay = snapshot.overlay ?? [];
+  return {
+    live: overlay.filter((entry) => !merged.has(entry.key)),
+    merged: overlay.filter((entry) => merged.has(entry.key)),
+  };
+};
+
 /**
  * `TAGS`'s overlay holds more than a fold leaves when it has time, or tags merged whose state items
  * are still to write: merge-only folds carry on.
  */
 const overlayToMerge = (snapshot: Pick<ListSnapshot, 'overlay' | 'merged'>) => {
-  const { overlay, merged } = snapshot;
-  if (overlay === undefined) return false;
-  return (merged?.length ?? 0) > 0 || overlay.length > OVERLAY_MERGE_AT || overlayBytes(overlay) > OVERLAY_MERGE_BYTES;
-};
-
-/**
- * Tags a block must gain for a fold with tickets to rewrite it. A merge takes the blocks holding
- * most of the overlay's tags; with 100,000 tags in 250 blocks, the overlay's hundred-odd tags are
- * one or two a block, and each 10 KB block rewritten for one tag cost about 20 write units a tag.
- * Folds with no ticket left (the writes have stopped) merge whatever is left.
- */
-const MERGE_BLOCK_LEAST = 4;
-
-/** The bytes of tags one merge takes at most (they stay in the overlay, read by readers, until the next fold). */
-const MERGED_MOST_BYTES = 24 * 1024;
-
-/**
- * Writes the state items of the tags fold `stamp` merged, before a later fold drops them from the
- * overlay, a transaction of 100 at a time. Each is conditioned on the item holding an older state:
- * a folder that read the overlay before another dropped it, and writes late, cannot put back a
- * state older than one a later merge wrote. A failed condition is such a newer state: left as is.
- */
-export const writeTagStates = async (
-  access: TableAccess,
-  generation: string,
-  merged: readonly Entry[],
-  stamp: number,
-) => {
-  const puts = tagStateItems(generation, merged, stamp).map(
-    (Item): TransactItem => ({
-      Put: {
-        TableName: access.tableName,
-        Item,
-        ConditionExpression: 'attribute_not_exists(#stamp) OR #stamp < :stamp',
-        ExpressionAttributeNames: { '#stamp': attr.stamp },
-        ExpressionAttributeValues: { ':stamp': stamp },
-      },
-    }),
-  );
-  const chunks = Array.from({ length: Math.ceil(puts.length / TRANSACTION_LIMIT) }, (_, index) =>
-    puts.slice(index * TRANSACTION_LIMIT, (index + 1) * TRANSACTION_LIMIT),
-  );
-  await Promise.all(
-    chunks.map(async (chunk) => {
-      // Named by position, so that a cancellation says which states were newer already.
-      for (let left = chunk; left.length > 0; ) {
-        try {
-          await transact(access, Object.fromEntries(left.map((item, index) => [String(index), item])));
-          return;
-        } catch (error) {
-          if (!(error instanceof ConditionsFailed)) throw error;
-          const newer = new Set(error.failed);
-          left = left.filter((_, index) => !newer.has(String(index)));
-        }
-      }
-    }),
-  );
+  if (snapshot.overlay === undefined) return false;
+  const { live, merged } = overlayParts(snapshot);
+  return merged.length > 0 || live.length > OVERLAY_MERGE_AT || overlayBytes(live) > OVERLAY_MERGE_BYTES;
 };
 
 /**
  * Folds the list's tickets, oldest first, one transaction at a time, while a backlog is left (a
- * read found a full fold's worth, or `TAGS`'s overlay holds more than merging leaves) or until
+ * read found a full fold's worth, or `TAGS`'s overlay holds more than merging leaves, or tags
+ * merged whose state items are still to write) or until
  * `until` (Unix ms) passes; the tickets written after its last read come back on the stream.
  * Returns how many it folded; a fold that met another stops it (the other one carries on).
  *
@@ -145,22 +107,26 @@ export const foldList = async (
     }
   };
   for (let attempt = 0; Date.now() < until; ) {
-    // The tags the last fold merged: their state items, written while the next tickets are read.
+    // The state items of the tags the last fold merged, written while the next tickets are read.
     const last = known;
-    const [snapshot] = await Promise.all([
+    const [read] = await Promise.all([
       last
         ? readTickets(access, generation, list, FOLD_TICKETS).then(
-            (read): ListSnapshot => ({ ...last, ...ticketsOf(read) }),
+            (tickets): ListSnapshot => ({ ...last, ...ticketsOf(tickets) }),
           )
         : readForFold(access, generation, list, FOLD_TICKETS),
-      last?.merged?.length ? writeTagStates(access, generation, last.merged, last.stamp) : undefined,
+      last && writeTagStates(access, generation, overlayParts(last).merged, last.stamp),
     ]);
-    if (snapshot.tickets.length === 0 && !overlayToMerge(snapshot)) return folded;
-    if (!known && notWorthFirstFold(list, snapshot)) return folded;
+    if (read.tickets.length === 0 && !overlayToMerge(read)) return folded;
+    if (!known && notWorthFirstFold(list, read)) return folded;
+    const parts = overlayParts(read);
     if (!known) {
       blocks = new Map();
-      if (snapshot.merged?.length) await writeTagStates(access, generation, snapshot.merged, snapshot.stamp);
+      await writeTagStates(access, generation, parts.merged, read.stamp);
     }
+    // Planned on the tags still to merge: this fold drops those merged, their state items written.
+    const snapshot: ListSnapshot = read.overlay ? { ...read, overlay: parts.live } : read;
+    const dropping = parts.merged.length > 0;
     let take = Math.min(FOLD_TICKETS, snapshot.tickets.length);
     let mostMerged = MERGE_MOST;
     let plan: FoldPlan | undefined;
@@ -178,10 +144,12 @@ export const foldList = async (
           overlayBytes(snapshot.overlay) > OVERLAY_MERGE_BYTES,
           mostMerged,
           // With tickets to fold, a block is rewritten for a few tags at least, till the overlay is large.
-          take > 0 && snapshot.overlay.length <= OVERLAY_MOST ? MERGE_BLOCK_LEAST : 1,
+          take > 0 && snapshot.overlay.length <= OVERLAY_MOST && overlayBytes(snapshot.overlay) <= OVERLAY_MERGE_BYTES
+            ? MERGE_BLOCK_LEAST
+            : 1,
         );
         // Nothing to fold, to merge or to drop: the overlay is as small as merging makes it.
-        if (take === 0 && merge.keys.length === 0 && !snapshot.merged?.length) return folded;
+        if (take === 0 && merge.keys.length === 0 && !dropping) return folded;
         // What a tag outside the overlay was is in its block (read once: a fold keeps what it wrote).
         const outside = deltas.filter((delta) => !inOverlay.has(delta.key));
         await readBlocks([...blocksTouched(snapshot.directory, outside), ...merge.ids]);
@@ -194,8 +162,11 @@ export const foldList = async (
           }),
         );
         plan = planTagsFold(access, snapshot, tickets, before, { ...merge, blocks }, Date.now());
-        // Long ids and spellings: fewer tags merged, so that the overlay stays small.
-        if ('merged' in plan.result && mostMerged > 1 && overlayBytes(plan.result.merged) > MERGED_MOST_BYTES) {
+        // Long ids and spellings, or blocks split in more than two: fewer tags merged.
+        const tooMuch =
+          ('merged' in plan.result && overlayBytes(plan.result.merged) > MERGE_MOST_BYTES) ||
+          (take === 0 && plan.size > TRANSACTION_LIMIT);
+        if (tooMuch && mostMerged > 1) {
           mostMerged = Math.floor(mostMerged / 2);
           continue;
         }
@@ -217,7 +188,10 @@ export const foldList = async (
         stamp: result.stamp,
         folded: result.counts,
         directory: result.directory,
-        ...('overlay' in result && { overlay: result.overlay, merged: result.merged }),
+        ...('overlay' in result && {
+          overlay: withOverlay(result.overlay, result.merged),
+          merged: result.merged.map((entry) => entry.key),
+        }),
       };
       const live = new Set(result.directory.blocks.map((block) => block.id));
       for (const written of result.written) blocks.set(written.id, written.entries);

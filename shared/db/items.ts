@@ -14,7 +14,7 @@ import {
   frontDecoded,
 } from './ranked';
 import type { Item } from './table-access';
-import type { TagState } from './tag-states';
+import { type TagState, withOverlay } from './tag-states';
 
 /**
  * One decoder per item type: what the table holds, checked and typed as the data layer uses it.
@@ -247,23 +247,27 @@ export const retiredAttributes = (directory: Directory, stamp: number): Item => 
 export const decodeBlock = (item: Item): Entry[] => decodeEntries(string(item, attr.entries));
 
 /**
- * `TAGS`'s overlay (`#V`): its entries, and apart the tags its fold merged, whose state items may
- * not be written yet (none is stored as an empty string; an overlay from before merges kept any
- * has no `merged`).
+ * `TAGS`'s overlay (`#V`): its entries (none is stored as an empty string), and the keys of those
+ * its fold merged into their blocks, whose state items may not be written yet (stored as a
+ * block's members; none before overlays kept any).
  */
-export const decodeOverlay = (item: Item): { readonly entries: Entry[]; readonly merged: Entry[] } => {
+export const decodeOverlay = (item: Item): { readonly entries: Entry[]; readonly merged: string[] } => {
   const part = (name: string) => {
     const text = item[name] === undefined ? '' : string(item, name);
     return text === '' ? [] : decodeEntries(text);
   };
-  return { entries: part(attr.entries), merged: part(attr.merged) };
+  return { entries: part(attr.entries), merged: part(attr.merged).map((entry) => entry.key) };
 };
 
-export const overlayAttributes = (entries: readonly Entry[], merged: readonly Entry[], stamp: number): Item => ({
-  [attr.entries]: entries.length === 0 ? '' : encodeEntries(entries),
-  [attr.merged]: merged.length === 0 ? '' : encodeEntries(merged),
-  [attr.stamp]: stamp,
-});
+/** The overlay with the tags its fold merged among its entries: readers, older folders included, read them as the rest. */
+export const overlayAttributes = (entries: readonly Entry[], merged: readonly Entry[], stamp: number): Item => {
+  const all = withOverlay(entries, merged);
+  return {
+    [attr.entries]: all.length === 0 ? '' : encodeEntries(all),
+    [attr.merged]: merged.length === 0 ? '' : encodeEntries(merged.map((entry) => ({ key: entry.key, n: 1 }))),
+    [attr.stamp]: stamp,
+  };
+};
 
 const isTagStates = (value: unknown): value is [number, number, [string, number][]][] =>
   Array.isArray(value) &&

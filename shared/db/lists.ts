@@ -35,7 +35,7 @@ import {
   sizesWith,
   withDeltas,
 } from './ranked';
-import type { Item, ItemsByKey, TableAccess } from './table-access';
+import { type Item, type ItemsByKey, queryAll, type TableAccess } from './table-access';
 import type { TransactItem } from './table-writes';
 import { withOverlay } from './tag-states';
 
@@ -59,8 +59,8 @@ export interface ListSnapshot {
   readonly pending: readonly Delta[];
   /** `TAGS` only, folded with an overlay (see tag-states.ts): the tags changed since their blocks were written. */
   readonly overlay?: readonly Entry[];
-  /** `TAGS` with an overlay: the tags its last fold merged into their blocks, their state items perhaps not written yet. */
-  readonly merged?: readonly Entry[];
+  /** `TAGS`, read by the folder: the overlay's tags its fold merged, their state items perhaps not written yet. */
+  readonly merged?: readonly string[];
 }
 
 /** What the items of a list's partition hold (counts, tickets, directory, retired blocks). */
@@ -76,20 +76,29 @@ const LIST_ATTRIBUTES = [
   attr.blocks,
   attr.retired,
   attr.entries,
-  attr.merged,
 ] as const;
 
 /** A fold landing during the Query makes its start and end disagree; the Query is made again, at most this often. */
 const SNAPSHOT_ATTEMPTS = 3;
 
+/** What the folder reads besides: the overlay's merged tags (readers read them as the rest of the overlay). */
+const FOLDER_ATTRIBUTES = [...LIST_ATTRIBUTES, attr.merged] as const;
+
 /** A key range of a list's partition, every attribute but the partition key (which each item would repeat). */
-const rangeOf = (generation: string, list: CountedList, from: string, to: string, limit?: number) => ({
+const rangeOf = (
+  generation: string,
+  list: CountedList,
+  from: string,
+  to: string,
+  limit?: number,
+  attributes: readonly string[] = LIST_ATTRIBUTES,
+) => ({
   KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :from AND :to',
-  ProjectionExpression: ['#sk', ...LIST_ATTRIBUTES.map((_, index) => `#a${index}`)].join(', '),
+  ProjectionExpression: ['#sk', ...attributes.map((_, index) => `#a${index}`)].join(', '),
   ExpressionAttributeNames: {
     '#pk': 'PK',
     '#sk': 'SK',
-    ...Object.fromEntries(LIST_ATTRIBUTES.map((name, index) => [`#a${index}`, name])),
+    ...Object.fromEntries(attributes.map((name, index) => [`#a${index}`, name])),
   },
   ExpressionAttributeValues: { ':pk': listPartition(generation, list), ':from': from, ':to': to },
   ...(limit !== undefined && { Limit: limit }),
@@ -149,12 +158,12 @@ export const readList = async (
 ): Promise<ListSnapshot> => {
   const range = rangeOf(generation, list, COUNTS_SK, options.directory ? DIRECTORY_SK : END_MARK_SK);
   for (let attempt = 1; ; attempt++) {
-    const { items, pages } = await collect(access, range);
+    const { items, pages } = await queryAll(access, range);
     // More than one page is no snapshot: a ticket committed between pages may land behind the
     // read (its time taken before) while a later one lands ahead. Collected again (keys and
     // stamps only) and found the same, the partition was, between the two, as first read.
     if (pages > 1) {
-      const again = await collect(access, {
+      const again = await queryAll(access, {
         ...range,
         ProjectionExpression: '#sk, #stamp',
         ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', '#stamp': attr.stamp },
@@ -198,26 +207,12 @@ export const readForFold = async (
   for (let attempt = 1; ; attempt++) {
     const [head, tail] = await Promise.all([
       access.query(rangeOf(generation, list, COUNTS_SK, `${TICKET_PREFIX}~`, most + 1)),
-      access.query(rangeOf(generation, list, END_MARK_SK, RETIRED_SK)),
+      access.query(rangeOf(generation, list, END_MARK_SK, RETIRED_SK, undefined, FOLDER_ATTRIBUTES)),
     ]);
     const snapshot = snapshotOf(generation, list, [...head.items, ...tail.items], { retired: true });
     if (snapshot) return snapshot;
     if (attempt >= SNAPSHOT_ATTEMPTS) throw new StoreUnavailable('collection-busy');
   }
-};
-
-/** Every item of a key range, following the pages, and how many pages it took. */
-const collect = async (access: TableAccess, input: Parameters<TableAccess['query']>[0]) => {
-  const items: Item[] = [];
-  let pages = 0;
-  let start: Key | undefined;
-  do {
-    const page = await access.query({ ...input, ...(start && { ExclusiveStartKey: start }) });
-    items.push(...page.items);
-    pages++;
-    start = page.next;
-  } while (start);
-  return { items, pages };
 };
 
 /** A magazine list's counts with its tickets added: exact as of the snapshot. */

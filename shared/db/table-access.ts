@@ -237,3 +237,17 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
 };
 
 export type TableAccess = ReturnType<typeof tableAccess>;
+
+/** Every item of a key range, following the pages, and how many pages it took. */
+export const queryAll = async (access: TableAccess, input: Parameters<TableAccess['query']>[0]) => {
+  const items: Item[] = [];
+  let pages = 0;
+  let start: Key | undefined;
+  do {
+    const page = await access.query({ ...input, ...(start && { ExclusiveStartKey: start }) });
+    items.push(...page.items);
+    pages++;
+    start = page.next;
+  } while (start);
+  return { items, pages };
+};

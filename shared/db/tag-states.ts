@@ -10,11 +10,12 @@ import { applyToBlocks, type BlockChanges, blockIndexOf, type Directory, type En
  * state items, never in their blocks.
  *
  * A tag's state item is written after the merge that made it, not in its transaction: a
- * transaction holds 100 items, and a state item a tag would leave a merge room for a few dozen
- * tags, and the fold for few tickets (under a stream of new tags, 15 to 30 of the 80 it may take).
- * So a merge keeps the tags it merged in the overlay's `merged` part, read by readers as the rest
- * of the overlay, and the next fold writes their state items (each conditioned on holding an
- * older state, so that a late folder cannot put an older one back) before it drops them.
+ * transaction holds 100 items, and a state item a tag left a merge room for a few dozen tags, and
+ * the fold for few tickets (under a stream of new tags, 15 to 30 of the 80 it may take). So the
+ * tags a merge took stay among the overlay's entries, as readers and older folders read them, and
+ * the overlay names them (`merged`); the next fold writes their state items, each conditioned on
+ * holding an older state (a folder that read the overlay before another dropped those tags, and
+ * writes late, cannot put an older one back), before it drops them from the overlay.
  */
 
 /** A tag as of the fold `stamp` (the one that last merged it into its block): its count and spellings. */
@@ -81,11 +82,33 @@ export interface Merge {
 /** Tags one merge takes at most: the next fold writes their state items (a transaction of 100 each) before it drops them. */
 export const MERGE_MOST = 400;
 
+/** The bytes of tags one merge takes at most: they stay in the overlay, which every `/tags` read reads, till the next fold. */
+export const MERGE_MOST_BYTES = 24 * 1024;
+
+/**
+ * Tags a block must gain for a fold with tickets to rewrite it, while the overlay is small. A
+ * merge takes the blocks holding most of the overlay's tags; with 100,000 tags in 250 blocks, the
+ * overlay's hundred-odd tags are one or two a block, and a 10 KB block rewritten for one tag costs
+ * about 20 write units. Folds with no ticket left (the writes have stopped) merge whatever is left.
+ */
+export const MERGE_BLOCK_LEAST = 4;
+
+/**
+ * Past this many tags (or bytes) in `TAGS`'s overlay, not counting a merge's, a fold takes at most
+ * TAGS_FOLD_TICKETS tickets, so that merging keeps up; past twice as many, fewer still, down to
+ * none (a fold that only merges), until it leaves the overlay no bigger than it found it. So the
+ * overlay holds at most twice this, one fold's and one merge's tags, however many new tags a
+ * ticket brings and however long their ids and spellings: far under an item's 400 KB.
+ */
+export const OVERLAY_MOST = 4 * OVERLAY_MERGE_AT;
+export const OVERLAY_MOST_BYTES = 24 * 1024;
+export const TAGS_FOLD_TICKETS = 30;
+
 /**
  * What a fold with `room` items to spare merges: nothing while the overlay holds at most
  * `mergeAt` tags; else the blocks holding most of its tags first (at least `least` of them), each
- * costing its new blocks (two, should it split), up to MERGE_MOST tags, the last block perhaps in
- * part.
+ * counted as two items (a block split in more is caught when the fold is planned), up to `most`
+ * tags, the last block perhaps in part.
  */
 export const mergePlan = (
   directory: Directory,
@@ -106,7 +129,7 @@ export const mergePlan = (
   let left = room;
   for (const [index, inBlock] of [...perBlock].sort(([, a], [, b]) => b.length - a.length)) {
     const take = Math.min(inBlock.length, most - keys.length);
-    if (take <= 0 || left < 2 || inBlock.length < least) break;
+    if (take < Math.max(1, least) || left < 2) break;
     const id = blocks[index]?.id;
     if (id !== undefined) ids.push(id);
     keys.push(...inBlock.sort().slice(0, take));
@@ -115,7 +138,7 @@ export const mergePlan = (
   return { ids, keys };
 };
 
-/** What a fold of `TAGS` writes: its counts, directory and blocks, and overlay (the tags it merged apart). */
+/** What a fold of `TAGS` writes: its counts, directory and blocks, and overlay (the tags it merged apart, stored among it). */
 export interface TagsFold extends BlockChanges {
   readonly stamp: number;
   readonly counts: ListCounts;
@@ -167,7 +190,7 @@ export const foldTags = (
     const ref = refs[index];
     if (change !== 0 && ref) refs[index] = { ...ref, visible: ref.visible + change };
   }
-  // The tags merged: as the changes that make their blocks' entries the overlay's, and their state items.
+  // The tags merged: as the changes that make their blocks' entries the overlay's.
   const merging = new Set(merge.keys);
   const deltas: Delta[] = [];
   const merged: Entry[] = [];

@@ -123,7 +123,7 @@ const tagsInUse = async (
     const index = blockIndexOf(blocks, key);
     if (change !== 0 && index < sizes.length) sizes[index] = (sizes[index] ?? 0) + change;
   };
-  const { overlay, merged, pending, generation, stamp } = snapshot;
+  const { overlay, pending, generation, stamp } = snapshot;
   if (!overlay) {
     const touched = new Set(pending.map((delta) => blockIndexOf(blocks, delta.key)));
     const { blocks: read } = await readBlocks(
@@ -135,8 +135,7 @@ const tagsInUse = async (
     for (const delta of pending) tally(delta.key, useChange(folded.get(delta.key) ?? { n: 0 }, delta));
     return { count, sizes, read };
   }
-  // The tags the snapshot's fold merged are in the overlay still: their state items may not be written yet.
-  const inOverlay = new Map([...(merged ?? []), ...overlay].map((entry) => [entry.key, entry]));
+  const inOverlay = new Map(overlay.map((entry) => [entry.key, entry]));
   // With no block yet, no tag outside the overlay was ever merged: none has a state item to look up.
   const unknown =
     blocks.length === 0 ? [] : pending.filter((delta) => !inOverlay.has(delta.key)).map((delta) => delta.key);

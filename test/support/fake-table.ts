@@ -83,9 +83,10 @@ export const fakeTableWithWrites = () => {
         if (!condition) return 'None';
         if (condition === 'attribute_exists(#sk)') return current ? 'None' : 'ConditionalCheckFailed';
         const stamp = op.ExpressionAttributeValues?.[':stamp'];
+        // A tag state's: no state yet, or an older one with its stamp.
+        if (condition === 'attribute_not_exists(#states) OR #stamp < :stamp')
+          return !current?.states || Number(current.stamp) < Number(stamp) ? 'None' : 'ConditionalCheckFailed';
         if (condition.startsWith('attribute_not_exists') && (!current || current.stamp === undefined)) return 'None';
-        if (condition.endsWith('#stamp < :stamp'))
-          return Number(current?.stamp) < Number(stamp) ? 'None' : 'ConditionalCheckFailed';
         return current?.stamp === stamp ? 'None' : 'ConditionalCheckFailed';
       });
       if (reasons.some((r) => r !== 'None'))

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
-import { FOLD_TICKETS, foldList, writeTagStates } from '../../../shared/db/folder';
+import { FOLD_TICKETS, foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
 import { decodeOverlay, decodeTagStates } from '../../../shared/db/items';
 import { COUNTS_SK, overlayKey, tagStateKey } from '../../../shared/db/keys';
-import { createMagazine } from '../../../shared/db/magazines';
+import { createMagazine, deleteMagazine } from '../../../shared/db/magazines';
 import { type TableAccess, tableAccess } from '../../../shared/db/table-access';
+import { writeTagStates } from '../../../shared/db/tag-state-writes';
 import { listTags } from '../../../shared/db/tags';
 import { threeBlocksOfTags } from '../../support/tags-fixture';
 
@@ -82,8 +83,16 @@ describe('TAGS under a stream of new tags', () => {
     const { merged } = decodeOverlay((await writes().get(overlayKey(generation))) ?? {});
     expect(merged.length).toBeGreaterThan(0);
     // A new tag merged: the bulk write's tags have state items from the start.
-    const unwritten = merged.find((entry) => entry.key >= tag(1000).id)?.key ?? '';
+    const unwritten = merged.find((key) => key >= tag(1000).id) ?? '';
     expect(await writes().get(tagStateKey(generation, unwritten))).toBeUndefined();
+    // A magazine whose four tags were all merged goes: its tickets name tags found only in the overlay.
+    const gone = Array.from({ length: NEW }, (_, i) => i).find((i) =>
+      [0, 1, 2, 3].every((j) => merged.includes(tag(1000 + 4 * i + j).id)),
+    );
+    expect(gone).toBeDefined();
+    await deleteMagazine(writes(), `n${gone}`, undefined);
+    const left = inUse.filter((id) => ![0, 1, 2, 3].some((j) => tag(1000 + 4 * (gone ?? 0) + j).id === id));
+    inUse.splice(0, inUse.length, ...left);
     for (const offset of [0, 600, 1100]) {
       const page = await listTags(writes(), { start: { offset }, limit: 25, sort: 'asc' });
       expect(page.count).toBe(inUse.length);
@@ -104,15 +113,51 @@ describe('TAGS under a stream of new tags', () => {
 
   it('never puts back an older state than the one a tag state item holds', async () => {
     const generation = await readGeneration(writes());
-    const entry = (n: number) => [{ key: 'late', n, names: [['Late', n] as [string, number]] }];
-    await writeTagStates(writes(), generation, entry(3), 900);
+    const entry = (key: string, n: number) => ({ key, n, names: [['Late', n] as [string, number]] });
+    await writeTagStates(writes(), generation, [entry('late', 3)], 900);
     // A folder that read the overlay before another dropped its tags, writing late.
-    await writeTagStates(writes(), generation, entry(1), 899);
-    await writeTagStates(writes(), generation, entry(1), 900);
+    await writeTagStates(writes(), generation, [entry('late', 1)], 899);
+    await writeTagStates(writes(), generation, [entry('late', 1)], 900);
     const item = await writes().get(tagStateKey(generation, 'late'));
     expect(item && decodeTagStates(item)).toEqual([{ stamp: 900, n: 3, names: [['Late', 3]] }]);
-    await writeTagStates(writes(), generation, entry(5), 901);
+    await writeTagStates(writes(), generation, [entry('late', 5)], 901);
     const newer = await writes().get(tagStateKey(generation, 'late'));
     expect(newer && decodeTagStates(newer)[0]).toEqual({ stamp: 901, n: 5, names: [['Late', 5]] });
+  });
+
+  it('tells an older state item written without its stamp (by functions before it) from a newer one', async () => {
+    const generation = await readGeneration(writes());
+    const access = writes();
+    const legacy = (key: string, stamp: number) =>
+      access.send((sdk, options) =>
+        sdk.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: { ...tagStateKey(generation, key), states: JSON.stringify([[stamp, 7, [['Old', 7]]]]) },
+          }),
+          options,
+        ),
+      );
+    await legacy('old-newer', 950);
+    await legacy('old-older', 850);
+    // 150 states (two transactions), a newer one among each: the others are all written.
+    const keys = Array.from({ length: 150 }, (_, i) => `k${String(i).padStart(3, '0')}`);
+    await writeTagStates(
+      access,
+      generation,
+      [keys[2] ?? '', keys[102] ?? ''].map((key) => ({ key, n: 9 })),
+      920,
+    );
+    const entries = [...keys, 'old-newer', 'old-older'].map((key) => ({ key, n: 1 }));
+    await writeTagStates(access, generation, entries, 900);
+    const stateOf = async (key: string) => {
+      const found = await access.get(tagStateKey(generation, key));
+      return found && decodeTagStates(found)[0];
+    };
+    expect(await stateOf('old-newer')).toEqual({ stamp: 950, n: 7, names: [['Old', 7]] });
+    expect(await stateOf('old-older')).toEqual({ stamp: 900, n: 1 });
+    const states = await Promise.all(keys.map(stateOf));
+    expect(states.filter((state) => state?.stamp === 920).length).toBe(2);
+    expect(states.filter((state) => state?.stamp === 900 && state.n === 1).length).toBe(148);
   });
 });

@@ -184,6 +184,30 @@ describe('TAGS folded through an overlay, read through tag states', () => {
     );
   });
 
+  it('merges the blocks gaining most tags first, only those gaining `least`, up to `most` tags', () => {
+    const directory: Directory = {
+      blocks: ['a', 'b', 'c'].map((first) => ({ id: first, first, size: 10, visible: 10 })),
+      retired: [],
+    };
+    const keys = ['a1', 'a2', 'a3', 'a4', 'a5', 'b1', 'b2', 'c1', 'c2', 'c3', 'c4'];
+    expect(mergePlan(directory, keys, 50, 0, false, 400, 4)).toEqual({
+      ids: ['a', 'c'],
+      keys: ['a1', 'a2', 'a3', 'a4', 'a5', 'c1', 'c2', 'c3', 'c4'],
+    });
+    // Room for two tags of `c` only: not worth its rewrite.
+    expect(mergePlan(directory, keys, 50, 0, false, 7, 4)).toEqual({
+      ids: ['a'],
+      keys: ['a1', 'a2', 'a3', 'a4', 'a5'],
+    });
+    expect(mergePlan(directory, keys, 50, 0, false, 7, 1)).toEqual({
+      ids: ['a', 'c'],
+      keys: ['a1', 'a2', 'a3', 'a4', 'a5', 'c1', 'c2'],
+    });
+    // Two items a block: room for two blocks.
+    expect(mergePlan(directory, keys, 5, 0).ids).toEqual(['a', 'c']);
+    expect(mergePlan(directory, keys, 50, 11).keys).toEqual([]);
+  });
+
   it("a tag state newer than the snapshot is no answer: the snapshot's block is read instead", () => {
     expect(stateAt([{ stamp: 7, n: 3 }], 8)).toEqual({ stamp: 7, n: 3 });
     expect(stateAt([{ stamp: 7, n: 3 }], 7)).toEqual({ stamp: 7, n: 3 });
