@@ -17,6 +17,7 @@ import {
   OVERLAY_MERGE_AT,
   OVERLAY_MERGE_BYTES,
   OVERLAY_MOST,
+  OVERLAY_MOST_BYTES,
   overlayBytes,
   TAGS_FOLD_TICKETS,
   withOverlay,
@@ -143,8 +144,10 @@ export const foldList = async (
           undefined,
           overlayBytes(snapshot.overlay) > OVERLAY_MERGE_BYTES,
           mostMerged,
-          // With tickets to fold, a block is rewritten for a few tags at least, till the overlay is large.
-          take > 0 && snapshot.overlay.length <= OVERLAY_MOST && overlayBytes(snapshot.overlay) <= OVERLAY_MERGE_BYTES
+          // With tickets to fold, a block is rewritten for a few tags at least, till the overlay is at its bound.
+          take > 0 &&
+            snapshot.overlay.length <= 2 * OVERLAY_MOST &&
+            overlayBytes(snapshot.overlay) <= 2 * OVERLAY_MOST_BYTES
             ? MERGE_BLOCK_LEAST
             : 1,
         );

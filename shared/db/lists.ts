@@ -158,12 +158,12 @@ export const readList = async (
 ): Promise<ListSnapshot> => {
   const range = rangeOf(generation, list, COUNTS_SK, options.directory ? DIRECTORY_SK : END_MARK_SK);
   for (let attempt = 1; ; attempt++) {
-    const { items, pages } = await queryAll(access, range);
+    const { items, pages } = await queryAll(access.query, range);
     // More than one page is no snapshot: a ticket committed between pages may land behind the
     // read (its time taken before) while a later one lands ahead. Collected again (keys and
     // stamps only) and found the same, the partition was, between the two, as first read.
     if (pages > 1) {
-      const again = await queryAll(access, {
+      const again = await queryAll(access.query, {
         ...range,
         ProjectionExpression: '#sk, #stamp',
         ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK', '#stamp': attr.stamp },

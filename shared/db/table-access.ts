@@ -193,26 +193,16 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
     return { items: result.Items ?? [], next: result.LastEvaluatedKey as Key | undefined };
   };
 
-  /** Every item of a key range, following the pages. */
-  const queryAll = async (input: Omit<QueryCommandInput, 'TableName' | 'ConsistentRead' | 'ExclusiveStartKey'>) => {
-    const items: Item[] = [];
-    let start: Key | undefined;
-    do {
-      const page = await query({ ...input, ...(start && { ExclusiveStartKey: start }) });
-      items.push(...page.items);
-      start = page.next;
-    } while (start);
-    return items;
-  };
-
   /** Every item of a partition (its keys only, with `keysOnly`). */
-  const partition = (pk: string, keysOnly = false) =>
-    queryAll({
-      KeyConditionExpression: '#pk = :pk',
-      ExpressionAttributeNames: { '#pk': 'PK', ...(keysOnly && { '#sk': 'SK' }) },
-      ExpressionAttributeValues: { ':pk': pk },
-      ...(keysOnly && { ProjectionExpression: '#pk, #sk' }),
-    });
+  const partition = async (pk: string, keysOnly = false) =>
+    (
+      await queryAll(query, {
+        KeyConditionExpression: '#pk = :pk',
+        ExpressionAttributeNames: { '#pk': 'PK', ...(keysOnly && { '#sk': 'SK' }) },
+        ExpressionAttributeValues: { ':pk': pk },
+        ...(keysOnly && { ProjectionExpression: '#pk, #sk' }),
+      })
+    ).items;
 
   /**
    * One call of the client, given up at the deadline, its failure in the domain's terms: what the
@@ -238,13 +228,16 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
 
 export type TableAccess = ReturnType<typeof tableAccess>;
 
-/** Every item of a key range, following the pages, and how many pages it took. */
-export const queryAll = async (access: TableAccess, input: Parameters<TableAccess['query']>[0]) => {
+/** Every item of a key range, following the pages of `query` (a table access's), and how many pages it took. */
+export const queryAll = async (
+  query: (input: Omit<QueryCommandInput, 'TableName' | 'ConsistentRead'>) => Promise<{ items: Item[]; next?: Key }>,
+  input: Omit<QueryCommandInput, 'TableName' | 'ConsistentRead' | 'ExclusiveStartKey'>,
+) => {
   const items: Item[] = [];
   let pages = 0;
   let start: Key | undefined;
   do {
-    const page = await access.query({ ...input, ...(start && { ExclusiveStartKey: start }) });
+    const page = await query({ ...input, ...(start && { ExclusiveStartKey: start }) });
     items.push(...page.items);
     pages++;
     start = page.next;

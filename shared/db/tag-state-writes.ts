@@ -1,6 +1,6 @@
 import { tagStateItems } from './fold';
 import { decodeTagStates } from './items';
-import { attr, type Key } from './keys';
+import { attr, countsKey, type Key } from './keys';
 import type { Entry } from './ranked';
 import type { Item, TableAccess } from './table-access';
 import { ConditionsFailed, TRANSACTION_LIMIT, type TransactItem, transact } from './table-writes';
@@ -41,21 +41,34 @@ const replacing = (tableName: string, Item: Item, seen: Item | undefined): Trans
   },
 });
 
-/** Sends each Put (transactions of 100, at once) and returns those whose condition failed. */
-const putEach = async (access: TableAccess, puts: readonly TransactItem[]): Promise<TransactItem[]> => {
-  const chunks = Array.from({ length: Math.ceil(puts.length / TRANSACTION_LIMIT) }, (_, index) =>
-    puts.slice(index * TRANSACTION_LIMIT, (index + 1) * TRANSACTION_LIMIT),
+/**
+ * Sends each Put (transactions of 99, at once) and returns those whose condition failed. Each
+ * transaction also checks that the list is still there: a folder that lags behind a bulk write's
+ * sweep of its generation must not leave state items behind it.
+ */
+const putEach = async (access: TableAccess, generation: string, puts: readonly TransactItem[]) => {
+  const most = TRANSACTION_LIMIT - 1;
+  const chunks = Array.from({ length: Math.ceil(puts.length / most) }, (_, index) =>
+    puts.slice(index * most, (index + 1) * most),
   );
-  const failed = await Promise.all(
+  const list: TransactItem = {
+    ConditionCheck: {
+      TableName: access.tableName,
+      Key: countsKey(generation, 'TAGS'),
+      ConditionExpression: 'attribute_exists(#stamp)',
+      ExpressionAttributeNames: { '#stamp': attr.stamp },
+    },
+  };
+  const failed: TransactItem[][] = await Promise.all(
     chunks.map(async (chunk) => {
       const refused: TransactItem[] = [];
       // Named by position, so that a cancellation says which conditions failed.
       for (let left = chunk; left.length > 0; ) {
         try {
-          await transact(access, Object.fromEntries(left.map((put, index) => [String(index), put])));
+          await transact(access, { list, ...Object.fromEntries(left.map((put, index) => [String(index), put])) });
           return refused;
         } catch (error) {
-          if (!(error instanceof ConditionsFailed)) throw error;
+          if (!(error instanceof ConditionsFailed) || error.has('list')) throw error;
           refused.push(...left.filter((_, index) => error.has(String(index))));
           left = left.filter((_, index) => !error.has(String(index)));
         }
@@ -82,6 +95,7 @@ export const writeTagStates = async (
   const items = tagStateItems(generation, merged, stamp);
   let refused = await putEach(
     access,
+    generation,
     items.map((item) => newerThanStamped(access.tableName, item, stamp)),
   );
   // Refused: a newer state, or a state item without `stamp`, read to tell which.
@@ -95,6 +109,6 @@ export const writeTagStates = async (
       if (latest && latest.stamp >= stamp) return [];
       return [replacing(access.tableName, put.Put?.Item ?? {}, current)];
     });
-    refused = await putEach(access, older);
+    refused = await putEach(access, generation, older);
   }
 };

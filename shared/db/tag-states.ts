@@ -9,13 +9,11 @@ import { applyToBlocks, type BlockChanges, blockIndexOf, type Directory, type En
  * a pending ticket's tag was at the snapshot in the overlay or, a hundred to a call, in the tags'
  * state items, never in their blocks.
  *
- * A tag's state item is written after the merge that made it, not in its transaction: a
- * transaction holds 100 items, and a state item a tag left a merge room for a few dozen tags, and
- * the fold for few tickets (under a stream of new tags, 15 to 30 of the 80 it may take). So the
- * tags a merge took stay among the overlay's entries, as readers and older folders read them, and
- * the overlay names them (`merged`); the next fold writes their state items, each conditioned on
- * holding an older state (a folder that read the overlay before another dropped those tags, and
- * writes late, cannot put an older one back), before it drops them from the overlay.
+ * A tag's state item is written after the merge that made it, not in its transaction, whose 100
+ * items it would take from the tickets (docs/data-model.md). So the tags a merge took stay among
+ * the overlay's entries, as readers and older folders read them, and the overlay names them
+ * (`merged`); the next fold writes their state items (tag-state-writes.ts) before it drops them
+ * from the overlay.
  */
 
 /** A tag as of the fold `stamp` (the one that last merged it into its block): its count and spellings. */
@@ -86,10 +84,11 @@ export const MERGE_MOST = 400;
 export const MERGE_MOST_BYTES = 24 * 1024;
 
 /**
- * Tags a block must gain for a fold with tickets to rewrite it, while the overlay is small. A
- * merge takes the blocks holding most of the overlay's tags; with 100,000 tags in 250 blocks, the
- * overlay's hundred-odd tags are one or two a block, and a 10 KB block rewritten for one tag costs
- * about 20 write units. Folds with no ticket left (the writes have stopped) merge whatever is left.
+ * Tags a block must gain for a fold with tickets to rewrite it, till the overlay reaches its bound
+ * (twice OVERLAY_MOST). A merge takes the blocks holding most of the overlay's tags; with 100,000
+ * tags in 250 blocks, a few hundred tags in the overlay are one or two a block, and a 10 KB block
+ * rewritten for one tag costs about 20 write units. A fold that finds no ticket waiting (the
+ * folder caught up) merges whatever is left.
  */
 export const MERGE_BLOCK_LEAST = 4;
 

@@ -99,8 +99,13 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
   }
 };
 
-/** Keys a `/tags` reader looks up at most (two BatchGetItem calls) before it reads whole blocks instead. */
-const LOOKUPS = 200;
+/**
+ * Keys a `/tags` reader reads at most with its lookups (state items and blocks; with the head
+ * replica, three BatchGetItem calls of 100) before it reads whole blocks instead of state items.
+ * It was 200 and the head on top, so the third call was made for a key or two, and past 200 tags
+ * the reader read a block whole (about 10 KB) where a state lookup of a new tag reads nothing.
+ */
+const LOOKUPS = 299;
 
 /**
  * The tags in use as of the snapshot of `TAGS`: how many, each block's number of them, and the
@@ -141,7 +146,7 @@ const tagsInUse = async (
     blocks.length === 0 ? [] : pending.filter((delta) => !inOverlay.has(delta.key)).map((delta) => delta.key);
   const guess = windowOf(count);
   const pageRefs = guess ? blocksFor(blocks, sizes, guess).indexes.flatMap((index) => blocks[index] ?? []) : [];
-  // Past two calls' worth of keys, the blocks holding most of the tags looked up are read instead
+  // Past three calls' worth of keys, the blocks holding most of the tags looked up are read instead
   // of their state items: a tag outside the overlay is as its block at the snapshot says.
   const byBlock = Map.groupBy(unknown, (key) => blockIndexOf(blocks, key));
   let keys = unknown.length + pageRefs.length;

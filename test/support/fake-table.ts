@@ -38,7 +38,10 @@ export const fakeTable = () => {
   return { access, items, put, calls };
 };
 
-/** The fake with transactions (a fold's, a tag state's), conditions on `#stamp` and `attribute_exists(#sk)`, and DynamoDB's limits. */
+/**
+ * The fake with transactions (a fold's, a tag state's), the conditions they use (on `#stamp`,
+ * `#states`, `attribute_exists(#sk)`), and DynamoDB's limits.
+ */
 export const fakeTableWithWrites = () => {
   const table = fakeTable();
   const { items, put } = table;
@@ -67,12 +70,14 @@ export const fakeTableWithWrites = () => {
     readonly ExpressionAttributeValues?: Record<string, unknown>;
   }
   const client = {
-    send: async (command: { input: { TransactItems: { Put?: Written; Delete?: Written }[] } }) => {
+    send: async (command: {
+      input: { TransactItems: { Put?: Written; Delete?: Written; ConditionCheck?: Written }[] };
+    }) => {
       const tx = command.input.TransactItems;
       if (tx.length > 100)
         throw Object.assign(new Error(`${tx.length} items in a transaction`), { name: 'ValidationException' });
       const reasons = tx.map((entry) => {
-        const op = (entry.Put ?? entry.Delete) as Written;
+        const op = (entry.Put ?? entry.Delete ?? entry.ConditionCheck) as Written;
         const key = (op.Item ? { PK: String(op.Item.PK), SK: String(op.Item.SK) } : op.Key) as Key;
         const current = items.get(id(key));
         if (op.Item && Buffer.byteLength(JSON.stringify(op.Item), 'utf8') > 400 * 1024)
@@ -83,9 +88,14 @@ export const fakeTableWithWrites = () => {
         if (!condition) return 'None';
         if (condition === 'attribute_exists(#sk)') return current ? 'None' : 'ConditionalCheckFailed';
         const stamp = op.ExpressionAttributeValues?.[':stamp'];
-        // A tag state's: no state yet, or an older one with its stamp.
+        const holds = (yes: boolean) => (yes ? 'None' : 'ConditionalCheckFailed');
+        // A tag state's: no state yet, or an older one with its stamp; one without, as read.
         if (condition === 'attribute_not_exists(#states) OR #stamp < :stamp')
-          return !current?.states || Number(current.stamp) < Number(stamp) ? 'None' : 'ConditionalCheckFailed';
+          return holds(!current?.states || Number(current.stamp) < Number(stamp));
+        if (condition === 'attribute_not_exists(#states)') return holds(!current?.states);
+        if (condition === '#states = :seen AND attribute_not_exists(#stamp)')
+          return holds(current?.states === op.ExpressionAttributeValues?.[':seen'] && current?.stamp === undefined);
+        if (condition === 'attribute_exists(#stamp)') return holds(current?.stamp !== undefined);
         if (condition.startsWith('attribute_not_exists') && (!current || current.stamp === undefined)) return 'None';
         return current?.stamp === stamp ? 'None' : 'ConditionalCheckFailed';
       });

@@ -159,5 +159,24 @@ describe('TAGS under a stream of new tags', () => {
     const states = await Promise.all(keys.map(stateOf));
     expect(states.filter((state) => state?.stamp === 920).length).toBe(2);
     expect(states.filter((state) => state?.stamp === 900 && state.n === 1).length).toBe(148);
+
+    // An older release's fold writes a newer state between the read and the replace: it stays.
+    await legacy('raced', 850);
+    const racing: TableAccess = {
+      ...access,
+      getMany: async (wanted) => {
+        const found = await access.getMany(wanted);
+        await legacy('raced', 990);
+        return found;
+      },
+    };
+    await writeTagStates(racing, generation, [{ key: 'raced', n: 1 }], 900);
+    expect(await stateOf('raced')).toEqual({ stamp: 990, n: 7, names: [['Old', 7]] });
+  });
+
+  it('leaves no state item behind in a generation a bulk write swept', async () => {
+    const swept = `swept-${randomUUID()}`;
+    await expect(writeTagStates(writes(), swept, [{ key: 'orphan', n: 1 }], 5)).rejects.toThrow();
+    expect(await writes().get(tagStateKey(swept, 'orphan'))).toBeUndefined();
   });
 });

@@ -16,7 +16,7 @@ import { threeBlocksOfTags } from '../../support/tags-fixture';
 /**
  * A `/tags` read with many tickets waiting (the folder behind a stream of new tags): whatever their
  * number, what each ticket's tag was at the snapshot is found in at most a few calls, in its state
- * item or, past two calls' worth of them, in its block, and the count and the page are exact.
+ * item or, past three calls' worth of them, in its block, and the count and the page are exact.
  * 800 tags made by a bulk write (three blocks), then 280 magazines of 2 new tags each and 7
  * magazines deleted, none of it folded yet.
  */
