@@ -34,7 +34,7 @@ import {
   foldTags,
   type Known,
   type Merge,
-  mergedState,
+  mergedStates,
   OVERLAY_MOST,
   OVERLAY_MOST_BYTES,
   overlayBytes,
@@ -114,15 +114,20 @@ export const foldedItems = (generation: string, list: CountedList, result: FoldR
     [attr.entries]: encodeEntries(block.entries),
   })),
   ...('overlay' in result
-    ? [{ ...overlayKey(generation), ...overlayAttributes(result.overlay, result.merged, result.stamp) }]
+    ? [{ ...overlayKey(generation), ...overlayAttributes(result.overlay, result.merged, result.firsts, result.stamp) }]
     : []),
 ];
 
-/** The state items of the tags fold `stamp` merged (written after it: tag-states.ts). */
-export const tagStateItems = (generation: string, merged: readonly Entry[], stamp: number): Item[] =>
+/** The state items of the tags fold `stamp` merged (written after it: tag-states.ts); `firsts`, those merged for the first time. */
+export const tagStateItems = (
+  generation: string,
+  merged: readonly Entry[],
+  stamp: number,
+  firsts: ReadonlySet<string> = new Set(),
+): Item[] =>
   merged.map((entry) => ({
     ...tagStateKey(generation, entry.key),
-    ...tagStateAttributes([mergedState(entry, stamp)]),
+    ...tagStateAttributes(mergedStates(entry, stamp, firsts.has(entry.key))),
   }));
 
 /**
@@ -141,7 +146,7 @@ export const builtList = (generation: string, list: CountedList, deltas: readonl
     { now, newId: newBlockId },
   );
   return [
-    ...foldedItems(generation, list, { ...result, merged: [] }),
+    ...foldedItems(generation, list, { ...result, merged: [], firsts: [] }),
     ...tagStateItems(generation, result.merged, result.stamp),
   ];
 };

@@ -57,13 +57,20 @@ const notWorthFirstFold = (list: CountedList, snapshot: ListSnapshot) =>
   snapshot.tickets.length < FIRST_FOLD_TICKETS;
 
 /** `TAGS`'s overlay in two: the tags still to merge, and those its fold merged (state items still to write). */
-const overlayParts = (snapshot: Pick<ListSnapshot, 'overlay' | 'merged'>) => {
+const overlayParts = (snapshot: Pick<ListSnapshot, 'overlay' | 'merged' | 'firsts'>) => {
   const merged = new Set(snapshot.merged ?? []);
   const overlay = snapshot.overlay ?? [];
   return {
     live: overlay.filter((entry) => !merged.has(entry.key)),
     merged: overlay.filter((entry) => merged.has(entry.key)),
+    firsts: new Set(snapshot.firsts ?? []),
   };
+};
+
+/** Writes the state items of the tags the fold `snapshot` is of merged. */
+const writeStatesOf = (access: TableAccess, snapshot: ListSnapshot) => {
+  const { merged, firsts } = overlayParts(snapshot);
+  return writeTagStates(access, snapshot.generation, merged, snapshot.stamp, firsts);
 };
 
 /**
@@ -116,14 +123,14 @@ export const foldList = async (
             (tickets): ListSnapshot => ({ ...last, ...ticketsOf(tickets) }),
           )
         : readForFold(access, generation, list, FOLD_TICKETS),
-      last && writeTagStates(access, generation, overlayParts(last).merged, last.stamp),
+      last && writeStatesOf(access, last),
     ]);
     if (read.tickets.length === 0 && !overlayToMerge(read)) return folded;
     if (!known && notWorthFirstFold(list, read)) return folded;
     const parts = overlayParts(read);
     if (!known) {
       blocks = new Map();
-      await writeTagStates(access, generation, parts.merged, read.stamp);
+      await writeStatesOf(access, read);
     }
     // Planned on the tags still to merge: this fold drops those merged, their state items written.
     const snapshot: ListSnapshot = read.overlay ? { ...read, overlay: parts.live } : read;
@@ -144,10 +151,8 @@ export const foldList = async (
           undefined,
           overlayBytes(snapshot.overlay) > OVERLAY_MERGE_BYTES,
           mostMerged,
-          // With tickets to fold, a block is rewritten for a few tags at least, till the overlay is at its bound.
-          take > 0 &&
-            snapshot.overlay.length <= 2 * OVERLAY_MOST &&
-            overlayBytes(snapshot.overlay) <= 2 * OVERLAY_MOST_BYTES
+          // With tickets to fold, a block is rewritten for a few tags at least, till the overlay is large.
+          take > 0 && snapshot.overlay.length <= OVERLAY_MOST && overlayBytes(snapshot.overlay) <= OVERLAY_MOST_BYTES
             ? MERGE_BLOCK_LEAST
             : 1,
         );
@@ -194,6 +199,7 @@ export const foldList = async (
         ...('overlay' in result && {
           overlay: withOverlay(result.overlay, result.merged),
           merged: result.merged.map((entry) => entry.key),
+          firsts: result.firsts,
         }),
       };
       const live = new Set(result.directory.blocks.map((block) => block.id));

@@ -249,22 +249,37 @@ export const decodeBlock = (item: Item): Entry[] => decodeEntries(string(item, a
 /**
  * `TAGS`'s overlay (`#V`): its entries (none is stored as an empty string), and the keys of those
  * its fold merged into their blocks, whose state items may not be written yet (stored as a
- * block's members; none before overlays kept any).
+ * block's members, counted 0 when it was the tag's first merge, 1 otherwise; none before overlays
+ * kept any).
  */
-export const decodeOverlay = (item: Item): { readonly entries: Entry[]; readonly merged: string[] } => {
+export const decodeOverlay = (
+  item: Item,
+): { readonly entries: Entry[]; readonly merged: string[]; readonly firsts: string[] } => {
   const part = (name: string) => {
     const text = item[name] === undefined ? '' : string(item, name);
     return text === '' ? [] : decodeEntries(text);
   };
-  return { entries: part(attr.entries), merged: part(attr.merged).map((entry) => entry.key) };
+  const merged = part(attr.merged);
+  return {
+    entries: part(attr.entries),
+    merged: merged.map((entry) => entry.key),
+    firsts: merged.filter((entry) => entry.n === 0).map((entry) => entry.key),
+  };
 };
 
 /** The overlay with the tags its fold merged among its entries: readers, older folders included, read them as the rest. */
-export const overlayAttributes = (entries: readonly Entry[], merged: readonly Entry[], stamp: number): Item => {
+export const overlayAttributes = (
+  entries: readonly Entry[],
+  merged: readonly Entry[],
+  firsts: readonly string[],
+  stamp: number,
+): Item => {
   const all = withOverlay(entries, merged);
+  const first = new Set(firsts);
+  const keys = merged.map((entry) => ({ key: entry.key, n: first.has(entry.key) ? 0 : 1 }));
   return {
     [attr.entries]: all.length === 0 ? '' : encodeEntries(all),
-    [attr.merged]: merged.length === 0 ? '' : encodeEntries(merged.map((entry) => ({ key: entry.key, n: 1 }))),
+    [attr.merged]: keys.length === 0 ? '' : encodeEntries(keys),
     [attr.stamp]: stamp,
   };
 };

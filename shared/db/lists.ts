@@ -61,6 +61,8 @@ export interface ListSnapshot {
   readonly overlay?: readonly Entry[];
   /** `TAGS`, read by the folder: the overlay's tags its fold merged, their state items perhaps not written yet. */
   readonly merged?: readonly string[];
+  /** Those of them merged for the first time. */
+  readonly firsts?: readonly string[];
 }
 
 /** What the items of a list's partition hold (counts, tickets, directory, retired blocks). */
@@ -128,10 +130,10 @@ const snapshotOf = (
   const tickets = items.filter((item) => String(item.SK).startsWith(TICKET_PREFIX)).map(decodeTicket);
   const directory = directoryItem ? decodeDirectory(directoryItem, retiredItem) : emptyDirectory;
   // A `TAGS` folded before overlays has blocks and no overlay: its tickets are looked up in its blocks.
-  const { entries: overlay, merged } =
+  const { entries: overlay, ...merges } =
     overlayItem !== undefined
       ? decodeOverlay(overlayItem)
-      : { entries: list === 'TAGS' && stamp === 0 ? [] : undefined, merged: [] };
+      : { entries: list === 'TAGS' && stamp === 0 ? [] : undefined, merged: [], firsts: [] };
   return {
     generation,
     list,
@@ -140,7 +142,7 @@ const snapshotOf = (
     tickets,
     directory,
     pending: netted(tickets.flatMap((ticket) => ticket.deltas)),
-    ...(overlay && (overlayItem !== undefined || directory.blocks.length === 0) && { overlay, merged }),
+    ...(overlay && (overlayItem !== undefined || directory.blocks.length === 0) && { overlay, ...merges }),
   };
 };
 

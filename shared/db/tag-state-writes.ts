@@ -84,15 +84,19 @@ const keyOf = (put: TransactItem): Key => {
   return { PK: String(item.PK), SK: String(item.SK) };
 };
 
-/** Writes the state items of `merged`, the tags fold `stamp` merged, leaving any newer state as it is. */
+/**
+ * Writes the state items of `merged`, the tags fold `stamp` merged (`firsts` for the first time),
+ * leaving any newer state as it is.
+ */
 export const writeTagStates = async (
   access: TableAccess,
   generation: string,
   merged: readonly Entry[],
   stamp: number,
+  firsts: ReadonlySet<string> = new Set(),
 ): Promise<void> => {
   if (merged.length === 0) return;
-  const items = tagStateItems(generation, merged, stamp);
+  const items = tagStateItems(generation, merged, stamp, firsts);
   let refused = await putEach(
     access,
     generation,

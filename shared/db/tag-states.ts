@@ -44,9 +44,9 @@ export const overlayBytes = (entries: readonly Entry[]): number =>
  * again since, and only the snapshot's block still tells.
  */
 export const stateAt = (states: readonly TagState[] | undefined, stamp: number): Known | 'moved' => {
-  const [latest] = states ?? [];
-  if (!latest) return NONE;
-  return latest.stamp <= stamp ? latest : 'moved';
+  if (!states || states.length === 0) return NONE;
+  // Newest first: a tag's first merge also says it was at zero before (a state at stamp 0).
+  return states.find((state) => state.stamp <= stamp) ?? 'moved';
 };
 
 const inUse = (n: number) => (n > 0 ? 1 : 0);
@@ -84,11 +84,12 @@ export const MERGE_MOST = 400;
 export const MERGE_MOST_BYTES = 24 * 1024;
 
 /**
- * Tags a block must gain for a fold with tickets to rewrite it, till the overlay reaches its bound
- * (twice OVERLAY_MOST). A merge takes the blocks holding most of the overlay's tags; with 100,000
- * tags in 250 blocks, a few hundred tags in the overlay are one or two a block, and a 10 KB block
- * rewritten for one tag costs about 20 write units. A fold that finds no ticket waiting (the
- * folder caught up) merges whatever is left.
+ * Tags a block must gain for a fold with tickets to rewrite it, till the overlay holds
+ * OVERLAY_MOST. A merge takes the blocks holding most of the overlay's tags; with 100,000 tags in
+ * 250 blocks, a few hundred tags in the overlay are one or two a block, and a 10 KB block
+ * rewritten for one tag costs about 20 write units. Waiting longer (till twice OVERLAY_MOST) made
+ * every `/tags` read under a flood pay for an overlay twice as big: 110–126 KB instead of 69–73.
+ * A fold that finds no ticket waiting (the folder caught up) merges whatever is left.
  */
 export const MERGE_BLOCK_LEAST = 4;
 
@@ -144,14 +145,19 @@ export interface TagsFold extends BlockChanges {
   readonly overlay: readonly Entry[];
   /** The tags it merged into their blocks, as merged: their state items are written before the next fold. */
   readonly merged: readonly Entry[];
+  /** Those of them that were in no block before (their first merge). */
+  readonly firsts: readonly string[];
 }
 
-/** The state a tag merged by fold `stamp` leaves in its state item. */
-export const mergedState = (entry: Entry, stamp: number): TagState => ({
-  stamp,
-  n: entry.n,
-  ...(entry.names && { names: entry.names }),
-});
+/**
+ * The states a tag merged by fold `stamp` leaves in its state item; on its first merge, also that
+ * it was at zero before: a reader whose snapshot is older than the merge (a stream of new tags
+ * merges them within a second) then needs no block.
+ */
+export const mergedStates = (entry: Entry, stamp: number, first: boolean): TagState[] => [
+  { stamp, n: entry.n, ...(entry.names && { names: entry.names }) },
+  ...(first ? [{ stamp: 0, n: 0 }] : []),
+];
 
 /**
  * Folds `tickets` into `TAGS`'s overlay and merges `merge` (see `mergePlan`) into its blocks:
@@ -193,6 +199,7 @@ export const foldTags = (
   const merging = new Set(merge.keys);
   const deltas: Delta[] = [];
   const merged: Entry[] = [];
+  const firsts: string[] = [];
   const kept: Entry[] = [];
   for (const entry of overlay.values()) {
     if (!merging.has(entry.key)) {
@@ -205,6 +212,7 @@ export const foldTags = (
     // A tag at zero joins its block all the same (`TAGS` remembers every tag it had).
     if (!old && entry.n === 0) deltas.push({ key: entry.key, n: 0 });
     merged.push(entry);
+    if (!old) firsts.push(entry.key);
   }
   const changes = applyToBlocks({ ...state.directory, blocks: refs }, merge.blocks, deltas, {
     now: options.now,
@@ -232,5 +240,6 @@ export const foldTags = (
     counts: { ...versionWith(state.counts, tickets), total },
     overlay: withOverlay([], kept),
     merged: withOverlay([], merged),
+    firsts,
   };
 };

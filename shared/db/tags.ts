@@ -144,8 +144,18 @@ const tagsInUse = async (
   // With no block yet, no tag outside the overlay was ever merged: none has a state item to look up.
   const unknown =
     blocks.length === 0 ? [] : pending.filter((delta) => !inOverlay.has(delta.key)).map((delta) => delta.key);
-  const guess = windowOf(count);
-  const pageRefs = guess ? blocksFor(blocks, sizes, guess).indexes.flatMap((index) => blocks[index] ?? []) : [];
+  // The page's blocks, guessed before the lookups with each tag they are for taken as new (under a
+  // stream of new tags, most are): a guess that missed cost a call and a block more.
+  const guessed = [...sizes];
+  let guessedCount = count;
+  for (const delta of pending) {
+    const change = useChange(inOverlay.get(delta.key) ?? { n: 0 }, delta);
+    const index = blockIndexOf(blocks, delta.key);
+    guessedCount += change;
+    if (index < guessed.length) guessed[index] = (guessed[index] ?? 0) + change;
+  }
+  const guess = windowOf(guessedCount);
+  const pageRefs = guess ? blocksFor(blocks, guessed, guess).indexes.flatMap((index) => blocks[index] ?? []) : [];
   // Past three calls' worth of keys, the blocks holding most of the tags looked up are read instead
   // of their state items: a tag outside the overlay is as its block at the snapshot says.
   const byBlock = Map.groupBy(unknown, (key) => blockIndexOf(blocks, key));

@@ -5,7 +5,7 @@ import { blockIndexOf, type Directory, type Entry, emptyDirectory, withDeltas } 
 import {
   foldTags,
   type Known,
-  mergedState,
+  mergedStates,
   mergePlan,
   stateAt,
   type TagState,
@@ -53,6 +53,7 @@ class TagsTable {
   overlay: readonly Entry[] = [];
   /** The tags the last fold merged, their state items written by the next fold (tag-states.ts). */
   merged: readonly Entry[] = [];
+  firsts: readonly string[] = [];
   readonly blocks = new Map<string, readonly Entry[]>();
   readonly states = new Map<string, readonly TagState[]>();
   #ids = 0;
@@ -72,13 +73,15 @@ class TagsTable {
     );
     for (const written of result.written) this.blocks.set(written.id, written.entries);
     // The fold wrote the state items of the tags merged before it, then dropped them.
-    for (const entry of this.merged) this.states.set(entry.key, [mergedState(entry, this.stamp)]);
+    for (const entry of this.merged)
+      this.states.set(entry.key, mergedStates(entry, this.stamp, this.firsts.includes(entry.key)));
     Object.assign(this, {
       stamp: result.stamp,
       counts: result.counts,
       directory: result.directory,
       overlay: result.overlay,
       merged: result.merged,
+      firsts: result.firsts,
     });
   }
 
@@ -213,5 +216,15 @@ describe('TAGS folded through an overlay, read through tag states', () => {
     expect(stateAt([{ stamp: 7, n: 3 }], 7)).toEqual({ stamp: 7, n: 3 });
     expect(stateAt([{ stamp: 7, n: 3 }], 6)).toBe('moved');
     expect(stateAt(undefined, 3)).toEqual({ n: 0 });
+    // A tag's first merge: at zero before it.
+    expect(
+      stateAt(
+        [
+          { stamp: 7, n: 3 },
+          { stamp: 0, n: 0 },
+        ],
+        6,
+      ),
+    ).toEqual({ stamp: 0, n: 0 });
   });
 });
