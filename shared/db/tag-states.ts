@@ -87,9 +87,9 @@ export const MERGE_MOST_BYTES = 24 * 1024;
  * Tags a block must gain for a fold with tickets to rewrite it, till the overlay holds
  * OVERLAY_MOST. A merge takes the blocks holding most of the overlay's tags; with 100,000 tags in
  * 250 blocks, a few hundred tags in the overlay are one or two a block, and a 10 KB block
- * rewritten for one tag costs about 20 write units. Waiting longer (till twice OVERLAY_MOST) made
- * every `/tags` read under a flood pay for an overlay twice as big: 110–126 KB instead of 69–73.
- * A fold that finds no ticket waiting (the folder caught up) merges whatever is left.
+ * rewritten for one tag costs about 20 write units. Waiting longer makes every `/tags` read under
+ * a flood pay for a bigger overlay. A fold that finds no ticket waiting (the folder caught up)
+ * merges whatever is left.
  */
 export const MERGE_BLOCK_LEAST = 4;
 
