@@ -252,18 +252,14 @@ export const decodeBlock = (item: Item): Entry[] => decodeEntries(string(item, a
  * block's members, counted 0 when it was the tag's first merge, 1 otherwise; none before overlays
  * kept any).
  */
-export const decodeOverlay = (
-  item: Item,
-): { readonly entries: Entry[]; readonly merged: string[]; readonly firsts: string[] } => {
-  const part = (name: string) => {
-    const text = item[name] === undefined ? '' : string(item, name);
-    return text === '' ? [] : decodeEntries(text);
-  };
+export const decodeOverlay = (item: Item) => {
+  const part = (name: string) => ((item[name] ?? '') === '' ? [] : decodeEntries(string(item, name)));
+  const keysOf = (entries: readonly Entry[]) => entries.map((entry) => entry.key);
   const merged = part(attr.merged);
   return {
     entries: part(attr.entries),
-    merged: merged.map((entry) => entry.key),
-    firsts: merged.filter((entry) => entry.n === 0).map((entry) => entry.key),
+    merged: keysOf(merged),
+    firsts: keysOf(merged.filter((entry) => entry.n === 0)),
   };
 };
 

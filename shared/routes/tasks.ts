@@ -33,7 +33,7 @@ export const streamTasks = [
     batchWindowSeconds: 1,
     parallelization: 10,
     timeoutSeconds: 60,
-    actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem'],
+    actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
   },
   {
     id: 'publishEvents',
