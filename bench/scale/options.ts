@@ -30,6 +30,8 @@ Options (defaults in brackets):
   --distinct-tags A,B    distinct tags in use to reach through POSTs of new tags, each
                          measured on /tags (100000 takes long: add it by hand)        [10000]
   --new-tags N           new tags per POST in that part                               [4]
+  --scattered-tags       new tag ids that start with a digest, as unrelated names sort,
+                         rather than following the magazine's id (few blocks of TAGS)
   --quiet A,B,C          seconds after the writers stop at which pages are measured    [0,5,15]
   --repeats N            requests per page at each of those points (median latency)   [3]
   --sample-pause-ms N    pause between two samples while writers run                  [250]
@@ -61,6 +63,7 @@ export const scaleOptions = () => {
       'article-writers': { type: 'string', default: '4' },
       'distinct-tags': { type: 'string', default: '10000' },
       'new-tags': { type: 'string', default: '4' },
+      'scattered-tags': { type: 'boolean', default: false },
       quiet: { type: 'string', default: '0,5,15' },
       repeats: { type: 'string', default: '3' },
       'sample-pause-ms': { type: 'string', default: '250' },
@@ -81,6 +84,7 @@ export const scaleOptions = () => {
     articleWriters: whole('article-writers', parsed['article-writers'], 1),
     distinctTags: wholes('distinct-tags', parsed['distinct-tags']).filter((n) => n > 0),
     newTags: whole('new-tags', parsed['new-tags'], 1),
+    scatteredTags: parsed['scattered-tags'],
     quiet: wholes('quiet', parsed.quiet),
     repeats: whole('repeats', parsed.repeats, 1),
     samplePauseMs: whole('sample-pause-ms', parsed['sample-pause-ms']),

@@ -235,15 +235,18 @@ export const runScale = async (options: { readonly settings: ScaleSettings; read
     for (const [index, target] of settings.distinctTags.entries()) {
       const posts = Math.max(0, Math.ceil((target - distinct) / settings.newTags));
       if (posts === 0) continue;
-      const name = `/tags after ${n(target)} distinct tags: ${n(posts)} POSTs of ${settings.newTags} new tags each by ${settings.writers[0]} writers`;
+      const name = `/tags after ${n(target)} distinct tags: ${n(posts)} POSTs of ${settings.newTags} new tags each${settings.scatteredTags ? ' (scattered ids)' : ''} by ${settings.writers[0]} writers`;
       const part = await timed(name, () =>
         loadPart(run, {
           name,
           writers: settings.writers[0]!,
           count: posts,
           draft: (i) =>
-            magazineDraft(`t${index}`, i, { kind: 'new', perMagazine: settings.newTags }, () =>
-              createdOf(settings.size - 1),
+            magazineDraft(
+              `t${index}`,
+              i,
+              { kind: 'new', perMagazine: settings.newTags, scattered: settings.scatteredTags },
+              () => createdOf(settings.size - 1),
             ),
           list: tagQueries,
         }),

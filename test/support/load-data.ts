@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** What the load writes (api-load.ts): magazines, their tags and creation times, articles, and the census of what was made. */
 
 export interface TagRef {
@@ -16,8 +18,12 @@ export interface MagazineDraft {
 export type TagMix =
   /** `perMagazine` of `topics` shared topics (`topic-00`…), not the same ones from one magazine to the next. */
   | { readonly kind: 'topics'; readonly topics: number; readonly perMagazine: number }
-  /** `perMagazine` tags that no other magazine carries: every magazine makes new tags. */
-  | { readonly kind: 'new'; readonly perMagazine: number }
+  /**
+   * `perMagazine` tags that no other magazine carries: every magazine makes new tags. Their ids
+   * follow the magazine's, so that a stream of them falls in few places of the tags' order, unless
+   * `scattered`: then each id starts with a digest of it, as unrelated names would sort.
+   */
+  | { readonly kind: 'new'; readonly perMagazine: number; readonly scattered?: boolean }
   /** The same tag on every magazine: the popular tag every write meets on. */
   | { readonly kind: 'one'; readonly tag: TagRef };
 
@@ -46,10 +52,11 @@ export const tagsOf = (mix: TagMix, magazineId: string, i: number): TagRef[] => 
     case 'topics':
       return topicsOf(i, mix.topics, mix.perMagazine);
     case 'new':
-      return Array.from({ length: mix.perMagazine }, (_, k) => ({
-        id: `${magazineId}-t${k}`,
-        name: `Tag ${k} of ${magazineId}`,
-      }));
+      return Array.from({ length: mix.perMagazine }, (_, k) => {
+        const id = `${magazineId}-t${k}`;
+        const scattered = mix.scattered && createHash('sha256').update(id).digest('hex').slice(0, 6);
+        return { id: scattered ? `${scattered}-${id}` : id, name: `Tag ${k} of ${magazineId}` };
+      });
     case 'one':
       return [mix.tag];
   }
