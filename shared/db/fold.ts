@@ -113,9 +113,7 @@ export const foldedItems = (generation: string, list: CountedList, result: FoldR
     ...blockKey(generation, list, block.id),
     [attr.entries]: encodeEntries(block.entries),
   })),
-  ...('overlay' in result
-    ? [{ ...overlayKey(generation), ...overlayAttributes(result.overlay, result.merged, result.firsts, result.stamp) }]
-    : []),
+  ...('overlay' in result ? [{ ...overlayKey(generation), ...overlayAttributes(result) }] : []),
 ];
 
 /** The state items of the tags fold `stamp` merged (written after it: tag-states.ts); `firsts`, those merged for the first time. */

@@ -19,8 +19,8 @@ import {
   OVERLAY_MOST,
   OVERLAY_MOST_BYTES,
   overlayBytes,
+  storedOverlay,
   TAGS_FOLD_TICKETS,
-  withOverlay,
 } from './tag-states';
 
 /**
@@ -197,7 +197,7 @@ export const foldList = async (
         folded: result.counts,
         directory: result.directory,
         ...('overlay' in result && {
-          overlay: withOverlay(result.overlay, result.merged),
+          overlay: storedOverlay(result),
           merged: result.merged.map((entry) => entry.key),
           firsts: result.firsts,
         }),

@@ -14,7 +14,7 @@ import {
   frontDecoded,
 } from './ranked';
 import type { Item } from './table-access';
-import { type TagState, withOverlay } from './tag-states';
+import { storedOverlay, type TagState, type TagsFold } from './tag-states';
 
 /**
  * One decoder per item type: what the table holds, checked and typed as the data layer uses it.
@@ -264,19 +264,14 @@ export const decodeOverlay = (item: Item) => {
 };
 
 /** The overlay with the tags its fold merged among its entries: readers, older folders included, read them as the rest. */
-export const overlayAttributes = (
-  entries: readonly Entry[],
-  merged: readonly Entry[],
-  firsts: readonly string[],
-  stamp: number,
-): Item => {
-  const all = withOverlay(entries, merged);
-  const first = new Set(firsts);
-  const keys = merged.map((entry) => ({ key: entry.key, n: first.has(entry.key) ? 0 : 1 }));
+export const overlayAttributes = (fold: Pick<TagsFold, 'overlay' | 'merged' | 'firsts' | 'stamp'>): Item => {
+  const all = storedOverlay(fold);
+  const first = new Set(fold.firsts);
+  const keys = fold.merged.map((entry) => ({ key: entry.key, n: first.has(entry.key) ? 0 : 1 }));
   return {
     [attr.entries]: all.length === 0 ? '' : encodeEntries(all),
     [attr.merged]: keys.length === 0 ? '' : encodeEntries(keys),
-    [attr.stamp]: stamp,
+    [attr.stamp]: fold.stamp,
   };
 };
 

@@ -149,6 +149,10 @@ export interface TagsFold extends BlockChanges {
   readonly firsts: readonly string[];
 }
 
+/** The overlay as stored and read: the tags a fold merged stay among its entries till the next fold drops them. */
+export const storedOverlay = (fold: Pick<TagsFold, 'overlay' | 'merged'>): Entry[] =>
+  withOverlay(fold.overlay, fold.merged);
+
 /**
  * The states a tag merged by fold `stamp` leaves in its state item; on its first merge, also that
  * it was at zero before: a reader whose snapshot is older than the merge (a stream of new tags

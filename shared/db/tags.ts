@@ -101,11 +101,26 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
 
 /**
  * Keys a `/tags` reader reads at most with its lookups (state items and blocks; with the head
- * replica, three BatchGetItem calls of 100) before it reads whole blocks instead of state items.
- * It was 200 and the head on top, so the third call was made for a key or two, and past 200 tags
- * the reader read a block whole (about 10 KB) where a state lookup of a new tag reads nothing.
+ * replica, three BatchGetItem calls of 100) before it reads whole blocks instead of state items:
+ * a state lookup of a new tag reads nothing, a block read whole about 10 KB.
  */
 const LOOKUPS = 299;
+
+/** The tags in use, and each block's number of them, with the pending tickets in: each tag as `before` says it was at the snapshot. */
+const withPending = (snapshot: ListSnapshot, before: (key: string) => Known) => {
+  const { blocks } = snapshot.directory;
+  const sizes = blocks.map((block) => block.visible);
+  let count = snapshot.folded.total;
+  for (const delta of snapshot.pending) {
+    const change = useChange(before(delta.key), delta);
+    const index = blockIndexOf(blocks, delta.key);
+    count += change;
+    if (change !== 0 && index < sizes.length) sizes[index] = (sizes[index] ?? 0) + change;
+  }
+  return { count, sizes };
+};
+
+const NEVER_MERGED: Known = { n: 0 };
 
 /**
  * The tags in use as of the snapshot of `TAGS`: how many, each block's number of them, and the
@@ -120,14 +135,7 @@ const tagsInUse = async (
   windowOf: (count: number) => Window | undefined,
 ): Promise<{ readonly count: number; readonly sizes: number[]; readonly read: BlocksRead }> => {
   const { blocks } = snapshot.directory;
-  const sizes = blocks.map((block) => block.visible);
-  let count = snapshot.folded.total;
-  if (snapshot.pending.length === 0) return { count, sizes, read: new Map() };
-  const tally = (key: string, change: number) => {
-    count += change;
-    const index = blockIndexOf(blocks, key);
-    if (change !== 0 && index < sizes.length) sizes[index] = (sizes[index] ?? 0) + change;
-  };
+  if (snapshot.pending.length === 0) return { ...withPending(snapshot, () => NEVER_MERGED), read: new Map() };
   const { overlay, pending, generation, stamp } = snapshot;
   if (!overlay) {
     const touched = new Set(pending.map((delta) => blockIndexOf(blocks, delta.key)));
@@ -137,8 +145,7 @@ const tagsInUse = async (
       [...touched].flatMap((index) => blocks[index] ?? []),
     );
     const folded = new Map([...read.values()].flat().map((entry) => [entry.key, entry]));
-    for (const delta of pending) tally(delta.key, useChange(folded.get(delta.key) ?? { n: 0 }, delta));
-    return { count, sizes, read };
+    return { ...withPending(snapshot, (key) => folded.get(key) ?? NEVER_MERGED), read };
   }
   const inOverlay = new Map(overlay.map((entry) => [entry.key, entry]));
   // With no block yet, no tag outside the overlay was ever merged: none has a state item to look up.
@@ -146,16 +153,9 @@ const tagsInUse = async (
     blocks.length === 0 ? [] : pending.filter((delta) => !inOverlay.has(delta.key)).map((delta) => delta.key);
   // The page's blocks, guessed before the lookups with each tag they are for taken as new (under a
   // stream of new tags, most are): a guess that missed cost a call and a block more.
-  const guessed = [...sizes];
-  let guessedCount = count;
-  for (const delta of pending) {
-    const change = useChange(inOverlay.get(delta.key) ?? { n: 0 }, delta);
-    const index = blockIndexOf(blocks, delta.key);
-    guessedCount += change;
-    if (index < guessed.length) guessed[index] = (guessed[index] ?? 0) + change;
-  }
-  const guess = windowOf(guessedCount);
-  const pageRefs = guess ? blocksFor(blocks, guessed, guess).indexes.flatMap((index) => blocks[index] ?? []) : [];
+  const guessed = withPending(snapshot, (key) => inOverlay.get(key) ?? NEVER_MERGED);
+  const guess = windowOf(guessed.count);
+  const pageRefs = guess ? blocksFor(blocks, guessed.sizes, guess).indexes.flatMap((index) => blocks[index] ?? []) : [];
   // Past three calls' worth of keys, the blocks holding most of the tags looked up are read instead
   // of their state items: a tag outside the overlay is as its block at the snapshot says.
   const byBlock = Map.groupBy(unknown, (key) => blockIndexOf(blocks, key));
@@ -188,13 +188,11 @@ const tagsInUse = async (
   const moved = unknown.filter((key) => before.get(key) === 'moved');
   const refs = [...new Set(moved.map((key) => blockIndexOf(blocks, key)))].flatMap((index) => blocks[index] ?? []);
   const all = moved.length > 0 ? (await readBlocks(access, snapshot, refs, read)).blocks : read;
-  for (const key of moved) {
-    const block = blocks[blockIndexOf(blocks, key)];
-    before.set(key, all.get(block?.id ?? '')?.find((entry) => entry.key === key) ?? { n: 0 });
-  }
-  for (const delta of pending) {
-    const known = inOverlay.get(delta.key) ?? before.get(delta.key) ?? { n: 0 };
-    if (known !== 'moved') tally(delta.key, useChange(known, delta));
-  }
-  return { count, sizes, read: all };
+  const fromBlock = (key: string) =>
+    all.get(blocks[blockIndexOf(blocks, key)]?.id ?? '')?.find((entry) => entry.key === key) ?? NEVER_MERGED;
+  const known = (key: string): Known => {
+    const found = inOverlay.get(key) ?? before.get(key) ?? NEVER_MERGED;
+    return found === 'moved' ? fromBlock(key) : found;
+  };
+  return { ...withPending(snapshot, known), read: all };
 };
