@@ -6,7 +6,7 @@ import { decodeBlock } from './items';
 import { blockKey, type CountedList } from './keys';
 import { type ListSnapshot, readForFold, readTickets } from './lists';
 import { blockIndexOf, blocksTouched, type Entry } from './ranked';
-import { backoff, isConflict, type TableAccess } from './table-access';
+import { backoff, isConflict, sleep, type TableAccess } from './table-access';
 import { ConditionsFailed, TRANSACTION_LIMIT, transact } from './table-writes';
 import { writeTagStates } from './tag-state-writes';
 import {
@@ -35,6 +35,19 @@ import {
 
 /** Tickets one fold takes at most (the transaction's 100 items bound it further). */
 export const FOLD_TICKETS = 80;
+
+/**
+ * Writes still flowing: a fold that took this many tickets, all it found, is followed by another
+ * read, for at most `FLOW_STINT_MS` from the folder's start and no sooner than `FLOW_PAUSE_MS`
+ * after the last fold began, rather than wait for the stream to bring the next tickets (a
+ * second's batching window, then a turn among the shard's batches). Under a stream of new tags on
+ * `npm run bench:scale`, those waits were 1.3 to 2.6 s, and up to 245 tickets waited in `TAGS`
+ * for every `/tags` reader to add up. The pause bounds what a tight loop would cost where a fold
+ * takes a few milliseconds (each `TAGS` fold rewrites its overlay).
+ */
+export const FLOW_TICKETS = 8;
+export const FLOW_STINT_MS = 10_000;
+export const FLOW_PAUSE_MS = 250;
 
 /**
  * A tag's list is first folded once it holds this many tickets. A first fold writes the list's
@@ -102,6 +115,7 @@ export const foldList = async (
   until = access.deadline - 1_000,
 ): Promise<number> => {
   let folded = 0;
+  const stint = Date.now() + FLOW_STINT_MS;
   let known: ListSnapshot | undefined;
   let blocks = new Map<string, readonly Entry[]>();
   const readBlocks = async (ids: readonly string[]) => {
@@ -114,7 +128,12 @@ export const foldList = async (
       blocks.set(id, decodeBlock(item));
     }
   };
+  // When the last fold began, if it took all it found: the next waits for more to flow in.
+  let drainedAt: number | undefined;
   for (let attempt = 0; Date.now() < until; ) {
+    if (drainedAt !== undefined) await sleep(Math.max(0, drainedAt + FLOW_PAUSE_MS - Date.now()));
+    const began = Date.now();
+    drainedAt = undefined;
     // The state items of the tags the last fold merged, written while the next tickets are read.
     const last = known;
     const [read] = await Promise.all([
@@ -206,7 +225,9 @@ export const foldList = async (
       for (const written of result.written) blocks.set(written.id, written.entries);
       for (const id of blocks.keys()) if (!live.has(id)) blocks.delete(id);
       const drained = snapshot.tickets.length < FOLD_TICKETS && plan.tickets === snapshot.tickets.length;
-      if (drained && !overlayToMerge(known)) return folded;
+      const flowing = plan.tickets >= FLOW_TICKETS && Date.now() < stint;
+      if (drained && !flowing && !overlayToMerge(known)) return folded;
+      if (drained && flowing) drainedAt = began;
     } catch (error) {
       if (error instanceof ConditionsFailed) return folded;
       if (!isConflict(error)) throw error;

@@ -15,7 +15,7 @@ export type Item = Record<string, NativeAttributeValue>;
 /** DynamoDB's limit: keys in one BatchGetItem. */
 const BATCH_GET_LIMIT = 100;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A transaction cancelled because another touched one of its items at the same moment. */
 export const isConflict = (error: unknown) => error instanceof StoreUnavailable && error.reason === 'conflict';
 
