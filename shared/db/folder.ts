@@ -38,12 +38,19 @@ export const FOLD_TICKETS = 80;
 
 /**
  * Writes still flowing: a fold that took this many tickets, all it found, is followed by another
- * read, for at most `FLOW_STINT_MS` from the folder's start and no sooner than `FLOW_PAUSE_MS`
- * after the last fold began, rather than wait for the stream to bring the next tickets (a
- * second's batching window, then a turn among the shard's batches). Under a stream of new tags on
- * `npm run bench:scale`, those waits were 1.3 to 2.6 s, and up to 245 tickets waited in `TAGS`
- * for every `/tags` reader to add up. The pause bounds what a tight loop would cost where a fold
- * takes a few milliseconds (each `TAGS` fold rewrites its overlay).
+ * read, no sooner than `FLOW_PAUSE_MS` after the last fold began, rather than wait for the stream
+ * to bring the next tickets (a second's batching window, then a turn among the shard's batches,
+ * after the slowest list of this one): under a stream of new tags on `npm run bench:scale`, those
+ * waits were 1.3 to 2.6 s, and up to 245 tickets waited in `TAGS` for every `/tags` reader to add
+ * up. The pause bounds what a tight loop would cost where a fold takes a few milliseconds (each
+ * `TAGS` fold rewrites its overlay).
+ *
+ * Whatever is left (writes flowing, a backlog, `TAGS`'s merges), a folder gives its lane back
+ * after `FLOW_STINT_MS`, unless other lists of its batch still wait for a worker: a batch that
+ * runs on holds back its lane's next batches, and on `npm start` (as a shard's batches wait for
+ * their handler) a lane far behind holds back the reading of the stream. `TAGS` merging for a
+ * whole minute under 100,000 new tags stopped every other list of the table for 12 to 15 s at a
+ * time, and the collection's list piled up 1,941 tickets.
  */
 export const FLOW_TICKETS = 8;
 export const FLOW_STINT_MS = 10_000;
@@ -57,17 +64,6 @@ export const FLOW_PAUSE_MS = 250;
  * waiting in `TAGS` without this and 297 with it.
  */
 export const FIRST_FOLD_TICKETS = 8;
-
-/**
- * A tag's list never folded that holds too few tickets to be worth its first fold. A list a bulk
- * write built is at stamp 0 too, with its blocks: it is folded as any other.
- */
-const notWorthFirstFold = (list: CountedList, snapshot: ListSnapshot) =>
-  list !== 'ALL' &&
-  list !== 'TAGS' &&
-  snapshot.stamp === 0 &&
-  snapshot.directory.blocks.length === 0 &&
-  snapshot.tickets.length < FIRST_FOLD_TICKETS;
 
 /** `TAGS`'s overlay in two: the tags still to merge, and those its fold merged (state items still to write). */
 const overlayParts = (snapshot: Pick<ListSnapshot, 'overlay' | 'merged' | 'firsts'>) => {
@@ -113,6 +109,8 @@ export const foldList = async (
   generation: string,
   list: CountedList,
   until = access.deadline - 1_000,
+  /** Whether other lists of the folder's batch still wait for a worker. */
+  waiting: () => boolean = () => false,
 ): Promise<number> => {
   let folded = 0;
   const stint = Date.now() + FLOW_STINT_MS;
@@ -141,11 +139,17 @@ export const foldList = async (
         ? readTickets(access, generation, list, FOLD_TICKETS).then(
             (tickets): ListSnapshot => ({ ...last, ...ticketsOf(tickets) }),
           )
-        : readForFold(access, generation, list, FOLD_TICKETS),
+        : readForFold(
+            access,
+            generation,
+            list,
+            FOLD_TICKETS,
+            list === 'ALL' || list === 'TAGS' ? 0 : FIRST_FOLD_TICKETS,
+          ),
       last && writeStatesOf(access, last),
     ]);
+    if (read === undefined) return folded;
     if (read.tickets.length === 0 && !overlayToMerge(read)) return folded;
-    if (!known && notWorthFirstFold(list, read)) return folded;
     const parts = overlayParts(read);
     if (!known) {
       blocks = new Map();
@@ -225,8 +229,10 @@ export const foldList = async (
       for (const written of result.written) blocks.set(written.id, written.entries);
       for (const id of blocks.keys()) if (!live.has(id)) blocks.delete(id);
       const drained = snapshot.tickets.length < FOLD_TICKETS && plan.tickets === snapshot.tickets.length;
-      const flowing = plan.tickets >= FLOW_TICKETS && Date.now() < stint;
+      const flowing = plan.tickets >= FLOW_TICKETS;
       if (drained && !flowing && !overlayToMerge(known)) return folded;
+      // Past its stint, the folder gives the lane back, whatever is left: the stream brings it again.
+      if (Date.now() >= stint && !waiting()) return folded;
       if (drained && flowing) drainedAt = began;
     } catch (error) {
       if (error instanceof ConditionsFailed) return folded;
@@ -251,7 +257,7 @@ export const foldLists = async (
   let folded = 0;
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      folded += await foldList(access, next.generation, next.list);
+      folded += await foldList(access, next.generation, next.list, undefined, () => queue.length > 0);
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, worker));

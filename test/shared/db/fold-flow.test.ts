@@ -3,8 +3,9 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
-import { FLOW_STINT_MS, FLOW_TICKETS, foldList } from '../../../shared/db/folder';
+import { FLOW_STINT_MS, FLOW_TICKETS, FOLD_TICKETS, foldList, foldLists } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
+import { tagList } from '../../../shared/db/keys';
 import { readList } from '../../../shared/db/lists';
 import { createMagazine } from '../../../shared/db/magazines';
 import { type TableAccess, tableAccess } from '../../../shared/db/table-access';
@@ -84,5 +85,61 @@ describe('a folder meeting writes that still flow', () => {
     expect(folded).toBeGreaterThanOrEqual(FLOW_TICKETS * (FLOW_STINT_MS / 1_000 - 1));
     expect(folded).toBeLessThanOrEqual(FLOW_TICKETS * (FLOW_STINT_MS / 1_000 + 1));
     expect((await readList(writer, generation, 'ALL')).tickets).toHaveLength(FLOW_TICKETS);
+  }, 60_000);
+
+  it('gives the stream back its turn after a stint, though a backlog is left', async () => {
+    const { tableName, writer, generation } = await setUp();
+    await createSome(writer, 5 * FOLD_TICKETS);
+    let skew = 0;
+    const now = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => now() + skew);
+    const folder = watched(tableAccess(documentClient, tableName, Date.now() + 60_000), async () => {
+      skew += 4_000;
+    });
+    expect(await foldList(folder, generation, 'ALL')).toBe(FOLD_TICKETS * Math.ceil(FLOW_STINT_MS / 4_000));
+    expect((await readList(writer, generation, 'ALL')).tickets.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('goes on past its stint while other lists of the batch wait for a worker', async () => {
+    const { tableName, writer, generation } = await setUp();
+    await createSome(writer, FLOW_TICKETS);
+    const quiet = Array.from({ length: 12 }, (_, i) => tagList(`quiet-${i}`));
+    for (const [i, list] of quiet.entries())
+      await createMagazine(writer, {
+        id: `q${i}`,
+        title: `Q ${i}`,
+        tags: [{ id: list.slice(4), name: `Quiet ${i}` }],
+        created: 1_600_000_000,
+      });
+    // The collection's list keeps flowing, 3 s passing with each of its folds; each check of a
+    // quiet list waits for one of them, so the batch's other worker takes one quiet list a fold.
+    let skew = 0;
+    const now = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => now() + skew);
+    let folded: () => void = () => {};
+    let nextFold = new Promise<void>((done) => {
+      folded = done;
+    });
+    const access = watched(tableAccess(documentClient, tableName, Date.now() + 60_000), async () => {
+      skew += 3_000;
+      await createSome(writer, FLOW_TICKETS);
+      folded();
+      nextFold = new Promise<void>((done) => {
+        folded = done;
+      });
+    });
+    const folder: TableAccess = {
+      ...access,
+      query: async (input) => {
+        // At most a second: a folder that left early must not hang the batch.
+        if (String(input.ExpressionAttributeValues?.[':pk']).includes('#TAG#'))
+          await Promise.race([nextFold, new Promise((done) => setTimeout(done, 1_000))]);
+        return access.query(input);
+      },
+    };
+    await foldLists(folder, [{ generation, list: 'ALL' }, ...quiet.map((list) => ({ generation, list }))], 2);
+    const left = await readList(writer, generation, 'ALL');
+    // The stint alone would have stopped it after 4 folds; the batch held quiet lists for 11.
+    expect(left.folded.total).toBeGreaterThanOrEqual(FLOW_TICKETS * 10 + quiet.length);
   }, 60_000);
 });
