@@ -38,23 +38,27 @@ export const FOLD_TICKETS = 80;
 
 /**
  * Writes still flowing: a fold that took this many tickets, all it found, is followed by another
- * read, no sooner than `FLOW_PAUSE_MS` after the last fold began, rather than wait for the stream
- * to bring the next tickets (a second's batching window, then a turn among the shard's batches,
- * after the slowest list of this one): under a stream of new tags on `npm run bench:scale`, those
- * waits were 1.3 to 2.6 s, and up to 245 tickets waited in `TAGS` for every `/tags` reader to add
- * up. The pause bounds what a tight loop would cost where a fold takes a few milliseconds (each
- * `TAGS` fold rewrites its overlay).
+ * read, `FLOW_PAUSE_MS` after the last fold began, rather than wait for the stream to bring the
+ * next tickets (a second's batching window, then a turn among the shard's batches, after the
+ * slowest list of this one): under a stream of new tags on `npm run bench:scale`, those waits were
+ * 1.3 to 2.6 s, and up to 245 tickets waited in `TAGS` for every `/tags` reader to add up. The
+ * pause bounds what a tight loop would cost where a fold takes a few milliseconds (each `TAGS` fold
+ * rewrites its overlay, up to 24 KB: at most 4 a second).
  *
  * Whatever is left (writes flowing, a backlog, `TAGS`'s merges), a folder gives its lane back
- * after `FLOW_STINT_MS`, unless other lists of its batch still wait for a worker: a batch that
- * runs on holds back its lane's next batches, and on `npm start` (as a shard's batches wait for
- * their handler) a lane far behind holds back the reading of the stream. `TAGS` merging for a
- * whole minute under 100,000 new tags stopped every other list of the table for 12 to 15 s at a
- * time, and the collection's list piled up 1,941 tickets.
+ * `FLOW_STINT_MS` after its batch began, if a ticket it read was written since it began: that
+ * ticket's record is in a later batch, which brings the list back. A batch that runs on holds back
+ * its lane's next batches, and on `npm start` (as a shard's batches wait for their handler) a lane
+ * far behind holds back the reading of the stream: `TAGS` merging for a whole minute under 100,000
+ * new tags stopped every other list of the table for 12 to 15 s at a time, and the collection's
+ * list piled up 1,941 tickets.
  */
 export const FLOW_TICKETS = 8;
 export const FLOW_STINT_MS = 10_000;
 export const FLOW_PAUSE_MS = 250;
+
+/** A ticket this much later than its batch's start was written after the batch was formed (machines' clocks differ by less). */
+const LATER_BATCH_MS = 2_000;
 
 /**
  * A tag's list is first folded once it holds this many tickets. A first fold writes the list's
@@ -109,11 +113,15 @@ export const foldList = async (
   generation: string,
   list: CountedList,
   until = access.deadline - 1_000,
-  /** Whether other lists of the folder's batch still wait for a worker. */
-  waiting: () => boolean = () => false,
+  /** When the folder's batch began (Unix ms). */
+  batchBegan = Date.now(),
 ): Promise<number> => {
   let folded = 0;
-  const stint = Date.now() + FLOW_STINT_MS;
+  const stint = batchBegan + FLOW_STINT_MS;
+  const laterBatch = batchBegan + LATER_BATCH_MS;
+  // Whether a ticket read was written after the batch was formed, so that a later batch names the list.
+  let comesBack = false;
+  const givesBack = () => comesBack && Date.now() >= stint;
   let known: ListSnapshot | undefined;
   let blocks = new Map<string, readonly Entry[]>();
   const readBlocks = async (ids: readonly string[]) => {
@@ -126,12 +134,8 @@ export const foldList = async (
       blocks.set(id, decodeBlock(item));
     }
   };
-  // When the last fold began, if it took all it found: the next waits for more to flow in.
-  let drainedAt: number | undefined;
   for (let attempt = 0; Date.now() < until; ) {
-    if (drainedAt !== undefined) await sleep(Math.max(0, drainedAt + FLOW_PAUSE_MS - Date.now()));
     const began = Date.now();
-    drainedAt = undefined;
     // The state items of the tags the last fold merged, written while the next tickets are read.
     const last = known;
     const [read] = await Promise.all([
@@ -149,6 +153,7 @@ export const foldList = async (
       last && writeStatesOf(access, last),
     ]);
     if (read === undefined) return folded;
+    comesBack ||= read.tickets.some((ticket) => ticket.at * 1000 > laterBatch);
     if (read.tickets.length === 0 && !overlayToMerge(read)) return folded;
     const parts = overlayParts(read);
     if (!known) {
@@ -230,13 +235,13 @@ export const foldList = async (
       for (const id of blocks.keys()) if (!live.has(id)) blocks.delete(id);
       const drained = snapshot.tickets.length < FOLD_TICKETS && plan.tickets === snapshot.tickets.length;
       const flowing = plan.tickets >= FLOW_TICKETS;
-      if (drained && !flowing && !overlayToMerge(known)) return folded;
-      // Past its stint, the folder gives the lane back, whatever is left: the stream brings it again.
-      if (Date.now() >= stint && !waiting()) return folded;
-      if (drained && flowing) drainedAt = began;
+      if ((drained && !flowing && !overlayToMerge(known)) || givesBack()) return folded;
+      // Caught up while writes flow (merges too wait): more come in the pause.
+      if (drained && flowing) await sleep(Math.max(0, began + FLOW_PAUSE_MS - Date.now()));
     } catch (error) {
       if (error instanceof ConditionsFailed) return folded;
       if (!isConflict(error)) throw error;
+      if (givesBack()) return folded;
       known = undefined;
       await backoff(attempt++, 25, 500);
     }
@@ -255,9 +260,10 @@ export const foldLists = async (
   const current = await readGeneration(access);
   const queue = lists.filter((entry) => entry.generation === current);
   let folded = 0;
+  const began = Date.now();
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      folded += await foldList(access, next.generation, next.list, undefined, () => queue.length > 0);
+      folded += await foldList(access, next.generation, next.list, undefined, began);
     }
   };
   await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, worker));

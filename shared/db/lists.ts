@@ -194,12 +194,11 @@ export const readTickets = async (
 
 /**
  * What a fold needs of a list: its counts with the oldest `most` tickets, and its end mark,
- * directory and retired blocks, in two Queries that cost the same however many tickets wait (a
- * folder that fell behind would otherwise read the whole backlog to fold 80 of it, and fall
- * further behind). A fold landing between the two shows as their stamps disagreeing (the fold's
- * own write is conditioned on the counts' stamp besides). With `firstFoldAt`, a list no fold or bulk write reached (no counts item) holding fewer tickets
- * is left after the first Query (undefined): under a stream of new tags, those checks are most of
- * the folder's calls, and the lists its batch holds back wait for them.
+ * directory and retired blocks, in two Queries that cost the same however many tickets wait (not
+ * the whole backlog to fold 80 of it). A fold landing between the two shows as their stamps
+ * disagreeing (the fold's own write is conditioned on the counts' stamp besides). With
+ * `firstFoldAt`, a list no fold or bulk write reached (no counts item) holding fewer tickets is
+ * left after one Query (undefined): under a stream of new tags, most of the folder's checks.
  */
 export const readForFold = async (
   access: TableAccess,
@@ -211,8 +210,10 @@ export const readForFold = async (
   const readTail = () => access.query(rangeOf(generation, list, END_MARK_SK, RETIRED_SK, undefined, FOLDER_ATTRIBUTES));
   for (let attempt = 1; ; attempt++) {
     const early = firstFoldAt > 0 ? undefined : readTail();
+    early?.catch(() => undefined); // Met when awaited below: a failed head must not leave it unhandled.
     const head = await access.query(rangeOf(generation, list, COUNTS_SK, `${TICKET_PREFIX}~`, most + 1));
-    if (head.items.length < firstFoldAt && !head.items.some((item) => item.SK === COUNTS_SK)) return undefined;
+    const tickets = head.items.filter((item) => String(item.SK).startsWith(TICKET_PREFIX)).length;
+    if (tickets < firstFoldAt && !head.items.some((item) => item.SK === COUNTS_SK)) return undefined;
     const tail = await (early ?? readTail());
     const snapshot = snapshotOf(generation, list, [...head.items, ...tail.items], { retired: true });
     if (snapshot) return snapshot;
