@@ -1,6 +1,7 @@
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { folder, listsOfNewItems } from '../shared/janitor';
 import { logger } from '../shared/logger';
+import { FOLD_BATCH_SIZE } from '../shared/routes/tasks';
 
 const foldUntil = folder();
 
@@ -21,7 +22,11 @@ export const handler = async (event: DynamoDBStreamEvent, context: Context) => {
       return record.eventName === 'INSERT' && PK !== undefined && SK !== undefined ? [{ PK, SK }] : [];
     }),
   );
-  const folded = await foldUntil(lists, Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS);
+  const folded = await foldUntil(
+    lists,
+    Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS,
+    event.Records.length >= FOLD_BATCH_SIZE,
+  );
   logger.info('Counts folded', { lists: lists.length, folded });
   return { lists: lists.length, folded };
 };

@@ -49,7 +49,7 @@ export const failureQueue = (scope: Construct): Queue => {
 export const streamSource = (table: ITable, task: StreamTask, failures: Queue): DynamoEventSource =>
   new DynamoEventSource(table, {
     startingPosition: StartingPosition.TRIM_HORIZON,
-    batchSize: 1000,
+    batchSize: task.batchSize,
     maxBatchingWindow: Duration.seconds(task.batchWindowSeconds),
     parallelizationFactor: task.parallelization,
     retryAttempts: 10,

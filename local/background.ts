@@ -59,6 +59,7 @@ export const startBackgroundTasks = async (
         prefixes: prefixesOf(task),
         ...(task.changes && { changes: task.changes }),
         parallelization: task.parallelization,
+        batchSize: task.batchSize,
         // In AWS each lane is a Lambda of its own; here they share one DynamoDB Local, and four at
         // once keep its other callers answered (the full test suite timed out beside ten).
         concurrency: Math.min(task.parallelization, 4),

@@ -34,6 +34,8 @@ export interface StreamReaderOptions {
   readonly idleMs?: number;
   /** Batches handed over at once, by partition key (the task's `parallelization`); 1 unless given. */
   readonly parallelization?: number;
+  /** Records in one batch at most (the task's `batchSize`); 1,000 unless given. */
+  readonly batchSize?: number;
   /** Lanes handing a batch over at the same time, at most (all of them unless given). */
   readonly concurrency?: number;
   readonly onError?: (error: unknown) => void;
@@ -58,8 +60,8 @@ export const laneIndex = (record: StreamRecord, lanes: number) => {
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
-/** Records in one batch at most, as the stream task's event source mapping is set. */
-const BATCH_SIZE = 1000;
+/** Records one read of a shard returns at most. */
+const READ_LIMIT = 1000;
 
 /**
  * A table's stream, read as a consumer reads it: each shard from its start (TRIM_HORIZON), each
@@ -98,7 +100,7 @@ export const openStream = async (options: {
       const records: StreamRecord[] = [];
       for (const [id, first] of iterators) {
         for (let iterator = first; iterator; ) {
-          const result = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: BATCH_SIZE }));
+          const result = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }));
           records.push(...(result.Records ?? []));
           iterators.set(id, result.NextShardIterator);
           iterator = drain && result.Records?.length ? result.NextShardIterator : undefined;
@@ -113,6 +115,7 @@ export const openStream = async (options: {
 export const startStreamReader = async (options: StreamReaderOptions): Promise<StreamReader> => {
   const stream = await openStream(options);
   const idleMs = options.idleMs ?? 200;
+  const batchSize = options.batchSize ?? 1000;
   let stopped = false;
   /** Passes begun so far; a wait for catching up is met by a quiet pass begun after it was asked for. */
   let passes = 0;
@@ -145,7 +148,7 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
     for (const lane of waiting) {
       if (stopped || running() >= most) return;
       lane.running = (async () => {
-        const batch = lane.queue.slice(0, BATCH_SIZE);
+        const batch = lane.queue.slice(0, batchSize);
         try {
           await options.handle({ Records: batch } as unknown as DynamoDBStreamEvent);
           lane.queue.splice(0, batch.length);
@@ -163,7 +166,7 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
   /** One read of the shards: the records found, queued in their lanes; whether there were any. */
   const pass = async (): Promise<boolean> => {
     // A lane far behind holds the reading back, as a shard's batches wait for their handler.
-    const behind = lanes.find((lane) => lane.queue.length >= 5 * BATCH_SIZE);
+    const behind = lanes.find((lane) => lane.queue.length >= 5 * batchSize);
     if (behind?.running) await behind.running;
     const records = await stream.read();
     for (const record of records.filter(wanted)) laneOf(record).queue.push(record);

@@ -32,6 +32,16 @@ export const CLOSING_MS = 30_000;
 /** A block a fold replaced is kept this long for readers holding the directory that named it. */
 export const RETIRED_BLOCK_MS = 30_000;
 
+/**
+ * A folder whose writes still flow gives its lane back this long after its batch began, if it read
+ * a ticket written `LATER_BATCH_MS` or more after that (only a writer's clock ahead of the folder's
+ * matters): that ticket's record is in a later batch, which brings the list back.
+ */
+export const FLOW_STINT_MS = 10_000;
+export const LATER_BATCH_MS = 5_000;
+/** The folder's function timeout. */
+export const FOLDER_TIMEOUT_MS = 60_000;
+
 /** An idempotency key's reservation holds against duplicates this long; keys are kept this long (at least a day). */
 export const IDEMPOTENCY_LEASE_MS = 30_000;
 export const IDEMPOTENCY_RETENTION_MS = 25 * 3600 * 1000;
@@ -44,6 +54,8 @@ const rules: readonly [string, boolean][] = [
   ['a closing mark outlasts the deletion that set it', CLOSING_MS > ORDINARY_REQUEST_MS],
   ['a retired block outlasts any read that holds its directory', RETIRED_BLOCK_MS > LONGEST_REQUEST_MS],
   ['an idempotency lease outlasts the request that holds it', IDEMPOTENCY_LEASE_MS > LONGEST_REQUEST_MS],
+  ['a flowing list sees a later ticket within its stint', LATER_BATCH_MS < FLOW_STINT_MS],
+  ["a stint ends well within the folder's timeout", FLOW_STINT_MS < FOLDER_TIMEOUT_MS / 2],
   ['idempotency keys are kept at least 24 hours', IDEMPOTENCY_RETENTION_MS >= 24 * 3600 * 1000],
   ["a call's attempts fit in an ordinary request", CALL_ATTEMPTS * CALL_ATTEMPT_MS < ORDINARY_REQUEST_MS],
   [

@@ -1,4 +1,5 @@
 import { StoreUnavailable } from '../domain/errors';
+import { FLOW_STINT_MS, LATER_BATCH_MS } from '../timing';
 import { netted, type Ticket } from './counts';
 import { blockDeltas, type FoldPlan, planFold, planTagsFold } from './fold';
 import { readGeneration } from './generation';
@@ -38,7 +39,7 @@ export const FOLD_TICKETS = 80;
 
 /**
  * Writes still flowing: a fold that took this many tickets, all it found, is followed by another
- * read, `FLOW_PAUSE_MS` after the last fold began, rather than wait for the stream to bring the
+ * read, `FLOW_PAUSE_MS` after the last fold's read began, rather than wait for the stream to bring the
  * next tickets (a second's batching window, then a turn among the shard's batches, after the
  * slowest list of this one): under a stream of new tags on `npm run bench:scale`, those waits were
  * 1.3 to 2.6 s, and up to 245 tickets waited in `TAGS` for every `/tags` reader to add up. The
@@ -46,19 +47,22 @@ export const FOLD_TICKETS = 80;
  * rewrites its overlay, up to 24 KB: at most 4 a second).
  *
  * Whatever is left (writes flowing, a backlog, `TAGS`'s merges), a folder gives its lane back
- * `FLOW_STINT_MS` after its batch began, if a ticket it read was written since it began: that
- * ticket's record is in a later batch, which brings the list back. A batch that runs on holds back
+ * `FLOW_STINT_MS` after its batch began (at once if the batch was full: the next one waits), once
+ * it has read a ticket written `LATER_BATCH_MS` or more after that: that ticket's record is in a
+ * later batch, which brings the list back (shared/timing.ts). A batch that runs on holds back
  * its lane's next batches, and on `npm start` (as a shard's batches wait for their handler) a lane
  * far behind holds back the reading of the stream: `TAGS` merging for a whole minute under 100,000
  * new tags stopped every other list of the table for 12 to 15 s at a time, and the collection's
  * list piled up 1,941 tickets.
  */
 export const FLOW_TICKETS = 8;
-export const FLOW_STINT_MS = 10_000;
 export const FLOW_PAUSE_MS = 250;
 
-/** A ticket this much later than its batch's start was written after the batch was formed (machines' clocks differ by less). */
-const LATER_BATCH_MS = 2_000;
+/** A stream batch the folder handles: when it began (Unix ms), and whether it was full. */
+export interface FoldBatch {
+  readonly began: number;
+  readonly full: boolean;
+}
 
 /**
  * A tag's list is first folded once it holds this many tickets. A first fold writes the list's
@@ -99,8 +103,8 @@ const overlayToMerge = (snapshot: Pick<ListSnapshot, 'overlay' | 'merged'>) => {
 /**
  * Folds the list's tickets, oldest first, one transaction at a time, while a backlog is left (a
  * read found a full fold's worth, or `TAGS`'s overlay holds more than merging leaves, or tags
- * merged whose state items are still to write) or until
- * `until` (Unix ms) passes; the tickets written after its last read come back on the stream.
+ * merged whose state items are still to write) or writes still flow (`FLOW_TICKETS`), until
+ * `until` (Unix ms) passes or its batch's stint ends with a later batch to bring the list back.
  * Returns how many it folded; a fold that met another stops it (the other one carries on).
  *
  * After a fold it knows the list as it left it (counts, directory, the blocks it wrote), so the
@@ -113,12 +117,11 @@ export const foldList = async (
   generation: string,
   list: CountedList,
   until = access.deadline - 1_000,
-  /** When the folder's batch began (Unix ms). */
-  batchBegan = Date.now(),
+  batch: FoldBatch = { began: Date.now(), full: false },
 ): Promise<number> => {
   let folded = 0;
-  const stint = batchBegan + FLOW_STINT_MS;
-  const laterBatch = batchBegan + LATER_BATCH_MS;
+  const stint = batch.began + (batch.full ? 0 : FLOW_STINT_MS);
+  const laterBatch = batch.began + LATER_BATCH_MS;
   // Whether a ticket read was written after the batch was formed, so that a later batch names the list.
   let comesBack = false;
   const givesBack = () => comesBack && Date.now() >= stint;
@@ -255,17 +258,20 @@ const ticketsOf = (tickets: readonly Ticket[]) => ({ tickets, pending: netted(ti
 export const foldLists = async (
   access: TableAccess,
   lists: readonly { readonly generation: string; readonly list: CountedList }[],
+  full = false,
   parallel = 4,
 ): Promise<number> => {
   const current = await readGeneration(access);
   const queue = lists.filter((entry) => entry.generation === current);
   let folded = 0;
-  const began = Date.now();
+  const batch = { began: Date.now(), full };
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      folded += await foldList(access, next.generation, next.list, undefined, began);
+      folded += await foldList(access, next.generation, next.list, undefined, batch);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, worker));
+  // Every worker done before the batch fails: none may run on beside the stream's retry of it.
+  const done = await Promise.allSettled(Array.from({ length: Math.min(parallel, queue.length) }, worker));
+  for (const worker of done) if (worker.status === 'rejected') throw worker.reason;
   return folded;
 };

@@ -115,8 +115,9 @@ export interface StreamTask {
   readonly changes?: readonly StreamChange[];
   /** Puts change events on the stack's event bus (and is granted that, and only that, bus). */
   readonly publishes?: boolean;
-  /** How long the stream gathers records before it calls the function. */
+  /** How long the stream gathers records before it calls the function, and how many at most. */
   readonly batchWindowSeconds: number;
+  readonly batchSize: number;
   /**
    * Batches of one shard handled at once (the event source mapping's parallelization factor):
    * records of one partition key always go to the same one, in order, so a busy list's folds do

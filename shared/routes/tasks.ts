@@ -3,6 +3,7 @@
  * operations have, and what a deployment sets in the environment of every function.
  */
 import type { Operation, ScheduledTask, StreamTask } from '../operation/row';
+import { FOLDER_TIMEOUT_MS } from '../timing';
 
 /**
  * The janitor: clears the garbage that deletions and bulk writes could not clear within their
@@ -20,6 +21,9 @@ export const scheduledTasks = [
   },
 ] as const satisfies readonly ScheduledTask[];
 
+/** Records in one batch of the folder's at most: a full one tells it that the next waits. */
+export const FOLD_BATCH_SIZE = 1000;
+
 /**
  * The folder: moves the tickets writes leave in a list's partition into its counts and blocks, so
  * that readers have few to add up. Writes never wait for it; readers are exact without it.
@@ -31,8 +35,9 @@ export const streamTasks = [
     summary: 'Folds the count changes writes leave into the lists',
     newItemsPrefix: '#T',
     batchWindowSeconds: 1,
+    batchSize: FOLD_BATCH_SIZE,
     parallelization: 10,
-    timeoutSeconds: 60,
+    timeoutSeconds: FOLDER_TIMEOUT_MS / 1_000,
     actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],
   },
   {
@@ -43,6 +48,7 @@ export const streamTasks = [
     newItemsPrefix: ['MAGAZINE', 'DELETED#', 'HEAD'],
     changes: ['INSERT', 'MODIFY'],
     batchWindowSeconds: 1,
+    batchSize: 1000,
     // One lane: a consumer sees the events of a shard in the order they were committed.
     parallelization: 1,
     timeoutSeconds: 30,

@@ -3,19 +3,13 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
-import {
-  FLOW_PAUSE_MS,
-  FLOW_STINT_MS,
-  FLOW_TICKETS,
-  FOLD_TICKETS,
-  foldList,
-  foldLists,
-} from '../../../shared/db/folder';
+import { FLOW_PAUSE_MS, FLOW_TICKETS, FOLD_TICKETS, foldList, foldLists } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
 import { tagList } from '../../../shared/db/keys';
 import { readList } from '../../../shared/db/lists';
 import { createMagazine } from '../../../shared/db/magazines';
 import { type TableAccess, tableAccess } from '../../../shared/db/table-access';
+import { FLOW_STINT_MS, LATER_BATCH_MS } from '../../../shared/timing';
 
 /**
  * Found under a stream of new tags through the API: a folder that took every ticket it found went
@@ -125,6 +119,22 @@ describe('a folder meeting writes that still flow', () => {
     expect((await readList(writer, generation, 'ALL')).tickets).toHaveLength(FLOW_TICKETS);
   }, 60_000);
 
+  it('gives the lane back as soon as a later batch is sure to bring the list, when its batch was full', async () => {
+    const { tableName, writer, generation } = await setUp();
+    const clock = stoppedClock();
+    await createSome(writer, FLOW_TICKETS);
+    const folder = watched(tableAccess(documentClient, tableName, Date.now() + 60_000), async () => {
+      clock.pass(1_000);
+      await createSome(writer, FLOW_TICKETS);
+    });
+    // The fold that reads the tickets written LATER_BATCH_MS + 1 s after the batch began is the last.
+    const folds = LATER_BATCH_MS / 1_000 + 2;
+    expect(await foldList(folder, generation, 'ALL', undefined, { began: Date.now(), full: true })).toBe(
+      FLOW_TICKETS * folds,
+    );
+    expect((await readList(writer, generation, 'ALL')).tickets).toHaveLength(FLOW_TICKETS);
+  }, 60_000);
+
   it('folds a backlog to its end past the stint: no later batch may bring it back', async () => {
     const { tableName, writer, generation } = await setUp();
     const clock = stoppedClock();
@@ -150,7 +160,7 @@ describe('a folder meeting writes that still flow', () => {
       { generation, list: 'ALL' as const },
       { generation, list: tagList(tag.id) },
     ];
-    await foldLists(folder, lists, 1);
+    await foldLists(folder, lists, false, 1);
     const folds = Math.ceil(FLOW_STINT_MS / 3_000);
     expect((await readList(writer, generation, 'ALL')).folded.total).toBe(FLOW_TICKETS * folds);
     // Begun past the batch's stint, the tag's list is folded once: what it held, not 4 folds more.
