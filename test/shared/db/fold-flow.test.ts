@@ -106,34 +106,29 @@ describe('a folder meeting writes that still flow', () => {
       expect((folds[index] ?? 0) - (folds[index - 1] ?? 0)).toBeGreaterThanOrEqual(FLOW_PAUSE_MS - 5);
   }, 60_000);
 
-  it('gives the lane back at the stint while writes still flow, the stream bringing the list back', async () => {
-    const { tableName, writer, generation } = await setUp();
-    const clock = stoppedClock();
-    await createSome(writer, FLOW_TICKETS);
-    // Each fold is followed by as many tickets again, a second later.
-    const folder = watched(tableAccess(documentClient, tableName, Date.now() + 60_000), async () => {
-      clock.pass(1_000);
+  it.each([
+    // At the stint, having read tickets of a later batch.
+    { batch: 'not full', full: false, folds: FLOW_STINT_MS / 1_000 },
+    // The next batch waits: as soon as it reads tickets written LATER_BATCH_MS + 1 s after its batch began.
+    { batch: 'full', full: true, folds: LATER_BATCH_MS / 1_000 + 2 },
+  ])(
+    'gives the lane back while writes still flow, a later batch bringing the list back (batch $batch)',
+    async ({ full, folds }) => {
+      const { tableName, writer, generation } = await setUp();
+      const clock = stoppedClock();
       await createSome(writer, FLOW_TICKETS);
-    });
-    expect(await foldList(folder, generation, 'ALL')).toBe(FLOW_TICKETS * (FLOW_STINT_MS / 1_000));
-    expect((await readList(writer, generation, 'ALL')).tickets).toHaveLength(FLOW_TICKETS);
-  }, 60_000);
-
-  it('gives the lane back as soon as a later batch is sure to bring the list, when its batch was full', async () => {
-    const { tableName, writer, generation } = await setUp();
-    const clock = stoppedClock();
-    await createSome(writer, FLOW_TICKETS);
-    const folder = watched(tableAccess(documentClient, tableName, Date.now() + 60_000), async () => {
-      clock.pass(1_000);
-      await createSome(writer, FLOW_TICKETS);
-    });
-    // The fold that reads the tickets written LATER_BATCH_MS + 1 s after the batch began is the last.
-    const folds = LATER_BATCH_MS / 1_000 + 2;
-    expect(await foldList(folder, generation, 'ALL', undefined, { began: Date.now(), full: true })).toBe(
-      FLOW_TICKETS * folds,
-    );
-    expect((await readList(writer, generation, 'ALL')).tickets).toHaveLength(FLOW_TICKETS);
-  }, 60_000);
+      // Each fold is followed by as many tickets again, a second later.
+      const folder = watched(tableAccess(documentClient, tableName, Date.now() + 60_000), async () => {
+        clock.pass(1_000);
+        await createSome(writer, FLOW_TICKETS);
+      });
+      expect(await foldList(folder, generation, 'ALL', undefined, { began: Date.now(), full })).toBe(
+        FLOW_TICKETS * folds,
+      );
+      expect((await readList(writer, generation, 'ALL')).tickets).toHaveLength(FLOW_TICKETS);
+    },
+    60_000,
+  );
 
   it('folds a backlog to its end past the stint: no later batch may bring it back', async () => {
     const { tableName, writer, generation } = await setUp();
