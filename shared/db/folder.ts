@@ -39,12 +39,13 @@ export const FOLD_TICKETS = 80;
 
 /**
  * Writes still flowing: a fold that took this many tickets, all it found, is followed by another
- * read, `FLOW_PAUSE_MS` after the last fold's read began, rather than wait for the stream to bring the
- * next tickets (a second's batching window, then a turn among the shard's batches, after the
+ * read, `FLOW_PAUSE_MS` after the last fold's read began, rather than wait for the stream to bring
+ * the next tickets (a second's batching window, then a turn among the shard's batches, after the
  * slowest list of this one): under a stream of new tags on `npm run bench:scale`, those waits were
  * 1.3 to 2.6 s, and up to 245 tickets waited in `TAGS` for every `/tags` reader to add up. The
  * pause bounds what a tight loop would cost where a fold takes a few milliseconds (each `TAGS` fold
- * rewrites its overlay, up to 24 KB: at most 4 a second).
+ * rewrites its overlay, up to 24 KB: at most 4 a second); fewer than this many found after it are
+ * left to the later batch their records are in.
  *
  * Whatever is left (writes flowing, a backlog, `TAGS`'s merges), a folder gives its lane back
  * `FLOW_STINT_MS` after its batch began (at once if the batch was full: the next one waits), once
@@ -137,6 +138,8 @@ export const foldList = async (
       blocks.set(id, decodeBlock(item));
     }
   };
+  // After a pause for writes to flow in: fewer than FLOW_TICKETS are left to a later batch (below).
+  let paused = false;
   for (let attempt = 0; Date.now() < until; ) {
     const began = Date.now();
     // The state items of the tags the last fold merged, written while the next tickets are read.
@@ -158,6 +161,11 @@ export const foldList = async (
     if (read === undefined) return folded;
     comesBack ||= read.tickets.some((ticket) => ticket.at * 1000 > laterBatch);
     if (read.tickets.length === 0 && !overlayToMerge(read)) return folded;
+    // Written since the last read, which found fewer than a full fold: their records are in a later
+    // batch, which folds them with the next ones (a fold of a few would double the folds at 10 a
+    // second). With none, `TAGS`'s merges go on: no batch would come for them.
+    if (paused && read.tickets.length > 0 && read.tickets.length < FLOW_TICKETS) return folded;
+    paused = false;
     const parts = overlayParts(read);
     if (!known) {
       blocks = new Map();
@@ -240,7 +248,10 @@ export const foldList = async (
       const flowing = plan.tickets >= FLOW_TICKETS;
       if ((drained && !flowing && !overlayToMerge(known)) || givesBack()) return folded;
       // Caught up while writes flow (merges too wait): more come in the pause.
-      if (drained && flowing) await sleep(Math.max(0, began + FLOW_PAUSE_MS - Date.now()));
+      if (drained && flowing) {
+        await sleep(Math.max(0, began + FLOW_PAUSE_MS - Date.now()));
+        paused = true;
+      }
     } catch (error) {
       if (error instanceof ConditionsFailed) return folded;
       if (!isConflict(error)) throw error;
