@@ -10,10 +10,10 @@ import { type ListToFold, tableFolder, tableJanitor } from './db/setup';
 export const janitor = (): ((deadline: number) => Promise<Swept>) => tableJanitor();
 
 /**
- * Folds the tickets of `lists` until `deadline` (Unix ms), named by a stream batch that was `full`
- * or not; the table's client is made once per function instance.
+ * Folds the tickets of `lists` until `deadline` (Unix ms), named by a stream batch of a lane that is
+ * `behind` or not; the table's client is made once per function instance.
  */
-export const folder = (): ((lists: readonly ListToFold[], deadline: number, full: boolean) => Promise<number>) =>
+export const folder = (): ((lists: readonly ListToFold[], deadline: number, behind: boolean) => Promise<number>) =>
   tableFolder();
 
 /**

@@ -48,7 +48,7 @@ export const FOLD_TICKETS = 80;
  * left to the later batch their records are in.
  *
  * Whatever is left (writes flowing, a backlog, `TAGS`'s merges), a folder gives its lane back
- * `FLOW_STINT_MS` after its batch began (at once if the batch was full: the next one waits), once
+ * `FLOW_STINT_MS` after its batch began (at once if its lane is behind: the next batch waits), once
  * it has read a ticket written `LATER_BATCH_MS` or more after that: that ticket's record is in a
  * later batch, which brings the list back (shared/timing.ts). A batch that runs on holds back
  * its lane's next batches, and on `npm start` (as a shard's batches wait for their handler) a lane
@@ -59,10 +59,10 @@ export const FOLD_TICKETS = 80;
 export const FLOW_TICKETS = 8;
 export const FLOW_PAUSE_MS = 250;
 
-/** A stream batch the folder handles: when it began (Unix ms), and whether it was full. */
+/** A stream batch the folder handles: when it began (Unix ms), and whether its lane is behind (functions/fold-counts.ts). */
 export interface FoldBatch {
   readonly began: number;
-  readonly full: boolean;
+  readonly behind: boolean;
 }
 
 /**
@@ -118,10 +118,10 @@ export const foldList = async (
   generation: string,
   list: CountedList,
   until = access.deadline - 1_000,
-  batch: FoldBatch = { began: Date.now(), full: false },
+  batch: FoldBatch = { began: Date.now(), behind: false },
 ): Promise<number> => {
   let folded = 0;
-  const stint = batch.began + (batch.full ? 0 : FLOW_STINT_MS);
+  const stint = batch.began + (batch.behind ? 0 : FLOW_STINT_MS);
   const laterBatch = batch.began + LATER_BATCH_MS;
   // Whether a ticket read was written after the batch was formed, so that a later batch names the list.
   let comesBack = false;
@@ -269,13 +269,13 @@ const ticketsOf = (tickets: readonly Ticket[]) => ({ tickets, pending: netted(ti
 export const foldLists = async (
   access: TableAccess,
   lists: readonly { readonly generation: string; readonly list: CountedList }[],
-  full = false,
+  behind = false,
   parallel = 4,
 ): Promise<number> => {
   const current = await readGeneration(access);
   const queue = lists.filter((entry) => entry.generation === current);
   let folded = 0;
-  const batch = { began: Date.now(), full };
+  const batch = { began: Date.now(), behind };
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       folded += await foldList(access, next.generation, next.list, undefined, batch);

@@ -46,8 +46,12 @@ export interface ListToFold {
  * The folder's work on the table, on a client made once per function instance: folds the tickets
  * of `lists` (those the table's stream named) until `deadline` (Unix ms); how many it folded.
  */
-export const tableFolder = (): ((lists: readonly ListToFold[], deadline: number, full: boolean) => Promise<number>) => {
+export const tableFolder = (): ((
+  lists: readonly ListToFold[],
+  deadline: number,
+  behind: boolean,
+) => Promise<number>) => {
   const { tableName } = storeConfig();
   const client = createDocumentClient({ operation: 'foldCounts' });
-  return (lists, deadline, full) => foldLists(tableAccess(client, tableName, deadline), lists, full);
+  return (lists, deadline, behind) => foldLists(tableAccess(client, tableName, deadline), lists, behind);
 };

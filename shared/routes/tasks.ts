@@ -21,9 +21,6 @@ export const scheduledTasks = [
   },
 ] as const satisfies readonly ScheduledTask[];
 
-/** Records in one batch of the folder's at most: a full one tells it that the next waits. */
-export const FOLD_BATCH_SIZE = 1000;
-
 /**
  * The folder: moves the tickets writes leave in a list's partition into its counts and blocks, so
  * that readers have few to add up. Writes never wait for it; readers are exact without it.
@@ -35,7 +32,7 @@ export const streamTasks = [
     summary: 'Folds the count changes writes leave into the lists',
     newItemsPrefix: '#T',
     batchWindowSeconds: 1,
-    batchSize: FOLD_BATCH_SIZE,
+    batchSize: 1000,
     parallelization: 10,
     timeoutSeconds: FOLDER_TIMEOUT_MS / 1_000,
     actions: ['GetItem', 'Query', 'BatchGetItem', 'PutItem', 'DeleteItem', 'ConditionCheckItem'],

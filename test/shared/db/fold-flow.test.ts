@@ -110,12 +110,12 @@ describe('a folder meeting writes that still flow', () => {
 
   it.each([
     // At the stint, having read tickets of a later batch.
-    { batch: 'not full', full: false, folds: FLOW_STINT_MS / 1_000 },
+    { lane: 'not behind', behind: false, folds: FLOW_STINT_MS / 1_000 },
     // The next batch waits: as soon as it reads tickets written LATER_BATCH_MS + 1 s after its batch began.
-    { batch: 'full', full: true, folds: LATER_BATCH_MS / 1_000 + 2 },
+    { lane: 'behind', behind: true, folds: LATER_BATCH_MS / 1_000 + 2 },
   ])(
-    'gives the lane back while writes still flow, a later batch bringing the list back (batch $batch)',
-    async ({ full, folds }) => {
+    'gives the lane back while writes still flow, a later batch bringing the list back (lane $lane)',
+    async ({ behind, folds }) => {
       const { tableName, writer, generation } = await setUp();
       const clock = stoppedClock();
       await createSome(writer, FLOW_TICKETS);
@@ -124,7 +124,7 @@ describe('a folder meeting writes that still flow', () => {
         clock.pass(1_000);
         await createSome(writer, FLOW_TICKETS);
       });
-      expect(await foldList(folder, generation, 'ALL', undefined, { began: Date.now(), full })).toBe(
+      expect(await foldList(folder, generation, 'ALL', undefined, { began: Date.now(), behind })).toBe(
         FLOW_TICKETS * folds,
       );
       expect((await readList(writer, generation, 'ALL')).tickets).toHaveLength(FLOW_TICKETS);
