@@ -60,6 +60,17 @@ export const laneIndex = (record: StreamRecord, lanes: number) => {
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
+/**
+ * A record as Lambda hands it over: the SDK reads a record's creation time as a Date, Lambda's
+ * event carries it in seconds (change events' `occurredAt` read a Date as seconds: the year 58,000).
+ */
+const asLambdaRecord = (record: StreamRecord) => {
+  const created: unknown = record.dynamodb?.ApproximateCreationDateTime;
+  return created instanceof Date
+    ? { ...record, dynamodb: { ...record.dynamodb, ApproximateCreationDateTime: Math.floor(created.getTime() / 1000) } }
+    : record;
+};
+
 /** Records one read of a shard returns at most. */
 const READ_LIMIT = 1000;
 
@@ -150,7 +161,7 @@ export const startStreamReader = async (options: StreamReaderOptions): Promise<S
       lane.running = (async () => {
         const batch = lane.queue.slice(0, batchSize);
         try {
-          await options.handle({ Records: batch } as unknown as DynamoDBStreamEvent);
+          await options.handle({ Records: batch.map(asLambdaRecord) } as unknown as DynamoDBStreamEvent);
           lane.queue.splice(0, batch.length);
         } catch (error) {
           options.onError?.(error);
