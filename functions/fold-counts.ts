@@ -1,20 +1,8 @@
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { folder, listsOfNewItems } from '../shared/janitor';
 import { logger } from '../shared/logger';
-import { FLOW_STINT_MS } from '../shared/timing';
 
 const foldUntil = folder();
-
-/**
- * The batch's oldest record is older than two stints: its lane is behind (a batch waits while the
- * last one folds for up to a stint), and the next batch waits too. A lane whose lists fold for a
- * whole stint would otherwise handle one batch a stint at most.
- */
-const behind = (event: DynamoDBStreamEvent) =>
-  event.Records.some(
-    (record) =>
-      Date.now() / 1000 - (record.dynamodb?.ApproximateCreationDateTime ?? Infinity) > (2 * FLOW_STINT_MS) / 1000,
-  );
 
 /** Leaves time to write the note of what was done before Lambda stops the function. */
 const MARGIN_MS = 5_000;
@@ -33,7 +21,7 @@ export const handler = async (event: DynamoDBStreamEvent, context: Context) => {
       return record.eventName === 'INSERT' && PK !== undefined && SK !== undefined ? [{ PK, SK }] : [];
     }),
   );
-  const folded = await foldUntil(lists, Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS, behind(event));
+  const folded = await foldUntil(lists, Date.now() + context.getRemainingTimeInMillis() - MARGIN_MS);
   logger.info('Counts folded', { lists: lists.length, folded });
   return { lists: lists.length, folded };
 };

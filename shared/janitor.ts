@@ -9,12 +9,8 @@ import { type ListToFold, tableFolder, tableJanitor } from './db/setup';
 /** Clears garbage until `deadline` (Unix ms); the table's client is made once per function instance. */
 export const janitor = (): ((deadline: number) => Promise<Swept>) => tableJanitor();
 
-/**
- * Folds the tickets of `lists` until `deadline` (Unix ms), named by a stream batch of a lane that is
- * `behind` or not; the table's client is made once per function instance.
- */
-export const folder = (): ((lists: readonly ListToFold[], deadline: number, behind: boolean) => Promise<number>) =>
-  tableFolder();
+/** Folds the tickets of `lists` until `deadline` (Unix ms); the table's client is made once per function instance. */
+export const folder = (): ((lists: readonly ListToFold[], deadline: number) => Promise<number>) => tableFolder();
 
 /**
  * The lists whose partitions a ticket was written to, from the keys of new items (a stream's

@@ -48,7 +48,7 @@ export const FOLD_TICKETS = 80;
  * left to the later batch their records are in.
  *
  * Whatever is left (writes flowing, a backlog, `TAGS`'s merges), a folder gives its lane back
- * `FLOW_STINT_MS` after its batch began (at once if its lane is behind: the next batch waits), once
+ * `FLOW_STINT_MS` after its batch began, once
  * it has read a ticket written `LATER_BATCH_MS` or more after that: that ticket's record is in a
  * later batch, which brings the list back (shared/timing.ts). A batch that runs on holds back
  * its lane's next batches, and on `npm start` (as a shard's batches wait for their handler) a lane
@@ -58,12 +58,6 @@ export const FOLD_TICKETS = 80;
  */
 export const FLOW_TICKETS = 8;
 export const FLOW_PAUSE_MS = 250;
-
-/** A stream batch the folder handles: when it began (Unix ms), and whether its lane is behind (functions/fold-counts.ts). */
-export interface FoldBatch {
-  readonly began: number;
-  readonly behind: boolean;
-}
 
 /**
  * A tag's list is first folded once it holds this many tickets. A first fold writes the list's
@@ -118,11 +112,12 @@ export const foldList = async (
   generation: string,
   list: CountedList,
   until = access.deadline - 1_000,
-  batch: FoldBatch = { began: Date.now(), behind: false },
+  /** When the folder's batch began (Unix ms). */
+  batchBegan = Date.now(),
 ): Promise<number> => {
   let folded = 0;
-  const stint = batch.began + (batch.behind ? 0 : FLOW_STINT_MS);
-  const laterBatch = batch.began + LATER_BATCH_MS;
+  const stint = batchBegan + FLOW_STINT_MS;
+  const laterBatch = batchBegan + LATER_BATCH_MS;
   // Whether a ticket read was written after the batch was formed, so that a later batch names the list.
   let comesBack = false;
   const givesBack = () => comesBack && Date.now() >= stint;
@@ -269,16 +264,15 @@ const ticketsOf = (tickets: readonly Ticket[]) => ({ tickets, pending: netted(ti
 export const foldLists = async (
   access: TableAccess,
   lists: readonly { readonly generation: string; readonly list: CountedList }[],
-  behind = false,
   parallel = 4,
 ): Promise<number> => {
   const current = await readGeneration(access);
   const queue = lists.filter((entry) => entry.generation === current);
   let folded = 0;
-  const batch = { began: Date.now(), behind };
+  const began = Date.now();
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      folded += await foldList(access, next.generation, next.list, undefined, batch);
+      folded += await foldList(access, next.generation, next.list, undefined, began);
     }
   };
   // Every worker done before the batch fails: none may run on beside the stream's retry of it.

@@ -46,12 +46,8 @@ export interface ListToFold {
  * The folder's work on the table, on a client made once per function instance: folds the tickets
  * of `lists` (those the table's stream named) until `deadline` (Unix ms); how many it folded.
  */
-export const tableFolder = (): ((
-  lists: readonly ListToFold[],
-  deadline: number,
-  behind: boolean,
-) => Promise<number>) => {
+export const tableFolder = (): ((lists: readonly ListToFold[], deadline: number) => Promise<number>) => {
   const { tableName } = storeConfig();
   const client = createDocumentClient({ operation: 'foldCounts' });
-  return (lists, deadline, behind) => foldLists(tableAccess(client, tableName, deadline), lists, behind);
+  return (lists, deadline) => foldLists(tableAccess(client, tableName, deadline), lists);
 };
