@@ -232,10 +232,12 @@ export const decodeDirectory = (item: Item | undefined, retired?: Item): Directo
     : {
         blocks: decodeBlockRefs(item),
         retired: retired ? json(retired, attr.retired, isRetired, 'a list of retired blocks', []) : [],
+        ...(typeof item[attr.high] === 'string' && { high: item[attr.high] }),
       };
 
 export const directoryAttributes = (directory: Directory, stamp: number): Item => ({
   [attr.blocks]: encodeBlockRefs(directory.blocks),
+  ...(directory.high !== undefined && { [attr.high]: directory.high }),
   [attr.stamp]: stamp,
 });
 

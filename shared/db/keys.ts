@@ -202,6 +202,8 @@ export const attr = {
   /** Directory: its blocks (JSON), and blocks it replaced, kept a while for readers that still hold them (JSON). */
   blocks: 'blocks',
   retired: 'retired',
+  /** Directory of `TAGS`: the last tag id ever merged into its blocks. */
+  high: 'high',
   /** Block, overlay: its entries (JSON). */
   entries: 'entries',
   /** Overlay: the tags its fold merged into their blocks, their state items not written yet (entries). */

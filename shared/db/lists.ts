@@ -75,6 +75,7 @@ const LIST_ATTRIBUTES = [
   attr.lastModified,
   attr.at,
   attr.changes,
+  attr.high,
   attr.blocks,
   attr.retired,
   attr.entries,

@@ -29,6 +29,12 @@ export interface Directory {
   readonly blocks: readonly BlockRef[];
   /** Blocks replaced by a fold, and when (Unix ms): deleted once no reader can still hold them. */
   readonly retired: readonly (readonly [string, number])[];
+  /**
+   * `TAGS`: the last tag merged into its blocks, at or after every tag they hold, so a tag after it
+   * that the overlay does not hold is at zero (no block or state item to look it up in); unknown
+   * when absent.
+   */
+  readonly high?: string;
 }
 
 export const emptyDirectory: Directory = { blocks: [], retired: [] };

@@ -149,6 +149,23 @@ export interface TagsFold extends BlockChanges {
   readonly firsts: readonly string[];
 }
 
+/**
+ * The directory's `high` once `merged` are merged: known from a list's first merge on or, for one
+ * folded before directories kept it, from its last block's last tag once a fold has read it.
+ */
+const highest = (
+  directory: Directory,
+  blocks: ReadonlyMap<string, readonly Entry[]>,
+  merged: readonly Entry[],
+): string | undefined => {
+  const last = directory.blocks.at(-1);
+  const known = last === undefined ? '' : (directory.high ?? blocks.get(last.id)?.at(-1)?.key);
+  if (known === undefined) return undefined;
+  let high = known;
+  for (const { key } of merged) if (key > high) high = key;
+  return high === '' ? undefined : high;
+};
+
 /** The overlay as stored and read: the tags a fold merged stay among its entries till the next fold drops them. */
 export const storedOverlay = (fold: Pick<TagsFold, 'overlay' | 'merged'>): Entry[] =>
   withOverlay(fold.overlay, fold.merged);
@@ -229,8 +246,10 @@ export const foldTags = (
   const written = new Map(changes.written.map((block) => [block.id, block.entries]));
   const blocks = changes.directory.blocks;
   const overlayIn = Map.groupBy(kept, (entry) => blockIndexOf(blocks, entry.key));
+  const high = highest(state.directory, merge.blocks, merged);
   const directory = {
     ...changes.directory,
+    ...(high !== undefined && { high }),
     blocks: blocks.map((ref, index) => {
       const entries = written.get(ref.id);
       if (!entries) return ref;

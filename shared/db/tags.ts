@@ -100,11 +100,17 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
 };
 
 /**
- * Keys a `/tags` reader reads at most with its lookups (state items and blocks; with the head
- * replica, three BatchGetItem calls of 100) before it reads whole blocks instead of state items:
- * a state lookup of a new tag reads nothing, a block read whole about 10 KB.
+ * Keys a `/tags` reader reads in four BatchGetItem calls of 100 (state items, the page's blocks,
+ * the head replica), a page's fifth call with its Query. Past them, the one block that holds the
+ * most of the tags to look up is read whole instead of their state items if it holds
+ * WHOLE_BLOCK_KEYS of them, and the rest are looked up, a hundred more to a call: a state lookup
+ * of a new tag reads nothing, a block is 10 to 20 KB. Under 100,000 new tags in `npm run
+ * bench:scale`, a block read whole past three calls made pages of 63-69 KB; and reading every
+ * block that held two made the read grow with the backlog in bytes: with 1,900 tickets of
+ * scattered new tags waiting, 5.4 MB a page.
  */
-const LOOKUPS = 299;
+const LOOKUPS = 399;
+const WHOLE_BLOCK_KEYS = 100;
 
 /** The tags in use, and each block's number of them, with the pending tickets in: each tag as `before` says it was at the snapshot. */
 const withPending = (snapshot: ListSnapshot, before: (key: string) => Known) => {
@@ -148,25 +154,23 @@ const tagsInUse = async (
     return { ...withPending(snapshot, (key) => folded.get(key) ?? NEVER_MERGED), read };
   }
   const inOverlay = new Map(overlay.map((entry) => [entry.key, entry]));
-  // With no block yet, no tag outside the overlay was ever merged: none has a state item to look up.
-  const unknown =
-    blocks.length === 0 ? [] : pending.filter((delta) => !inOverlay.has(delta.key)).map((delta) => delta.key);
+  // A tag outside the overlay past the last tag ever merged (with no block yet, any tag) is at zero,
+  // with no state item to look up: under a stream of new tags whose ids sort last, every one.
+  const { high } = snapshot.directory;
+  const merged = (key: string) => blocks.length > 0 && (high === undefined || key <= high);
+  const unknown = pending.filter((delta) => !inOverlay.has(delta.key) && merged(delta.key)).map((delta) => delta.key);
   // The page's blocks, guessed before the lookups with each tag they are for taken as new (under a
   // stream of new tags, most are): a guess that missed cost a call and a block more.
   const guessed = withPending(snapshot, (key) => inOverlay.get(key) ?? NEVER_MERGED);
   const guess = windowOf(guessed.count);
   const pageRefs = guess ? blocksFor(blocks, guessed.sizes, guess).indexes.flatMap((index) => blocks[index] ?? []) : [];
-  // Past three calls' worth of keys, the blocks holding most of the tags looked up are read instead
-  // of their state items: a tag outside the overlay is as its block at the snapshot says.
-  const byBlock = Map.groupBy(unknown, (key) => blockIndexOf(blocks, key));
-  let keys = unknown.length + pageRefs.length;
-  const wholeBlocks = new Set<number>();
-  for (const [index, inBlock] of [...byBlock].sort(([, a], [, b]) => b.length - a.length)) {
-    // A block read for one tag saves no key: past that, the lookups are what they are.
-    if (keys <= LOOKUPS || inBlock.length < 2) break;
-    wholeBlocks.add(index);
-    keys -= inBlock.length - 1;
-  }
+  // A tag outside the overlay is as its block at the snapshot says.
+  const [most] = [...Map.groupBy(unknown, (key) => blockIndexOf(blocks, key))].sort(
+    ([, a], [, b]) => b.length - a.length,
+  );
+  const wholeBlocks = new Set<number>(
+    most && unknown.length + pageRefs.length > LOOKUPS && most[1].length >= WHOLE_BLOCK_KEYS ? [most[0]] : [],
+  );
   const looked = unknown.filter((key) => !wholeBlocks.has(blockIndexOf(blocks, key)));
   const { blocks: read, others } = await readBlocks(
     access,

@@ -101,8 +101,12 @@ class TagsTable {
     let count = snapshot.total;
     const byKey = new Map<string, number>();
     for (const delta of pending) byKey.set(delta.key, (byKey.get(delta.key) ?? 0) + delta.n);
+    const { blocks, high } = snapshot.directory;
     for (const [key, n] of byKey) {
-      let before: Known | 'moved' = inOverlay.get(key) ?? stateAt(this.states.get(key), snapshot.stamp);
+      // Past the last tag ever merged, a tag outside the overlay is not looked up: it is at zero.
+      const neverMerged = blocks.length === 0 || (high !== undefined && key > high);
+      let before: Known | 'moved' =
+        inOverlay.get(key) ?? (neverMerged ? { n: 0 } : stateAt(this.states.get(key), snapshot.stamp));
       // Merged again since the snapshot: the snapshot's block tells (blocks are kept a while after they are replaced).
       if (before === 'moved') {
         const block = snapshot.directory.blocks[blockIndexOf(snapshot.directory.blocks, key)];
@@ -175,6 +179,14 @@ describe('TAGS folded through an overlay, read through tag states', () => {
             visible[index] = (visible[index] ?? 0) + 1;
           }
           expect(table.directory.blocks.map((block) => block.visible)).toEqual(visible);
+          // No tag in the blocks is after `high` (the last tag merged: one merged at zero may be in none).
+          const last = table.directory.blocks
+            .flatMap((block) => table.blocks.get(block.id) ?? [])
+            .map((entry) => entry.key)
+            .sort()
+            .at(-1);
+          if (last !== undefined)
+            expect((table.directory.high ?? '') >= last, `high ${table.directory.high}, ${last}`).toBe(true);
           // Every tag in a block has a state item, or is in the overlay's merged part till it has
           // (a reader looks up a tag outside the overlay there).
           const merged = new Set(table.merged.map((entry) => entry.key));
