@@ -83,7 +83,6 @@ const LIST_ATTRIBUTES = [
 
 /** A fold landing during the Query makes its start and end disagree; the Query is made again, at most this often. */
 const SNAPSHOT_ATTEMPTS = 3;
-
 /** What the folder reads besides: the overlay's merged tags (readers read them as the rest of the overlay). */
 const FOLDER_ATTRIBUTES = [...LIST_ATTRIBUTES, attr.merged] as const;
 
