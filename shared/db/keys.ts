@@ -202,7 +202,7 @@ export const attr = {
   /** Directory: its blocks (JSON), and blocks it replaced, kept a while for readers that still hold them (JSON). */
   blocks: 'blocks',
   retired: 'retired',
-  /** Directory of `TAGS`: the last tag id ever merged into its blocks. */
+  /** Directory of `TAGS`: the last tag merged into its blocks (none in them is after it). */
   high: 'high',
   /** Block, overlay: its entries (JSON). */
   entries: 'entries',

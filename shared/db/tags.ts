@@ -157,8 +157,10 @@ const tagsInUse = async (
   // A tag outside the overlay past the last tag ever merged (with no block yet, any tag) is at zero,
   // with no state item to look up: under a stream of new tags whose ids sort last, every one.
   const { high } = snapshot.directory;
-  const merged = (key: string) => blocks.length > 0 && (high === undefined || key <= high);
-  const unknown = pending.filter((delta) => !inOverlay.has(delta.key) && merged(delta.key)).map((delta) => delta.key);
+  const mayBeInBlock = (key: string) => blocks.length > 0 && (high === undefined || key <= high);
+  const unknown = pending
+    .filter((delta) => !inOverlay.has(delta.key) && mayBeInBlock(delta.key))
+    .map((delta) => delta.key);
   // The page's blocks, guessed before the lookups with each tag they are for taken as new (under a
   // stream of new tags, most are): a guess that missed cost a call and a block more.
   const guessed = withPending(snapshot, (key) => inOverlay.get(key) ?? NEVER_MERGED);
