@@ -74,6 +74,9 @@ export const withDeltas = (entries: readonly Entry[], deltas: readonly Delta[], 
     else if (keepEmpty) merged.set(delta.key, { key: delta.key, n: 0 });
     else merged.delete(delta.key);
   }
+  // Changes that net to nothing leave no delta above; a key they name that no entry held is still one to keep.
+  if (keepEmpty)
+    for (const delta of deltas) if (!merged.has(delta.key)) merged.set(delta.key, { key: delta.key, n: 0 });
   return [...merged.values()].sort(byKey);
 };
 

@@ -54,7 +54,8 @@ export const getTag = async (access: TableAccess, id: string): Promise<TagSummar
 
 /**
  * One page of the tags in use, by id: the `TAGS` snapshot, the counts of the tags its tickets
- * change (only when there are tickets), then the page's blocks with the head: two or three calls.
+ * change (only when there are tickets), then the page's blocks with the head: two calls, more
+ * while tickets wait (`LOOKUPS`).
  */
 export const listTags = async (access: TableAccess, page: PageQuery): Promise<Page<TagSummary>> => {
   const offset = page.start.offset;
