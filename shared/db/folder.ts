@@ -192,8 +192,10 @@ export const foldList = async (
         );
         // Nothing to fold, to merge or to drop: the overlay is as small as merging makes it.
         if (take === 0 && merge.keys.length === 0 && !dropping) return folded;
-        // What a tag outside the overlay was is in its block (read once: a fold keeps what it wrote).
-        const outside = deltas.filter((delta) => !inOverlay.has(delta.key));
+        // What a tag outside the overlay was is in its block (read once: a fold keeps what it wrote);
+        // a tag whose changes net to nothing too, as a new one is kept at zero (tag-states.ts).
+        const named = [...new Set(tickets.flatMap((ticket) => ticket.deltas.map((delta) => delta.key)))];
+        const outside = named.filter((key) => !inOverlay.has(key)).map((key) => ({ key }));
         await readBlocks([...blocksTouched(snapshot.directory, outside), ...merge.ids]);
         const { blocks: refs } = snapshot.directory;
         const before = new Map(

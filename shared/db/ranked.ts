@@ -128,7 +128,7 @@ export interface BlockChanges {
 }
 
 /** Which blocks `deltas` fall in: the blocks a fold must read. */
-export const blocksTouched = (directory: Directory, deltas: readonly Delta[]): string[] => {
+export const blocksTouched = (directory: Directory, deltas: readonly Pick<Delta, 'key'>[]): string[] => {
   const ids = new Set<string>();
   for (const delta of deltas) {
     const block = directory.blocks[blockIndexOf(directory.blocks, delta.key)];

@@ -182,8 +182,10 @@ export const mergedStates = (entry: Entry, stamp: number, first: boolean): TagSt
 
 /**
  * Folds `tickets` into `TAGS`'s overlay and merges `merge` (see `mergePlan`) into its blocks:
- * `current` holds what the tags the tickets change that the overlay does not hold were (their
- * blocks' entries); `blocks` the entries of the blocks merged into.
+ * `current` holds what the tags the tickets name that the overlay does not hold were (their
+ * blocks' entries, for every such tag a block holds); `blocks` the entries of the blocks merged
+ * into. A tag the tickets name that neither holds enters the overlay at zero, even if its changes
+ * net to nothing (tagged and untagged between two folds): `TAGS` keeps every tag it had.
  */
 export const foldTags = (
   state: {
@@ -216,6 +218,8 @@ export const foldTags = (
     const ref = refs[index];
     if (change !== 0 && ref) refs[index] = { ...ref, visible: ref.visible + change };
   }
+  for (const ticket of tickets)
+    for (const { key } of ticket.deltas) if (!overlay.has(key) && !current.has(key)) overlay.set(key, { key, n: 0 });
   // The tags merged: as the changes that make their blocks' entries the overlay's.
   const merging = new Set(merge.keys);
   const deltas: Delta[] = [];

@@ -181,6 +181,10 @@ describe('TAGS folded through an overlay, read through tag states', () => {
           expect(table.directory.blocks.map((block) => block.visible)).toEqual(visible);
           // A tag merged joins its block, at zero too, and `high` is the last tag in the blocks.
           const inBlocks = table.directory.blocks.flatMap((block) => table.blocks.get(block.id) ?? []);
+          // `TAGS` keeps every tag it had, even one tagged and untagged between two folds.
+          const held = new Set([...inBlocks, ...table.overlay, ...table.merged].map((entry) => entry.key));
+          for (const ticket of tickets)
+            for (const delta of ticket.deltas) expect(held.has(delta.key), delta.key).toBe(true);
           expect(table.directory.high).toBe(
             inBlocks
               .map((entry) => entry.key)
