@@ -171,24 +171,22 @@ const tagsInUse = async (
   const [most] = [...Map.groupBy(unknown, (key) => blockIndexOf(blocks, key))].sort(
     ([, a], [, b]) => b.length - a.length,
   );
-  const wholeBlocks = new Set<number>(
-    most && unknown.length + pageRefs.length > LOOKUPS && most[1].length >= WHOLE_BLOCK_KEYS ? [most[0]] : [],
-  );
-  const looked = unknown.filter((key) => !wholeBlocks.has(blockIndexOf(blocks, key)));
+  const whole =
+    most && unknown.length + pageRefs.length > LOOKUPS && most[1].length >= WHOLE_BLOCK_KEYS ? most[0] : undefined;
+  const wholeRef = whole === undefined ? undefined : blocks[whole];
+  const inWhole = (key: string) => whole !== undefined && blockIndexOf(blocks, key) === whole;
+  const looked = unknown.filter((key) => !inWhole(key));
   const { blocks: read, others } = await readBlocks(
     access,
     snapshot,
-    [...pageRefs, ...[...wholeBlocks].flatMap((index) => blocks[index] ?? [])],
+    [...pageRefs, ...(wholeRef ? [wholeRef] : [])],
     new Map(),
     (g) => looked.map((key) => tagStateKey(g, key)),
   );
   const before = new Map<string, Known | 'moved'>();
   for (const key of unknown) {
     const item = others?.get(tagStateKey(generation, key));
-    before.set(
-      key,
-      wholeBlocks.has(blockIndexOf(blocks, key)) ? 'moved' : stateAt(item && decodeTagStates(item), stamp),
-    );
+    before.set(key, inWhole(key) ? 'moved' : stateAt(item && decodeTagStates(item), stamp));
   }
   // Read from their blocks (those merged again since the snapshot, rarely, too: the snapshot's
   // blocks are kept a while after they are replaced).
