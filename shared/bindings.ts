@@ -7,6 +7,7 @@
 import * as articles from './db/articles';
 import * as bulk from './db/bulk';
 import type { DocumentClient } from './db/client';
+import * as magazineList from './db/magazine-list';
 import * as magazines from './db/magazines';
 import { type TableAccess, tableAccess } from './db/table-access';
 import * as tags from './db/tags';
@@ -38,7 +39,7 @@ interface Binding<K extends keyof Store> {
 }
 
 export const getMagazine: Binding<'getMagazine'> = { table: magazines.getMagazine, mock: mock.getMagazine };
-export const listMagazines: Binding<'listMagazines'> = { table: magazines.listMagazines, mock: mock.listMagazines };
+export const listMagazines: Binding<'listMagazines'> = { table: magazineList.listMagazines, mock: mock.listMagazines };
 export const createMagazine: Binding<'createMagazine'> = { table: magazines.createMagazine, mock: mock.createMagazine };
 export const replaceMagazine: Binding<'replaceMagazine'> = {
   table: magazines.replaceMagazine,

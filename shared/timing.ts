@@ -39,6 +39,13 @@ export const RETIRED_BLOCK_MS = 30_000;
  */
 export const FLOW_STINT_MS = 10_000;
 export const LATER_BATCH_MS = 5_000;
+/**
+ * `TAGS` closed to new tags (shared/db/admission.ts) stays closed this long after the folder last
+ * found itself behind: a folder that stops leaves it open again this soon. A write kept out waits
+ * for it at most `ADMISSION_WAIT_MS` in all, then answers 503 with `Retry-After`.
+ */
+export const ADMISSION_CLOSED_MS = 1_000;
+export const ADMISSION_WAIT_MS = 4_000;
 /** The folder's function timeout. */
 export const FOLDER_TIMEOUT_MS = 60_000;
 
@@ -58,6 +65,11 @@ const rules: readonly [string, boolean][] = [
   ["a stint ends well within the folder's timeout", FLOW_STINT_MS < FOLDER_TIMEOUT_MS / 2],
   ['idempotency keys are kept at least 24 hours', IDEMPOTENCY_RETENTION_MS >= 24 * 3600 * 1000],
   ["a call's attempts fit in an ordinary request", CALL_ATTEMPTS * CALL_ATTEMPT_MS < ORDINARY_REQUEST_MS],
+  ['a write kept out outwaits a closing that is not renewed', ADMISSION_CLOSED_MS < ADMISSION_WAIT_MS],
+  [
+    'a write kept out till the last has time for its attempt',
+    ADMISSION_WAIT_MS + STORE_MARGIN_MS + CALL_ATTEMPT_MS < ORDINARY_REQUEST_MS,
+  ],
   [
     'a request has time for a whole call attempt before it gives up on the store',
     STORE_MARGIN_MS + CALL_ATTEMPT_MS < ORDINARY_REQUEST_MS,

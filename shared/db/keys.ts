@@ -65,6 +65,7 @@ export const END_MARK_SK = '#U';
 export const OVERLAY_SK = '#V';
 export const DIRECTORY_SK = '#X';
 export const RETIRED_SK = '#Y';
+export const ADMISSION_SK = '#Z';
 const BLOCK_PREFIX = 'B#';
 export const countsKey = (generation: string, list: CountedList): Key => ({
   PK: listPartition(generation, list),
@@ -101,6 +102,14 @@ export const retiredKey = (generation: string, list: CountedList): Key => ({
 export const overlayKey = (generation: string): Key => ({
   PK: listPartition(generation, 'TAGS'),
   SK: OVERLAY_SK,
+});
+/**
+ * `TAGS` only: until when writes that put tags on magazines wait, while the folder is behind on
+ * tickets that readers must look tags up for (admission.ts); after every range a reader or folder reads.
+ */
+export const admissionKey = (generation: string): Key => ({
+  PK: listPartition(generation, 'TAGS'),
+  SK: ADMISSION_SK,
 });
 /**
  * `TAGS` only: one tag's count and spellings as the fold that last merged it into its block left
@@ -155,6 +164,7 @@ export const keyTemplates = {
   overlay: overlayKey,
   directory: directoryKey,
   retired: retiredKey,
+  admission: admissionKey,
   block: blockKey,
   tagState: tagStateKey,
   bulk: bulkKey,
@@ -208,6 +218,8 @@ export const attr = {
   entries: 'entries',
   /** Overlay: the tags its fold merged into their blocks, their state items not written yet (entries). */
   merged: 'merged',
+  /** Admission: writes that put tags on magazines wait till then (Unix ms). */
+  closedUntil: 'closedUntil',
   /** A tag's state: `[[stamp, count, spellings]]` as the fold that last merged it left it (JSON). */
   states: 'states',
   /** Bulk write; a guard's seal. */

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { AlreadyExists, NotFound, PreconditionFailed, StoreUnavailable } from '../domain/errors';
+import { AlreadyExists, NotFound, PreconditionFailed } from '../domain/errors';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine, MagazineDraft } from '../domain/magazine';
-import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../domain/paging';
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
+import { admitted } from './admission';
 import { finishArticles, trashEntry } from './cleanup';
-import { countBefore, countIn } from './counts';
-import { guardCheck, lastGeneration, readGeneration, readInGeneration, writeLoop, writerOf } from './generation';
+import { guardCheck, readInGeneration, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
-import { decodeMagazine, decodeMagazineView, MAGAZINE_VIEW } from './items';
-import { attr, idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
-import { countsOf, GenerationMoved, magazinePage, readList, ticketPuts, type Window } from './lists';
+import { decodeMagazine } from './items';
+import { admissionKey, attr, magazineKey } from './keys';
+import { ticketPuts } from './lists';
 import {
   deletionNote,
   isClosing,
@@ -26,11 +25,14 @@ import { ConditionsFailed, type Transaction } from './table-writes';
 
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
 
-/** Reads one magazine and the head in one call (see generation.ts): every write of a magazine or its articles starts here. */
-export const readMagazine = async (access: TableAccess, id: string) => {
-  const { generation, items } = await readInGeneration(access, (g) => [magazineKey(g, id)]);
+/**
+ * Reads one magazine and the head in one call (see generation.ts), with the item `also` names if
+ * any: every write of a magazine or its articles starts here.
+ */
+export const readMagazine = async (access: TableAccess, id: string, also?: typeof admissionKey) => {
+  const { generation, items } = await readInGeneration(access, (g) => [magazineKey(g, id), ...(also ? [also(g)] : [])]);
   const item = items.get(magazineKey(generation, id));
-  return { generation, record: item ? decodeMagazine(item) : undefined };
+  return { generation, record: item ? decodeMagazine(item) : undefined, items };
 };
 
 export const getMagazine = async (access: TableAccess, id: string): Promise<Magazine> => {
@@ -39,85 +41,6 @@ export const getMagazine = async (access: TableAccess, id: string): Promise<Maga
   if (!record) throw new NotFound('magazine', id);
   return record.magazine;
 };
-
-// ---------------------------------------------------------------------------------------------
-// Lists
-
-/**
- * A page of magazines, any filter, any depth, in three calls: the list's snapshot (counts, tickets,
- * directory), the blocks that hold the page, then the page's magazines with a head replica, which
- * proves the generation still current.
- */
-export const listMagazines = async (
-  access: TableAccess,
-  filter: MagazineFilter,
-  page: PageQuery,
-): Promise<Page<Magazine>> => {
-  // A tag id no tag can have (such as one longer than a key may be) is carried by no magazine: nothing to read.
-  if (filter.tag !== undefined && !isIdentifier(filter.tag)) return { items: [], count: 0, offset: page.start.offset };
-  const list: MagazineList = filter.tag ? tagList(filter.tag) : 'ALL';
-  const year = filter.year === undefined ? undefined : String(filter.year).padStart(4, '0');
-  const [low, high] = filter.year === undefined ? ['', '~'] : positionRange(...yearBounds(filter.year));
-  const { start, limit, sort } = page;
-  const offset = start.offset;
-  for (let attempt = 0; ; attempt++) {
-    const generation = await lastGeneration(access);
-    try {
-      const snapshot = await readList(access, generation, list, { directory: true });
-      const counts = countsOf(snapshot);
-      const total = countIn(counts, year);
-      const before = year === undefined ? 0 : countBefore(counts, year);
-      let window: Window | undefined;
-      if ('after' in start) window = { after: start.after, take: limit, forward: sort === 'asc' };
-      else if (offset < total)
-        window =
-          sort === 'asc'
-            ? { from: before + offset, to: before + Math.min(total, offset + limit) }
-            : { from: before + Math.max(0, total - offset - limit), to: before + total - offset };
-      const members = window ? await magazinePage(access, snapshot, window) : [];
-      const positions = members.map((member) => member.key).filter((key) => key >= low && key <= high);
-      if (sort === 'desc') positions.reverse();
-      const ids = positions.map(idOfPosition);
-      const { generation: current, items } = await readInGeneration(
-        access,
-        (g) => ids.map((id) => magazineKey(g, id)),
-        MAGAZINE_VIEW,
-      );
-      if (current !== generation) throw new GenerationMoved();
-      const magazines: Magazine[] = [];
-      for (const [index, id] of ids.entries()) {
-        const item = items.get(magazineKey(generation, id));
-        const magazine = item ? decodeMagazineView(item) : undefined;
-        // Deleted, moved or taken out of the list since the list was read: the page is read again.
-        if (
-          !magazine ||
-          listPosition(magazine.created, magazine.id) !== positions[index] ||
-          (filter.tag !== undefined && !magazine.tags.some((tag) => tag.id === filter.tag))
-        )
-          throw new ListMoved();
-        magazines.push(magazine);
-      }
-      const last = positions.at(-1);
-      return {
-        items: magazines,
-        count: total,
-        offset,
-        ...(last !== undefined && offset + positions.length < total && { next: last }),
-        lastModified: counts.lastModified,
-        revision: `${generation}.${counts.writes}`,
-      };
-    } catch (error) {
-      const moved = error instanceof GenerationMoved || error instanceof ListMoved;
-      if (!moved) throw error;
-      if (attempt >= 2) throw new StoreUnavailable('collection-busy');
-    }
-  }
-};
-
-/** A magazine of a page changed its place in the list (or left it) between the list's read and its own. */
-class ListMoved extends Error {
-  override readonly name = 'ListMoved';
-}
 
 // ---------------------------------------------------------------------------------------------
 // Writes
@@ -141,11 +64,13 @@ export const createMagazine = async (
   if (reservation && 'replay' in reservation) return { id: reservation.replay, replayed: true };
   const id = options.id ?? draft.id ?? newId();
   const token = randomUUID();
+  const since = Date.now();
   try {
     await writeLoop(
       access,
       async () => {
-        const generation = await readGeneration(access);
+        const { generation, items } = await readInGeneration(access, (g) => [admissionKey(g)]);
+        if (!(await admitted(access, items.get(admissionKey(generation)), since, [], draft.tags))) return 'again';
         const now = nowInSeconds();
         const magazine: Magazine = {
           id,
@@ -218,10 +143,11 @@ export const replaceMagazine = async (
   draft: IdentifiedDraft,
   precondition: Precondition | undefined,
 ): Promise<'created' | 'replaced'> => {
+  const since = Date.now();
   return writeLoop<'created' | 'replaced'>(
     access,
     async (attempt) => {
-      const { generation, record } = await readMagazine(access, draft.id);
+      const { generation, record, items: read } = await readMagazine(access, draft.id, admissionKey);
       if (!satisfies(precondition, record?.magazine.revision)) throw new PreconditionFailed();
       if (!record) {
         try {
@@ -235,6 +161,8 @@ export const replaceMagazine = async (
       }
       const previous = record.magazine;
       if (isUnchanged(previous, draft)) return { done: 'replaced' };
+      if (!(await admitted(access, read.get(admissionKey(generation)), since, previous.tags, draft.tags)))
+        return 'again';
       const now = nowInSeconds();
       const next: Magazine = {
         id: draft.id,

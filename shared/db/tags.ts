@@ -16,7 +16,7 @@ import {
   readList,
   type Window,
 } from './lists';
-import { blockIndexOf } from './ranked';
+import { blockIndexOf, type Entry } from './ranked';
 import type { TableAccess } from './table-access';
 import { type Known, stateAt, useChange } from './tag-states';
 
@@ -130,6 +130,22 @@ const withPending = (snapshot: ListSnapshot, before: (key: string) => Known) => 
 const NEVER_MERGED: Known = { n: 0 };
 
 /**
+ * The tags a reader of `snapshot` looks up: those its tickets name that the overlay does not hold.
+ * A tag past the last tag ever merged (with no block yet, any tag) is at zero, with no state item
+ * to look up: under a stream of new tags whose ids sort last, every one.
+ */
+export const toLookUp = (
+  snapshot: Pick<ListSnapshot, 'pending' | 'directory'> & { readonly overlay: readonly Entry[] },
+) => {
+  const inOverlay = new Set(snapshot.overlay.map((entry) => entry.key));
+  const { blocks, high } = snapshot.directory;
+  const mayBeInBlock = (key: string) => blocks.length > 0 && (high === undefined || key <= high);
+  return snapshot.pending
+    .filter((delta) => !inOverlay.has(delta.key) && mayBeInBlock(delta.key))
+    .map((delta) => delta.key);
+};
+
+/**
  * The tags in use as of the snapshot of `TAGS`: how many, each block's number of them, and the
  * blocks read meanwhile. A pending ticket brings its tag into use or out of it depending on the
  * tag's count at the snapshot's fold: in the overlay, or else in the tag's state item, read (a
@@ -155,13 +171,7 @@ const tagsInUse = async (
     return { ...withPending(snapshot, (key) => folded.get(key) ?? NEVER_MERGED), read };
   }
   const inOverlay = new Map(overlay.map((entry) => [entry.key, entry]));
-  // A tag outside the overlay past the last tag ever merged (with no block yet, any tag) is at zero,
-  // with no state item to look up: under a stream of new tags whose ids sort last, every one.
-  const { high } = snapshot.directory;
-  const mayBeInBlock = (key: string) => blocks.length > 0 && (high === undefined || key <= high);
-  const unknown = pending
-    .filter((delta) => !inOverlay.has(delta.key) && mayBeInBlock(delta.key))
-    .map((delta) => delta.key);
+  const unknown = toLookUp({ ...snapshot, overlay });
   // The page's blocks, guessed before the lookups with each tag they are for taken as new (under a
   // stream of new tags, most are): a guess that missed cost a call and a block more.
   const guessed = withPending(snapshot, (key) => inOverlay.get(key) ?? NEVER_MERGED);

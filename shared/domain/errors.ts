@@ -41,12 +41,13 @@ export class PreconditionFailed extends DomainError {
 
 /**
  * The store could not do it now, and doing it again later may: throttling, a fault or timeout of
- * the store, a conflict that outlasted the retries, a bulk write holding the collection.
+ * the store, a conflict that outlasted the retries, a bulk write holding the collection, tags
+ * written faster than their counts are folded (`backlog`).
  */
 export class StoreUnavailable extends DomainError {
   readonly kind = 'store-unavailable';
   constructor(
-    readonly reason: 'throttled' | 'fault' | 'timeout' | 'conflict' | 'collection-busy',
+    readonly reason: 'throttled' | 'fault' | 'timeout' | 'conflict' | 'collection-busy' | 'backlog',
     /** Seconds after which trying again is sensible. */
     readonly retryAfter = 1,
     options?: ErrorOptions,

@@ -66,6 +66,7 @@ const article = {
 beforeEach(() => {
   dynamo.reset();
   dynamo.on(GetCommand).resolves({});
+  dynamo.on(BatchGetCommand).callsFake(batchGetFrom([]));
   dynamo.on(QueryCommand).resolves({ Items: [] });
 });
 

@@ -10,7 +10,7 @@ export const row = {
   handler: 'create-magazine',
   group: 'Magazines',
   summary: 'Create a magazine',
-  actions: ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+  actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
   body: magazineInput,
   success: [idReply(201, 'MagazineCreated')],
   errors: ['40009', '40010', '40014', '40502', '40901', '42201'],

@@ -5,7 +5,8 @@ import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
 import { FOLD_TICKETS, foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
-import { createMagazine, listMagazines } from '../../../shared/db/magazines';
+import { listMagazines } from '../../../shared/db/magazine-list';
+import { createMagazine } from '../../../shared/db/magazines';
 import { tableAccess } from '../../../shared/db/table-access';
 
 /**

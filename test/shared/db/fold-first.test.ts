@@ -7,7 +7,8 @@ import { createRepository } from '../../../shared/bindings';
 import { FIRST_FOLD_TICKETS, foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
 import { countsKey, listPartition, tagList } from '../../../shared/db/keys';
-import { createMagazine, listMagazines } from '../../../shared/db/magazines';
+import { listMagazines } from '../../../shared/db/magazine-list';
+import { createMagazine } from '../../../shared/db/magazines';
 import { tableAccess } from '../../../shared/db/table-access';
 
 /**

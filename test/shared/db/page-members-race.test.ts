@@ -3,7 +3,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
-import { createMagazine, deleteMagazine, listMagazines, replaceMagazine } from '../../../shared/db/magazines';
+import { listMagazines } from '../../../shared/db/magazine-list';
+import { createMagazine, deleteMagazine, replaceMagazine } from '../../../shared/db/magazines';
 import { tableAccess } from '../../../shared/db/table-access';
 import type { Magazine } from '../../../shared/domain/magazine';
 

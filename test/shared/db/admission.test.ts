@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { localDynamoDbClient } from '../../../local/dynamodb-local';
+import { ensureTable } from '../../../local/ensure-table';
+import { ADMIT_LOOKUPS, closeAdmission, closedUntil } from '../../../shared/db/admission';
+import { replaceAllMagazines } from '../../../shared/db/bulk';
+import { foldList } from '../../../shared/db/folder';
+import { readGeneration } from '../../../shared/db/generation';
+import { admissionKey, listPartition, TICKET_PREFIX } from '../../../shared/db/keys';
+import { createMagazine, getMagazine, replaceMagazine } from '../../../shared/db/magazines';
+import { tableAccess } from '../../../shared/db/table-access';
+import { StoreUnavailable } from '../../../shared/domain/errors';
+import type { TagRef } from '../../../shared/domain/tag';
+import { ADMISSION_WAIT_MS } from '../../../shared/timing';
+
+/**
+ * `TAGS`'s admission, on DynamoDB Local: found by `npm run bench:scale`, where 24 writers making
+ * 100,000 tags with unrelated ids outran the folder, 3,153 tickets waited, and a `/tags` read took
+ * up to 112 calls and 4.5 MB, or answered 503. The folder closes `TAGS` to new tags while the
+ * tickets it reads would make a reader look up `ADMIT_LOOKUPS` tags; writes that bring tags wait
+ * for the closing to lapse (their tickets are timed after it), others go at once.
+ */
+const client = localDynamoDbClient(inject('dynamoDbEndpoint'));
+const writer = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+const tableName = `admission-${randomUUID()}`;
+const writes = () => tableAccess(writer, tableName, Date.now() + 30_000);
+const tag = (id: string): TagRef => ({ id, name: id.toUpperCase() });
+const merged = (i: number) => tag(`t${String(i).padStart(4, '0')}`);
+
+let generation = '';
+
+/** When each of the magazine's tickets in `list` was written (Unix ms, from its key). */
+const ticketTimes = async (list: 'ALL' | 'TAGS', writtenAfter: number) => {
+  const { items } = await writes().query({
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+    ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
+    ExpressionAttributeValues: { ':pk': listPartition(generation, list), ':prefix': TICKET_PREFIX },
+  });
+  return items.map((item) => Number(String(item.SK).slice(2, 15))).filter((at) => at >= writtenAfter);
+};
+
+const closing = async () => closedUntil(await writes().get(admissionKey(generation)));
+
+beforeAll(async () => {
+  await ensureTable(client, tableName, { stream: false });
+  // 800 tags merged into `TAGS`'s blocks, `t0000` to `t0799`.
+  await replaceAllMagazines(
+    writes(),
+    Array.from({ length: 25 }, (_, m) => ({
+      id: `m${m}`,
+      title: `M ${m}`,
+      tags: Array.from({ length: 32 }, (_, k) => merged(m * 32 + k)),
+      created: 1_600_000_000 + m,
+    })),
+    undefined,
+  );
+  generation = await readGeneration(writes());
+});
+
+describe("TAGS's admission", () => {
+  it('stays open while the tickets name tags no reader looks up: ids after every tag merged', async () => {
+    for (let m = 0; m < 30; m++)
+      await createMagazine(writes(), {
+        id: `late${m}`,
+        title: 'Late',
+        created: undefined,
+        tags: [0, 1, 2, 3].map((k) => tag(`z${m}-${k}`)),
+      });
+    await foldList(writes(), generation, 'TAGS');
+    expect(await closing()).toBe(0);
+  });
+
+  it('closes while the tickets the folder reads make a reader look up ADMIT_LOOKUPS tags', async () => {
+    // New tags among those merged: each may be in a block, so a reader looks each one up.
+    const perPost = 4;
+    for (let m = 0; m < Math.ceil(ADMIT_LOOKUPS / perPost); m++)
+      await createMagazine(writes(), {
+        id: `scattered${m}`,
+        title: 'Scattered',
+        created: undefined,
+        tags: Array.from({ length: perPost }, (_, k) => tag(`t${String(m * 20 + k).padStart(4, '0')}x`)),
+      });
+    const before = Date.now();
+    await foldList(writes(), generation, 'TAGS');
+    expect(await closing()).toBeGreaterThan(before);
+  });
+
+  it('holds back writes that bring tags till it lapses, and lets others through at once', async () => {
+    await closeAdmission(writes(), generation);
+    const until = await closing();
+    const since = Date.now();
+    expect(until).toBeGreaterThan(since);
+    await Promise.all([
+      createMagazine(writes(), { id: 'plain', title: 'No tags', tags: [], created: undefined }),
+      replaceMagazine(writes(), { id: 'm0', title: 'M 0', tags: [merged(0)], created: undefined }, undefined),
+      createMagazine(writes(), { id: 'tagged', title: 'Tagged', tags: [tag('fresh')], created: undefined }),
+      replaceMagazine(
+        writes(),
+        { id: 'm1', title: 'M 1', tags: [merged(32), tag('another')], created: undefined },
+        undefined,
+      ),
+    ]);
+    // Each puts a ticket in ALL (a magazine's tags are part of its entry there), and those that
+    // change tags one in TAGS: the two that bring no tag before the closing lapsed, the two that do after.
+    const all = await ticketTimes('ALL', since);
+    const tags = await ticketTimes('TAGS', since);
+    expect(all.filter((at) => at < until)).toHaveLength(2);
+    expect(all.filter((at) => at >= until)).toHaveLength(2);
+    expect(tags.filter((at) => at < until)).toHaveLength(1);
+    expect(tags.filter((at) => at >= until)).toHaveLength(2);
+    expect((await getMagazine(writes(), 'tagged')).tags).toEqual([tag('fresh')]);
+  });
+
+  it(`refuses a write kept out for ${ADMISSION_WAIT_MS} ms with 503's error, and writes nothing`, async () => {
+    await closeAdmission(writes(), generation);
+    // A folder that stays behind renews the closing.
+    const renewing = setInterval(() => void closeAdmission(writes(), generation).catch(() => undefined), 200);
+    const since = Date.now();
+    try {
+      const refused = await createMagazine(writes(), {
+        id: 'refused',
+        title: 'Late',
+        tags: [tag('late')],
+        created: undefined,
+      }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(StoreUnavailable);
+      expect(refused).toMatchObject({ reason: 'backlog', retryAfter: 1 });
+    } finally {
+      clearInterval(renewing);
+    }
+    await expect(getMagazine(writes(), 'refused')).rejects.toMatchObject({ kind: 'not-found' });
+    expect(await ticketTimes('ALL', since)).toEqual([]);
+  });
+});
