@@ -19,6 +19,12 @@ import { ConditionsFailed, transact } from './table-writes';
  * kept out longer than `ADMISSION_WAIT_MS` answers 503 with `Retry-After`. A closing is advice:
  * counts are exact whether it was read or not, and one that is not renewed lapses by itself.
  */
+
+/**
+ * Half a call of lookups. At 100, 100,000 scattered new tags in `npm run bench:scale` read at most
+ * 6 calls and 74.7 KB, 10 pages in 1,374 over the targets (53 POSTs a second); at 50, 68.4 KB,
+ * 8 pages in 1,570 (51 a second).
+ */
 export const ADMIT_LOOKUPS = 50;
 
 /**
