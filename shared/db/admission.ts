@@ -1,6 +1,12 @@
 import { StoreUnavailable } from '../domain/errors';
 import type { TagRef } from '../domain/tag';
-import { ADMISSION_CLOSED_MS, ADMISSION_WAIT_MS, CALL_ATTEMPT_MS } from '../timing';
+import {
+  ADMISSION_CLOSED_MS,
+  ADMISSION_POLL_MS,
+  ADMISSION_RENEW_MS,
+  ADMISSION_WAIT_MS,
+  CALL_ATTEMPT_MS,
+} from '../timing';
 import { admissionKey, attr } from './keys';
 import { type Item, sleep, type TableAccess } from './table-access';
 import { ConditionsFailed, transact } from './table-writes';
@@ -13,9 +19,10 @@ import { ConditionsFailed, transact } from './table-writes';
  * half, 3,153 tickets waited, and `/tags` read 4.5 MB in 112 calls or answered 503.
  *
  * So the folder, when the tickets it reads make a reader look up `ADMIT_LOOKUPS` tags or more,
- * closes `TAGS` for `ADMISSION_CLOSED_MS`, and keeps it closed while that lasts. A write that
- * puts a tag on a magazine reads the closing with the head (no call more) and waits for it to
- * lapse: writers slow down to what the folder sustains, rather than readers paying for it. One
+ * closes `TAGS` for `ADMISSION_CLOSED_MS`, keeps it closed while that lasts, and opens it once it
+ * has caught up. A write that puts a tag on a magazine reads the closing with the head (no call
+ * more) and waits while it holds: writers slow down to what the folder sustains, rather than
+ * readers paying for it. One
  * kept out longer than `ADMISSION_WAIT_MS` answers 503 with `Retry-After`. A closing is advice:
  * counts are exact whether it was read or not, and one that is not renewed lapses by itself.
  */
@@ -27,12 +34,8 @@ import { ConditionsFailed, transact } from './table-writes';
  */
 export const ADMIT_LOOKUPS = 50;
 
-/**
- * Closes `TAGS` to new tags till `ADMISSION_CLOSED_MS` from now; never shortens a later closing
- * (`false` then). A transaction of one Put, as the folder's folds are: it is granted no UpdateItem.
- */
-export const closeAdmission = async (access: TableAccess, generation: string, now = Date.now()): Promise<boolean> => {
-  const until = now + ADMISSION_CLOSED_MS;
+/** The admission item as of `until`, written if it holds `condition`; `false` if it did not. */
+const putClosing = async (access: TableAccess, generation: string, until: number, condition: string, value: number) => {
   try {
     await transact(
       access,
@@ -41,9 +44,9 @@ export const closeAdmission = async (access: TableAccess, generation: string, no
           Put: {
             TableName: access.tableName,
             Item: { ...admissionKey(generation), [attr.closedUntil]: until },
-            ConditionExpression: 'attribute_not_exists(#until) OR #until < :until',
+            ConditionExpression: condition,
             ExpressionAttributeNames: { '#until': attr.closedUntil },
-            ExpressionAttributeValues: { ':until': until },
+            ExpressionAttributeValues: { ':value': value },
           },
         },
       },
@@ -54,6 +57,47 @@ export const closeAdmission = async (access: TableAccess, generation: string, no
     if (error instanceof ConditionsFailed) return false;
     throw error;
   }
+};
+
+/**
+ * Closes `TAGS` to new tags till `ADMISSION_CLOSED_MS` from `now`, and answers till when; never
+ * shortens a later closing (`undefined` then). A transaction of one Put, as the folder's folds
+ * are: it is granted no UpdateItem.
+ */
+export const closeAdmission = async (access: TableAccess, generation: string, now = Date.now()) => {
+  const until = now + ADMISSION_CLOSED_MS;
+  const closed = await putClosing(access, generation, until, 'attribute_not_exists(#until) OR #until < :value', until);
+  return closed ? until : undefined;
+};
+
+/** Opens `TAGS` again at `now`, if the closing is still the one that lasts till `closed`. */
+export const openAdmission = (access: TableAccess, generation: string, closed: number, now = Date.now()) =>
+  putClosing(access, generation, now, '#until = :value', closed);
+
+/**
+ * A folder's side of admission, for one run over `TAGS`: `behind`, it closes `TAGS` and renews
+ * the closing every `ADMISSION_RENEW_MS`; caught up, it opens again what it closed, so that
+ * writes held back go on at once rather than when the closing lapses. Advice: a write that fails
+ * leaves the closing as it was, to lapse by itself.
+ */
+export const admissionKeeper = (access: TableAccess, generation: string) => {
+  let closed: number | undefined;
+  let renewAt = 0;
+  return async (behind: boolean, now = Date.now()) => {
+    try {
+      if (behind && now >= renewAt) {
+        renewAt = now + ADMISSION_RENEW_MS;
+        closed = (await closeAdmission(access, generation, now)) ?? closed;
+      } else if (!behind && closed !== undefined && closed > now) {
+        const mine = closed;
+        closed = undefined;
+        renewAt = 0;
+        await openAdmission(access, generation, mine, now);
+      }
+    } catch {
+      // Advice only: counts are exact without it.
+    }
+  };
 };
 
 /** Until when the closing read (`item`) keeps new tags out (Unix ms; 0: open). */
@@ -75,11 +119,11 @@ export const admitted = async (
   const had = new Set(before.map((tag) => tag.id));
   if (after.every((tag) => had.has(tag.id))) return true;
   const now = Date.now();
-  // A closing is never set further ahead than this: a clock that disagrees waits no longer.
-  const wait = Math.min(closedUntil(closing) - now, ADMISSION_CLOSED_MS);
+  // Read again after a while: a folder that caught up opens it (and a clock that disagrees waits no longer).
+  const wait = Math.min(closedUntil(closing) - now, ADMISSION_POLL_MS);
   if (wait <= 0) return true;
   if (now + wait - since > ADMISSION_WAIT_MS || access.remaining() < wait + CALL_ATTEMPT_MS)
-    throw new StoreUnavailable('backlog', Math.ceil(ADMISSION_CLOSED_MS / 1000));
+    throw new StoreUnavailable('backlog');
   await sleep(wait);
   return false;
 };

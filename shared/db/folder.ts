@@ -1,6 +1,6 @@
 import { StoreUnavailable } from '../domain/errors';
-import { ADMISSION_CLOSED_MS, FLOW_STINT_MS, LATER_BATCH_MS } from '../timing';
-import { ADMIT_LOOKUPS, closeAdmission } from './admission';
+import { FLOW_STINT_MS, LATER_BATCH_MS } from '../timing';
+import { ADMIT_LOOKUPS, admissionKeeper } from './admission';
 import { netted, type Ticket } from './counts';
 import { blockDeltas, type FoldPlan, planFold, planTagsFold } from './fold';
 import { readGeneration } from './generation';
@@ -136,8 +136,7 @@ export const foldList = async (
   };
   // After a pause for writes to flow in: fewer than FLOW_TICKETS are left to a later batch (below).
   let paused = false;
-  // When `TAGS`'s admission, if this folder closed it, is to be closed again.
-  let renewAt = 0;
+  const admission = list === 'TAGS' ? admissionKeeper(access, generation) : undefined;
   for (let attempt = 0; Date.now() < until; ) {
     const began = Date.now();
     // The state items of the tags the last fold merged, written while the next tickets are read.
@@ -157,12 +156,8 @@ export const foldList = async (
       last && writeStatesOf(access, last),
     ]);
     if (read === undefined) return folded;
-    // Readers would look up too many tags: writes that bring more wait (admission.ts). Advice only,
-    // renewed while it lasts; one not written lets writes through, as before there was any.
-    if (read.overlay && toLookUp({ ...read, overlay: read.overlay }).length >= ADMIT_LOOKUPS && began >= renewAt) {
-      renewAt = began + ADMISSION_CLOSED_MS / 2;
-      await closeAdmission(access, generation, began).catch(() => false);
-    }
+    // Readers would look up too many tags: writes that bring more wait (admission.ts).
+    if (read.overlay) await admission?.(toLookUp({ ...read, overlay: read.overlay }).length >= ADMIT_LOOKUPS, began);
     comesBack ||= read.tickets.some((ticket) => ticket.at * 1000 > laterBatch);
     if (read.tickets.length === 0 && !overlayToMerge(read)) return folded;
     // Written since the last read, which found fewer than a full fold: their records are in a later
