@@ -41,14 +41,14 @@ export const FLOW_STINT_MS = 10_000;
 export const LATER_BATCH_MS = 5_000;
 /**
  * `TAGS` closed to new tags (shared/db/admission.ts) stays closed this long after the folder last
- * found itself behind, which it renews every `ADMISSION_RENEW_MS` while it is (a fold of 100 items
- * can take a second on DynamoDB Local): a folder that stops leaves it open again this soon. A
- * write kept out reads it again every `ADMISSION_POLL_MS` (a folder that caught up opens it), for
- * at most `ADMISSION_WAIT_MS` in all, then answers 503 with `Retry-After`.
+ * found itself behind, which it renews every `ADMISSION_RENEW_MS` while it is: a folder that stops
+ * leaves it open again this soon. A write kept out waits for it to lapse and reads it again, for
+ * at most `ADMISSION_WAIT_MS` in all, then answers 503 with `Retry-After`. (Closings of 2 s, with
+ * held writes reading them every 250 ms, made writers slower and `/tags` reads larger on
+ * `npm run bench:scale`: the reads load the table the folder works on.)
  */
-export const ADMISSION_CLOSED_MS = 2_000;
+export const ADMISSION_CLOSED_MS = 1_000;
 export const ADMISSION_RENEW_MS = 500;
-export const ADMISSION_POLL_MS = 250;
 export const ADMISSION_WAIT_MS = 4_000;
 /** The folder's function timeout. */
 export const FOLDER_TIMEOUT_MS = 60_000;
@@ -70,10 +70,7 @@ const rules: readonly [string, boolean][] = [
   ['idempotency keys are kept at least 24 hours', IDEMPOTENCY_RETENTION_MS >= 24 * 3600 * 1000],
   ["a call's attempts fit in an ordinary request", CALL_ATTEMPTS * CALL_ATTEMPT_MS < ORDINARY_REQUEST_MS],
   ['a write kept out outwaits a closing that is not renewed', ADMISSION_CLOSED_MS < ADMISSION_WAIT_MS],
-  [
-    'a closing is renewed, and read again, well before it lapses',
-    ADMISSION_RENEW_MS * 2 <= ADMISSION_CLOSED_MS && ADMISSION_POLL_MS < ADMISSION_CLOSED_MS,
-  ],
+  ['a closing is renewed well before it lapses', ADMISSION_RENEW_MS * 2 <= ADMISSION_CLOSED_MS],
   [
     'a write kept out till the last has time for its attempt',
     ADMISSION_WAIT_MS + STORE_MARGIN_MS + CALL_ATTEMPT_MS < ORDINARY_REQUEST_MS,

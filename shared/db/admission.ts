@@ -1,13 +1,8 @@
 import { StoreUnavailable } from '../domain/errors';
 import type { TagRef } from '../domain/tag';
-import {
-  ADMISSION_CLOSED_MS,
-  ADMISSION_POLL_MS,
-  ADMISSION_RENEW_MS,
-  ADMISSION_WAIT_MS,
-  CALL_ATTEMPT_MS,
-} from '../timing';
-import { admissionKey, attr } from './keys';
+import { ADMISSION_CLOSED_MS, ADMISSION_RENEW_MS, ADMISSION_WAIT_MS, CALL_ATTEMPT_MS } from '../timing';
+import { type GenerationRead, readInGeneration } from './generation';
+import { admissionKey, attr, type Key } from './keys';
 import { type Item, sleep, type TableAccess } from './table-access';
 import { ConditionsFailed, transact } from './table-writes';
 
@@ -35,7 +30,13 @@ import { ConditionsFailed, transact } from './table-writes';
 export const ADMIT_LOOKUPS = 50;
 
 /** The admission item as of `until`, written if it holds `condition`; `false` if it did not. */
-const putClosing = async (access: TableAccess, generation: string, until: number, condition: string, value: number) => {
+const putClosing = async (
+  access: TableAccess,
+  generation: string,
+  until: number,
+  condition: string,
+  values: Record<string, number>,
+) => {
   try {
     await transact(
       access,
@@ -46,7 +47,7 @@ const putClosing = async (access: TableAccess, generation: string, until: number
             Item: { ...admissionKey(generation), [attr.closedUntil]: until },
             ConditionExpression: condition,
             ExpressionAttributeNames: { '#until': attr.closedUntil },
-            ExpressionAttributeValues: { ':value': value },
+            ExpressionAttributeValues: values,
           },
         },
       },
@@ -61,18 +62,24 @@ const putClosing = async (access: TableAccess, generation: string, until: number
 
 /**
  * Closes `TAGS` to new tags till `ADMISSION_CLOSED_MS` from `now`, and answers till when; never
- * shortens a later closing (`undefined` then). A transaction of one Put, as the folder's folds
+ * shortens a later closing (`undefined` then), unless it is further ahead than any folder sets one. A transaction of one Put, as the folder's folds
  * are: it is granted no UpdateItem.
  */
 export const closeAdmission = async (access: TableAccess, generation: string, now = Date.now()) => {
   const until = now + ADMISSION_CLOSED_MS;
-  const closed = await putClosing(access, generation, until, 'attribute_not_exists(#until) OR #until < :value', until);
+  const closed = await putClosing(
+    access,
+    generation,
+    until,
+    'attribute_not_exists(#until) OR #until < :value OR #until > :ceiling',
+    { ':value': until, ':ceiling': now + 2 * ADMISSION_CLOSED_MS },
+  );
   return closed ? until : undefined;
 };
 
 /** Opens `TAGS` again at `now`, if the closing is still the one that lasts till `closed`. */
 export const openAdmission = (access: TableAccess, generation: string, closed: number, now = Date.now()) =>
-  putClosing(access, generation, now, '#until = :value', closed);
+  putClosing(access, generation, now, '#until = :value', { ':value': closed });
 
 /**
  * A folder's side of admission, for one run over `TAGS`: `behind`, it closes `TAGS` and renews
@@ -106,10 +113,10 @@ export const closedUntil = (item: Item | undefined): number => Number(item?.[att
 /**
  * Whether a write that changes a magazine's tags from `before` to `after` may go now, by the
  * closing read with its head: at once if it puts no tag on the magazine. If not, it waits for the
- * closing to lapse and answers `false`: the write reads it again. Kept out since `since` for
- * longer than `ADMISSION_WAIT_MS`, or with too little time left, it is refused.
+ * closing to lapse and answers `false`, to be read again. Kept out since `since` for longer than
+ * `ADMISSION_WAIT_MS`, or with too little time left, it is refused.
  */
-export const admitted = async (
+const admitted = async (
   access: TableAccess,
   closing: Item | undefined,
   since: number,
@@ -119,11 +126,35 @@ export const admitted = async (
   const had = new Set(before.map((tag) => tag.id));
   if (after.every((tag) => had.has(tag.id))) return true;
   const now = Date.now();
-  // Read again after a while: a folder that caught up opens it (and a clock that disagrees waits no longer).
-  const wait = Math.min(closedUntil(closing) - now, ADMISSION_POLL_MS);
-  if (wait <= 0) return true;
+  const until = closedUntil(closing);
+  // Further ahead than any folder closes it: a clock far ahead wrote it; a folder replaces it.
+  if (until <= now || until > now + 2 * ADMISSION_CLOSED_MS) return true;
+  const wait = until - now;
   if (now + wait - since > ADMISSION_WAIT_MS || access.remaining() < wait + CALL_ATTEMPT_MS)
     throw new StoreUnavailable('backlog');
   await sleep(wait);
   return false;
+};
+
+/**
+ * A write's first read: the items `keysOf` names, the head and `TAGS`'s admission, in one
+ * BatchGetItem, read again while the change of tags that `tagsOf` finds in them (none: no tags to
+ * admit) is kept out. Waiting is not an attempt of the write: a write's retries for lost races
+ * are as many however long it waited.
+ */
+export const readAdmitted = async (
+  access: TableAccess,
+  /** When the request began to wait (a replace that found no magazine and creates it carries its own). */
+  since: number,
+  keysOf: (generation: string) => readonly Key[],
+  tagsOf: (
+    read: GenerationRead,
+  ) => { readonly before: readonly TagRef[]; readonly after: readonly TagRef[] } | undefined,
+): Promise<GenerationRead> => {
+  for (;;) {
+    const read = await readInGeneration(access, (g) => [...keysOf(g), admissionKey(g)]);
+    const tags = tagsOf(read);
+    const closing = read.items.get(admissionKey(read.generation));
+    if (!tags || (await admitted(access, closing, since, tags.before, tags.after))) return read;
+  }
 };

@@ -41,6 +41,12 @@ export const readGeneration = async (access: TableAccess, by: HeadRead = 'GetIte
 export const lastGeneration = async (access: TableAccess): Promise<string> =>
   known ?? readGeneration(access, 'BatchGetItem');
 
+/** Items read with a head replica, and the generation it names. */
+export interface GenerationRead {
+  readonly generation: string;
+  readonly items: ItemsByKey;
+}
+
 /**
  * Reads `keysOf(generation)` together with a head replica, in one BatchGetItem: when the head
  * names the generation the keys were made for, the items are the collection as it is; when a bulk
@@ -51,7 +57,7 @@ export const readInGeneration = async (
   keysOf: (generation: string) => readonly Key[],
   /** Only these attributes of the items (a head's generation comes too). */
   attributes?: readonly string[],
-): Promise<{ readonly generation: string; readonly items: ItemsByKey }> => {
+): Promise<GenerationRead> => {
   for (let attempt = 0; ; attempt++) {
     const generation = await lastGeneration(access);
     const head = someHead();

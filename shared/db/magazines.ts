@@ -3,12 +3,12 @@ import { AlreadyExists, NotFound, PreconditionFailed } from '../domain/errors';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine, MagazineDraft } from '../domain/magazine';
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
-import { admitted } from './admission';
+import { readAdmitted } from './admission';
 import { finishArticles, trashEntry } from './cleanup';
-import { guardCheck, readInGeneration, writeLoop, writerOf } from './generation';
+import { type GenerationRead, guardCheck, readInGeneration, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
 import { decodeMagazine } from './items';
-import { admissionKey, attr, magazineKey } from './keys';
+import { attr, magazineKey } from './keys';
 import { ticketPuts } from './lists';
 import {
   deletionNote,
@@ -26,13 +26,13 @@ import { ConditionsFailed, type Transaction } from './table-writes';
 /** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
 
 /**
- * Reads one magazine and the head in one call (see generation.ts), with the item `also` names if
- * any: every write of a magazine or its articles starts here.
+ * Reads one magazine and the head in one call (see generation.ts): every write of a magazine or
+ * its articles starts here (a create and a replace with `TAGS`'s admission, admission.ts).
  */
-export const readMagazine = async (access: TableAccess, id: string, also?: typeof admissionKey) => {
-  const { generation, items } = await readInGeneration(access, (g) => [magazineKey(g, id), ...(also ? [also(g)] : [])]);
+export const readMagazine = async (access: TableAccess, id: string) => {
+  const { generation, items } = await readInGeneration(access, (g) => [magazineKey(g, id)]);
   const item = items.get(magazineKey(generation, id));
-  return { generation, record: item ? decodeMagazine(item) : undefined, items };
+  return { generation, record: item ? decodeMagazine(item) : undefined };
 };
 
 export const getMagazine = async (access: TableAccess, id: string): Promise<Magazine> => {
@@ -48,6 +48,8 @@ export const getMagazine = async (access: TableAccess, id: string): Promise<Maga
 interface CreateOptions extends WriteOptions {
   /** `PUT /magazines/{id}`: a create under an id that must be free. */
   readonly id?: string;
+  /** When the request began to wait for `TAGS`'s admission, if it did before (Unix ms). */
+  readonly since?: number;
 }
 
 /**
@@ -64,13 +66,20 @@ export const createMagazine = async (
   if (reservation && 'replay' in reservation) return { id: reservation.replay, replayed: true };
   const id = options.id ?? draft.id ?? newId();
   const token = randomUUID();
-  const since = Date.now();
+  const since = options.since ?? Date.now();
+  // An id the client chose may be taken: that is 405 at once, not after a wait for admission.
+  const chosen = options.id ?? draft.id;
   try {
     await writeLoop(
       access,
       async () => {
-        const { generation, items } = await readInGeneration(access, (g) => [admissionKey(g)]);
-        if (!(await admitted(access, items.get(admissionKey(generation)), since, [], draft.tags))) return 'again';
+        const { generation } = await readAdmitted(
+          access,
+          since,
+          (g) => (chosen === undefined ? [] : [magazineKey(g, chosen)]),
+          ({ generation: g, items }) =>
+            chosen !== undefined && items.get(magazineKey(g, chosen)) ? undefined : { before: [], after: draft.tags },
+        );
         const now = nowInSeconds();
         const magazine: Magazine = {
           id,
@@ -144,14 +153,30 @@ export const replaceMagazine = async (
   precondition: Precondition | undefined,
 ): Promise<'created' | 'replaced'> => {
   const since = Date.now();
+  const recordIn = ({ generation, items }: GenerationRead) => {
+    const item = items.get(magazineKey(generation, draft.id));
+    return item && decodeMagazine(item);
+  };
   return writeLoop<'created' | 'replaced'>(
     access,
     async (attempt) => {
-      const { generation, record, items: read } = await readMagazine(access, draft.id, admissionKey);
+      const read = await readAdmitted(
+        access,
+        since,
+        (g) => [magazineKey(g, draft.id)],
+        (found) => {
+          const previous = recordIn(found)?.magazine;
+          // A replace refused, or a create (which waits itself), waits for nothing.
+          if (!previous || !satisfies(precondition, previous.revision)) return undefined;
+          return { before: previous.tags, after: draft.tags };
+        },
+      );
+      const { generation } = read;
+      const record = recordIn(read);
       if (!satisfies(precondition, record?.magazine.revision)) throw new PreconditionFailed();
       if (!record) {
         try {
-          await createMagazine(access, draft, { id: draft.id });
+          await createMagazine(access, draft, { id: draft.id, since });
           return { done: 'created' };
         } catch (error) {
           // Created meanwhile by someone else: replace it, as asked.
@@ -161,8 +186,6 @@ export const replaceMagazine = async (
       }
       const previous = record.magazine;
       if (isUnchanged(previous, draft)) return { done: 'replaced' };
-      if (!(await admitted(access, read.get(admissionKey(generation)), since, previous.tags, draft.tags)))
-        return 'again';
       const now = nowInSeconds();
       const next: Magazine = {
         id: draft.id,

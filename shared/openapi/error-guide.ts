@@ -215,7 +215,8 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   },
   '50301': {
     title: 'Service unavailable',
-    cause: 'The database throttled the request, even after retries.',
+    cause:
+      'The data store could not do it now: it throttled the request or failed even after retries, a bulk write holds the collection, or new tags arrive faster than the tag counts take them in.',
     fix: 'Retry after the number of seconds in the `Retry-After` header.',
   },
   '50401': {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
@@ -9,10 +9,10 @@ import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
 import { admissionKey, listPartition, TICKET_PREFIX } from '../../../shared/db/keys';
 import { createMagazine, getMagazine, replaceMagazine } from '../../../shared/db/magazines';
-import { tableAccess } from '../../../shared/db/table-access';
-import { StoreUnavailable } from '../../../shared/domain/errors';
+import { type TableAccess, tableAccess } from '../../../shared/db/table-access';
+import { AlreadyExists, StoreUnavailable } from '../../../shared/domain/errors';
 import type { TagRef } from '../../../shared/domain/tag';
-import { ADMISSION_WAIT_MS } from '../../../shared/timing';
+import { ADMISSION_CLOSED_MS, ADMISSION_WAIT_MS } from '../../../shared/timing';
 
 /**
  * `TAGS`'s admission, on DynamoDB Local: found by `npm run bench:scale`, where 24 writers making
@@ -149,5 +149,70 @@ describe("TAGS's admission", () => {
     }
     await expect(getMagazine(writes(), 'refused')).rejects.toMatchObject({ kind: 'not-found' });
     expect(await ticketTimes('ALL', since)).toEqual([]);
+  });
+
+  it('answers a create whose chosen id is taken at once (405), not after waiting', async () => {
+    const renewing = setInterval(() => void closeAdmission(writes(), generation).catch(() => undefined), 200);
+    try {
+      await closeAdmission(writes(), generation);
+      const taken = createMagazine(writes(), { id: 'm2', title: 'Taken', tags: [tag('newer')], created: undefined });
+      await expect(taken).rejects.toBeInstanceOf(AlreadyExists);
+    } finally {
+      clearInterval(renewing);
+    }
+  });
+
+  it("waits without spending a replace's retries of lost races", async () => {
+    // Kept out for about 2 s: reads of the closing, which used to count as attempts of the write.
+    const renewing = setInterval(() => void closeAdmission(writes(), generation).catch(() => undefined), 100);
+    setTimeout(() => clearInterval(renewing), 1_000);
+    await closeAdmission(writes(), generation);
+    // Then it loses eight races (a replace retries ten): another replace lands between its read and its transaction.
+    let races = 0;
+    const base = writes();
+    const raced: TableAccess = {
+      ...base,
+      send: (request) =>
+        base.send(async (sdk, options) => {
+          const wrapped = {
+            send: async (command: { input?: { TransactItems?: { Update?: { Key?: Record<string, unknown> } }[] } }) => {
+              const ours = command.input?.TransactItems?.some(
+                (item) => item.Update?.Key?.PK === `G#${generation}#MAG#m3`,
+              );
+              if (ours && races < 8) {
+                races += 1;
+                await replaceMagazine(
+                  writes(),
+                  { id: 'm3', title: `Race ${races}`, tags: [merged(96)], created: undefined },
+                  undefined,
+                );
+              }
+              return sdk.send(command as never, options);
+            },
+          };
+          return request(wrapped as never, options);
+        }),
+    };
+    await replaceMagazine(
+      raced,
+      { id: 'm3', title: 'M 3', tags: [merged(96), tag('won')], created: undefined },
+      undefined,
+    );
+    expect(races).toBe(8);
+    expect((await getMagazine(writes(), 'm3')).tags).toEqual([merged(96), tag('won')]);
+  });
+
+  it('takes a closing further ahead than any folder sets as a clock far ahead: writes go on, a folder replaces it', async () => {
+    await writer.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: { ...admissionKey(generation), closedUntil: Date.now() + 3_600_000 },
+      }),
+    );
+    const since = Date.now();
+    await createMagazine(writes(), { id: 'skewed', title: 'Skewed', tags: [tag('skew')], created: undefined });
+    expect(Math.min(...(await ticketTimes('TAGS', since)))).toBeLessThan(since + ADMISSION_CLOSED_MS);
+    expect(await closeAdmission(writes(), generation)).toBeGreaterThan(since);
+    expect(await closing()).toBeLessThanOrEqual(Date.now() + ADMISSION_CLOSED_MS);
   });
 });
