@@ -14,13 +14,14 @@ import { ConditionsFailed, transact } from './table-writes';
  * half, 3,153 tickets waited, and `/tags` read 4.5 MB in 112 calls or answered 503.
  *
  * So the folder, when the tickets it reads make a reader look up `ADMIT_LOOKUPS` tags or more,
- * closes `TAGS` for `ADMISSION_CLOSED_MS`, and renews the closing at its reads while that lasts. A write that puts a tag on a magazine reads the closing with the
- * head (no call more) and waits while it holds: writers slow down to what the folder sustains,
- * rather than readers paying for it. One kept out longer than `ADMISSION_WAIT_MS` answers 503 with
- * `Retry-After`. A closing is advice: counts are exact whether it was read or not, and one that is
- * not renewed lapses by itself. It may lapse during a long fold (renewed only at reads, and a fold
- * of 80 tickets takes 0.5–1.8 s on DynamoDB Local), letting held writes through: the price of
- * closings short enough that a folder that stops does not hold writes back.
+ * closes `TAGS` for `ADMISSION_CLOSED_MS`, and renews the closing at its reads while that lasts.
+ * A write that puts a tag on a magazine reads the closing with the head (no call more) and waits
+ * while it holds: writers slow down to what the folder sustains, rather than readers paying for
+ * it. One kept out longer than `ADMISSION_WAIT_MS` answers 503 with `Retry-After`. A closing is
+ * advice: counts are exact whether it was read or not, and one that is not renewed lapses by
+ * itself. It may lapse during a long fold (renewed only at reads, and a fold of 80 tickets takes
+ * 0.5–1.8 s on DynamoDB Local), letting held writes through: the price of closings short enough
+ * that a folder that stops does not hold writes back.
  */
 
 /**
@@ -36,14 +37,13 @@ const FAR_AHEAD_MS = 2 * ADMISSION_CLOSED_MS;
  */
 export const ADMIT_LOOKUPS = 50;
 
-/** The admission item as of `until`, written if it holds `condition`; `false` if it did not. */
-const putClosing = async (
-  access: TableAccess,
-  generation: string,
-  until: number,
-  condition: string,
-  values: Record<string, number>,
-) => {
+/**
+ * Closes `TAGS` to new tags till `ADMISSION_CLOSED_MS` from `now`, and answers till when; never
+ * shortens a later closing (`undefined` then), unless it is `FAR_AHEAD_MS` ahead. A transaction of
+ * one Put, as the folder's folds are: it is granted no UpdateItem.
+ */
+export const closeAdmission = async (access: TableAccess, generation: string, now = Date.now()) => {
+  const until = now + ADMISSION_CLOSED_MS;
   try {
     await transact(
       access,
@@ -52,36 +52,19 @@ const putClosing = async (
           Put: {
             TableName: access.tableName,
             Item: { ...admissionKey(generation), [attr.closedUntil]: until },
-            ConditionExpression: condition,
+            ConditionExpression: 'attribute_not_exists(#until) OR #until < :until OR #until > :ceiling',
             ExpressionAttributeNames: { '#until': attr.closedUntil },
-            ExpressionAttributeValues: values,
+            ExpressionAttributeValues: { ':until': until, ':ceiling': now + FAR_AHEAD_MS },
           },
         },
       },
       { retryConflicts: false },
     );
-    return true;
+    return until;
   } catch (error) {
-    if (error instanceof ConditionsFailed) return false;
+    if (error instanceof ConditionsFailed) return undefined;
     throw error;
   }
-};
-
-/**
- * Closes `TAGS` to new tags till `ADMISSION_CLOSED_MS` from `now`, and answers till when; never
- * shortens a later closing (`undefined` then), unless it is `FAR_AHEAD_MS` ahead. A transaction of
- * one Put, as the folder's folds are: it is granted no UpdateItem.
- */
-export const closeAdmission = async (access: TableAccess, generation: string, now = Date.now()) => {
-  const until = now + ADMISSION_CLOSED_MS;
-  const closed = await putClosing(
-    access,
-    generation,
-    until,
-    'attribute_not_exists(#until) OR #until < :value OR #until > :ceiling',
-    { ':value': until, ':ceiling': now + FAR_AHEAD_MS },
-  );
-  return closed ? until : undefined;
 };
 
 /**
@@ -89,8 +72,7 @@ export const closeAdmission = async (access: TableAccess, generation: string, no
  * the closing at its reads, every `ADMISSION_RENEW_MS` at most. Caught up, it lets the closing
  * lapse rather than open it: opened at once, it let up to 240 tickets pile up in
  * `npm run bench:scale` while the folder waited for the stream's next batch, and a read took 11
- * calls. Advice: a write that fails
- * leaves the closing as it was, to lapse by itself.
+ * calls. Advice: a write that fails leaves the closing as it was, to lapse by itself.
  */
 export const admissionKeeper = (access: TableAccess, generation: string) => {
   let renewAt = 0;
