@@ -52,10 +52,10 @@ export const FOLD_TICKETS = 80;
  * Whatever is left (writes flowing, a backlog, `TAGS`'s merges), a folder gives its lane back
  * `FLOW_STINT_MS` after its batch began, once it has read a ticket written `LATER_BATCH_MS` or
  * more after that: that ticket's record is in a later batch, which brings the list back
- * (shared/timing.ts). A batch that runs on holds back its lane's next batches, and on `npm start` (as a shard's batches wait for their handler) a lane
- * far behind holds back the reading of the stream: `TAGS` merging for a whole minute under 100,000
- * new tags stopped every other list of the table for 12 to 15 s at a time, and the collection's
- * list piled up 1,941 tickets.
+ * (shared/timing.ts). A batch that runs on holds back its lane's next batches, and on `npm start`
+ * (as a shard's batches wait for their handler) a lane far behind holds back the reading of the
+ * stream: `TAGS` merging for a whole minute under 100,000 new tags stopped every other list of
+ * the table for 12 to 15 s at a time, and the collection's list piled up 1,941 tickets.
  */
 export const FLOW_TICKETS = 8;
 export const FLOW_PAUSE_MS = 250;

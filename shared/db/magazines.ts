@@ -23,11 +23,12 @@ import { currentRequestId } from './request';
 import { backoff, isConflict, type TableAccess } from './table-access';
 import { ConditionsFailed, type Transaction } from './table-writes';
 
-/** Magazines: one read, lists at any depth, and writes that touch no item another write needs. */
+/** Magazines: one read, and writes that touch no item another write needs (lists: magazine-list.ts). */
 
 /**
- * Reads one magazine and the head in one call (see generation.ts): every write of a magazine or
- * its articles starts here (a create and a replace with `TAGS`'s admission, admission.ts).
+ * Reads one magazine and the head in one call (see generation.ts): a delete and every write of
+ * articles start here; a create and a replace start with `readAdmitted` (admission.ts), which
+ * reads `TAGS`'s admission in the same call.
  */
 export const readMagazine = async (access: TableAccess, id: string) => {
   const { generation, items } = await readInGeneration(access, (g) => [magazineKey(g, id)]);
