@@ -1,6 +1,7 @@
 import { createRouter } from '../../local/router';
 import { operationOfHandler } from '../../shared/routes/table';
 import { type CallLedger, operationsText } from './call-ledger';
+import type { RecordedCall } from './fault-types';
 import type { Census } from './load-data';
 import { type ApiClient, nextPathOf, type Reply } from './load-http';
 
@@ -55,7 +56,33 @@ export interface PageFigures {
   readonly ms: number;
   /** The `count` of the page's envelope, when it has one. */
   readonly count?: number;
+  /** A page over its target: each call, and the bytes of each item it read, to tell where they went. */
+  readonly over?: readonly CallTrace[];
 }
+
+export interface CallTrace {
+  readonly operation: string;
+  readonly bytes: number;
+  /** Each item read: its key (`PK SK`) and the bytes of its JSON. */
+  readonly items: readonly (readonly [string, number])[];
+}
+
+const itemsOf = (response: unknown): unknown[] => {
+  if (typeof response !== 'object' || response === null) return [];
+  const { Items, Responses } = response as { Items?: unknown[]; Responses?: Record<string, unknown[]> };
+  return [...(Items ?? []), ...Object.values(Responses ?? {}).flat()];
+};
+
+const keyText = (item: unknown) => {
+  const { PK, SK } = item as { PK?: { S?: string }; SK?: { S?: string } };
+  return `${PK?.S ?? '?'} ${SK?.S ?? '?'}`;
+};
+
+const traceOf = (call: RecordedCall): CallTrace => ({
+  operation: call.operation,
+  bytes: call.responseBytes,
+  items: itemsOf(call.response).map((item) => [keyText(item), JSON.stringify(item).length] as const),
+});
 
 /** The lists the issue names, at depths that the census says exist now. */
 export const listQueries = (
@@ -132,20 +159,18 @@ export const measurePage = async (
   const reply = await client.get(path);
   const calls = watch.stop();
   const count = countOf(reply);
-  return {
-    reply,
-    figures: {
-      name,
-      path,
-      status: reply.status,
-      calls: calls.length,
-      operations: operationsText(calls),
-      bytes: calls.reduce((total, call) => total + call.responseBytes, 0),
-      readUnits: calls.reduce((total, call) => total + call.readCapacityUnits, 0),
-      ms: reply.ms,
-      ...(count !== undefined && { count }),
-    },
+  const figures: PageFigures = {
+    name,
+    path,
+    status: reply.status,
+    calls: calls.length,
+    operations: operationsText(calls),
+    bytes: calls.reduce((total, call) => total + call.responseBytes, 0),
+    readUnits: calls.reduce((total, call) => total + call.readCapacityUnits, 0),
+    ms: reply.ms,
+    ...(count !== undefined && { count }),
   };
+  return { reply, figures: withinPageTarget(figures) ? figures : { ...figures, over: calls.map(traceOf) } };
 };
 
 /** Each query's page, and the page after it by cursor where asked. */
