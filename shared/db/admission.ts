@@ -14,14 +14,12 @@ import { ConditionsFailed, transact } from './table-writes';
  * half, 3,153 tickets waited, and `/tags` read 4.5 MB in 112 calls or answered 503.
  *
  * So the folder, when the tickets it reads make a reader look up `ADMIT_LOOKUPS` tags or more,
- * closes `TAGS` for `ADMISSION_CLOSED_MS`, and renews the closing at its reads while that lasts.
+ * closes `TAGS` for `ADMISSION_CLOSED_MS`, and renews the closing while that lasts.
  * A write that puts a tag on a magazine reads the closing with the head (no call more) and waits
  * while it holds: writers slow down to what the folder sustains, rather than readers paying for
  * it. One kept out longer than `ADMISSION_WAIT_MS` answers 503 with `Retry-After`. A closing is
  * advice: counts are exact whether it was read or not, and one that is not renewed lapses by
- * itself. It may lapse during a long fold (renewed only at reads, and a fold of 80 tickets takes
- * 0.5–1.8 s on DynamoDB Local), letting held writes through: the price of closings short enough
- * that a folder that stops does not hold writes back.
+ * itself, soon enough that a folder that stops does not hold writes back.
  */
 
 /**
@@ -68,22 +66,37 @@ export const closeAdmission = async (access: TableAccess, generation: string, no
 };
 
 /**
- * A folder's side of admission, for one run over `TAGS`: `behind`, it closes `TAGS` and renews
- * the closing at its reads, every `ADMISSION_RENEW_MS` at most. Caught up, it lets the closing
- * lapse rather than open it: opened at once, it let up to 240 tickets pile up in
- * `npm run bench:scale` while the folder waited for the stream's next batch, and a read took 11
- * calls. Advice: a write that fails leaves the closing as it was, to lapse by itself.
+ * A folder's side of admission, for one run over `TAGS`. Found `behind` at a read, it closes
+ * `TAGS` and renews the closing every `ADMISSION_RENEW_MS` until a read finds it caught up or
+ * the run ends (`stop`), through the fold's own writes: renewed only at reads, a closing lapsed
+ * in each fold longer than a second (0.5–1.8 s on DynamoDB Local), and in `npm run bench:scale`
+ * up to 107 tickets piled up meanwhile, a `/tags` read looking up 400 tags in 6 calls. Caught up,
+ * it lets the closing lapse rather than open it: opened at once, it let up to 240 tickets pile up
+ * while the folder waited for the stream's next batch, and a read took 11 calls. Advice: a write
+ * that fails leaves the closing as it was, to lapse by itself.
  */
 export const admissionKeeper = (access: TableAccess, generation: string) => {
-  let renewAt = 0;
-  return async (behind: boolean, now = Date.now()) => {
-    if (!behind || now < renewAt) return;
-    renewAt = now + ADMISSION_RENEW_MS;
-    try {
-      await closeAdmission(access, generation, now);
-    } catch {
-      // Advice only: counts are exact without it.
-    }
+  let timer: NodeJS.Timeout | undefined;
+  let renewing: Promise<unknown> = Promise.resolve();
+  const renew = () => {
+    renewing = closeAdmission(access, generation).catch(() => undefined);
+  };
+  const stop = () => {
+    clearInterval(timer);
+    timer = undefined;
+    return renewing;
+  };
+  return {
+    /** What the folder's last read found: behind (closed till a read finds otherwise) or caught up. */
+    found: async (behind: boolean) => {
+      if (!behind) return stop();
+      if (timer) return;
+      renew();
+      timer = setInterval(renew, ADMISSION_RENEW_MS);
+      await renewing;
+    },
+    /** The run is over: the closing lapses by itself within `ADMISSION_CLOSED_MS`. */
+    stop,
   };
 };
 

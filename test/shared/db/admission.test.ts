@@ -9,7 +9,7 @@ import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
 import { admissionKey, listPartition, TICKET_PREFIX } from '../../../shared/db/keys';
 import { createMagazine, getMagazine, replaceMagazine } from '../../../shared/db/magazines';
-import { type TableAccess, tableAccess } from '../../../shared/db/table-access';
+import { sleep, type TableAccess, tableAccess } from '../../../shared/db/table-access';
 import { AlreadyExists, StoreUnavailable } from '../../../shared/domain/errors';
 import type { TagRef } from '../../../shared/domain/tag';
 import { ADMISSION_CLOSED_MS, ADMISSION_WAIT_MS } from '../../../shared/timing';
@@ -95,6 +95,34 @@ describe("TAGS's admission", () => {
     // Closed while it folded the backlog, for the time a closing lasts.
     expect(seen.some(([until, at]) => until > at)).toBe(true);
     expect(Math.max(...seen.map(([until]) => until))).toBeLessThanOrEqual(Date.now() + ADMISSION_CLOSED_MS);
+  });
+
+  it('stays closed through a fold that outlasts a closing, and lapses once the folder is done', async () => {
+    for (let m = 0; m < Math.ceil(ADMIT_LOOKUPS / 4); m++)
+      await createMagazine(writes(), {
+        id: `slow${m}`,
+        title: 'Slow',
+        created: undefined,
+        tags: Array.from({ length: 4 }, (_, k) => tag(`t${String(m * 20 + k).padStart(4, '0')}y`)),
+      });
+    // Each of the folder's transactions but the closing's one Put answers after twice a closing's life.
+    const seen: [until: number, at: number][] = [];
+    const slow = {
+      send: async (command: { input: { TransactItems?: unknown[] } }, options?: object) => {
+        if ((command.input.TransactItems?.length ?? 0) > 1) {
+          await sleep(ADMISSION_CLOSED_MS);
+          seen.push([await closing(), Date.now()]);
+          await sleep(ADMISSION_CLOSED_MS);
+        }
+        return writer.send(command as never, options);
+      },
+    } as unknown as typeof writer;
+    await foldList(tableAccess(slow, tableName, Date.now() + 30_000), generation, 'TAGS');
+    // The first read found the backlog; later ones, caught up, let it lapse.
+    const [first] = seen;
+    expect(first?.[0]).toBeGreaterThan(first?.[1] ?? Number.POSITIVE_INFINITY);
+    await sleep(ADMISSION_CLOSED_MS);
+    expect(await closing()).toBeLessThan(Date.now());
   });
 
   it('holds back writes that bring tags till it lapses, and lets others through at once', async () => {
