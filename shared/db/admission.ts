@@ -77,26 +77,34 @@ export const closeAdmission = async (access: TableAccess, generation: string, no
  */
 export const admissionKeeper = (access: TableAccess, generation: string) => {
   let timer: NodeJS.Timeout | undefined;
-  let renewing: Promise<unknown> = Promise.resolve();
+  // One renewal at a time: a late one (retried under throttling) would find its successors' closing
+  // past its own bound for a clock far ahead, and set it back, already lapsed.
+  let renewing: Promise<unknown> | undefined;
   const renew = () => {
-    renewing = closeAdmission(access, generation).catch(() => undefined);
+    renewing ??= closeAdmission(access, generation)
+      .catch(() => undefined)
+      .finally(() => {
+        renewing = undefined;
+      });
+    return renewing;
   };
-  const stop = () => {
+  const quiet = () => {
     clearInterval(timer);
     timer = undefined;
-    return renewing;
   };
   return {
     /** What the folder's last read found: behind (closed till a read finds otherwise) or caught up. */
     found: async (behind: boolean) => {
-      if (!behind) return stop();
+      if (!behind) return quiet();
       if (timer) return;
-      renew();
       timer = setInterval(renew, ADMISSION_RENEW_MS);
+      await renew();
+    },
+    /** The run is over (a renewal in flight settled, so none outlives it): the closing lapses within `ADMISSION_CLOSED_MS`. */
+    stop: async () => {
+      quiet();
       await renewing;
     },
-    /** The run is over: the closing lapses by itself within `ADMISSION_CLOSED_MS`. */
-    stop,
   };
 };
 

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
-import { ADMIT_LOOKUPS, closeAdmission, closedUntil } from '../../../shared/db/admission';
+import { ADMIT_LOOKUPS, admissionKeeper, closeAdmission, closedUntil } from '../../../shared/db/admission';
 import { replaceAllMagazines } from '../../../shared/db/bulk';
 import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
@@ -12,7 +12,7 @@ import { createMagazine, getMagazine, replaceMagazine } from '../../../shared/db
 import { sleep, type TableAccess, tableAccess } from '../../../shared/db/table-access';
 import { AlreadyExists, StoreUnavailable } from '../../../shared/domain/errors';
 import type { TagRef } from '../../../shared/domain/tag';
-import { ADMISSION_CLOSED_MS, ADMISSION_WAIT_MS } from '../../../shared/timing';
+import { ADMISSION_CLOSED_MS, ADMISSION_RENEW_MS, ADMISSION_WAIT_MS } from '../../../shared/timing';
 
 /**
  * `TAGS`'s admission, on DynamoDB Local: found by `npm run bench:scale`, where 24 writers making
@@ -111,7 +111,8 @@ describe("TAGS's admission", () => {
       send: async (command: { input: { TransactItems?: unknown[] } }, options?: object) => {
         if ((command.input.TransactItems?.length ?? 0) > 1) {
           await sleep(ADMISSION_CLOSED_MS);
-          seen.push([await closing(), Date.now()]);
+          const at = Date.now();
+          seen.push([await closing(), at]);
           await sleep(ADMISSION_CLOSED_MS);
         }
         return writer.send(command as never, options);
@@ -123,6 +124,29 @@ describe("TAGS's admission", () => {
     expect(first?.[0]).toBeGreaterThan(first?.[1] ?? Number.POSITIVE_INFINITY);
     await sleep(ADMISSION_CLOSED_MS);
     expect(await closing()).toBeLessThan(Date.now());
+  });
+
+  it('renews one closing at a time, however slow DynamoDB answers, and leaves none in flight once stopped', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const slow = {
+      send: async (command: { input: { TransactItems?: unknown[] } }, options?: object) => {
+        inFlight += 1;
+        most = Math.max(most, inFlight);
+        try {
+          await sleep(3 * ADMISSION_RENEW_MS);
+          return await writer.send(command as never, options);
+        } finally {
+          inFlight -= 1;
+        }
+      },
+    } as unknown as typeof writer;
+    const keeper = admissionKeeper(tableAccess(slow, tableName, Date.now() + 30_000), generation);
+    await keeper.found(true);
+    await sleep(4 * ADMISSION_RENEW_MS);
+    await keeper.stop();
+    expect(most).toBe(1);
+    expect(inFlight).toBe(0);
   });
 
   it('holds back writes that bring tags till it lapses, and lets others through at once', async () => {
