@@ -33,7 +33,7 @@ const FAR_AHEAD_MS = 2 * ADMISSION_CLOSED_MS;
  * 6 calls and 74.7 KB, 10 pages in 1,374 over the targets (53 POSTs a second); at 50, 68.4 KB,
  * 8 pages in 1,570 (51 a second).
  */
-export const ADMIT_LOOKUPS = 50;
+export const ADMIT_LOOKUPS = 100;
 
 /**
  * Closes `TAGS` to new tags till `ADMISSION_CLOSED_MS` from `now`, and answers till when; never
