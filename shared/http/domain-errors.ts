@@ -40,7 +40,9 @@ export const toApiError = (error: DomainError): ApiError => {
   }
   if (error instanceof PreconditionFailed) return new ApiError('41201');
   if (error instanceof StoreUnavailable)
-    return new ApiError('50301', undefined, { 'Retry-After': String(error.retryAfter) });
+    return new ApiError(error.reason === 'backlog' ? '50302' : '50301', undefined, {
+      'Retry-After': String(error.retryAfter),
+    });
   if (error instanceof RequestInProgress) return new ApiError('40901', undefined, { 'Retry-After': '1' });
   if (error instanceof KeyReused) return new ApiError('42201');
   throw error;

@@ -213,6 +213,12 @@ export const errorCatalogue = {
     developerMessage: 'The data store is busy; the request was not carried out.',
     userMessage: 'The service is busy. Please try again in a moment.',
   },
+  '50302': {
+    status: 503,
+    developerMessage:
+      'New tags are arriving faster than the tag counts take them in; the magazine was not written. Retry after the seconds in `Retry-After`.',
+    userMessage: 'The service is busy. Please try again in a moment.',
+  },
   '50401': {
     status: 504,
     developerMessage: 'The service did not answer in time.',

@@ -98,6 +98,23 @@ describe('handlers facing DynamoDB faults', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
+  it('answers 503 50302 with Retry-After, writing nothing, when new tags are held back longer than the request can wait', async () => {
+    // TAGS closed to new tags for 1.5 s more, and a request with too little time left to outwait it.
+    const closing = { PK: 'G#0#L#TAGS', SK: '#Z', closedUntil: Date.now() + 1_500 };
+    dynamo.on(BatchGetCommand).callsFake(batchGetFrom([closing]));
+    const res = (await (createMagazine as unknown as ProxyHandler)(
+      proxyEvent({
+        method: 'POST',
+        resource: '/magazines',
+        headers: json,
+        body: { title: 'New', tags: [{ name: 'Fresh' }] },
+      }),
+      lambdaContext('create-magazine', 'request-1', { timeoutMs: 4_000 }),
+    )) as { statusCode: number; headers: Record<string, string>; body: string };
+    expect([res.statusCode, res.headers['Retry-After'], JSON.parse(res.body).errorCode]).toEqual([503, '1', '50302']);
+    expect(dynamo).toHaveReceivedCommandTimes(TransactWriteCommand, 0);
+  });
+
   it('retries a transaction that lost to a concurrent one, then creates', async () => {
     dynamo
       .on(TransactWriteCommand)
