@@ -29,11 +29,14 @@ import { ConditionsFailed, transact } from './table-writes';
 const FAR_AHEAD_MS = 2 * ADMISSION_CLOSED_MS;
 
 /**
- * Half a call of lookups. At 100, 100,000 scattered new tags in `npm run bench:scale` read at most
- * 6 calls and 74.7 KB, 10 pages in 1,374 over the targets (53 POSTs a second); at 50, 68.4 KB,
- * 8 pages in 1,570 (51 a second).
+ * Lookups from which the folder closes `TAGS` (half a call of them), and from which it keeps it
+ * closed through its folds (a call of them). Measured with 100,000 scattered new tags on
+ * `npm run bench:scale` (docs/benchmarks.md): closed from 50 and kept closed from 50, 1 page in
+ * 2,232 over the targets, but writers 16 to 28 % slower in every phase, as 50 distinct tags in
+ * use (most workloads' popular ones) held them back; kept closed from 100 alone, 9 in 1,654.
  */
-export const ADMIT_LOOKUPS = 100;
+export const ADMIT_LOOKUPS = 50;
+export const HOLD_LOOKUPS = 100;
 
 /**
  * Closes `TAGS` to new tags till `ADMISSION_CLOSED_MS` from `now`, and answers till when; never
@@ -66,11 +69,12 @@ export const closeAdmission = async (access: TableAccess, generation: string, no
 };
 
 /**
- * A folder's side of admission, for one run over `TAGS`. Found `behind` at a read, it closes
- * `TAGS` and renews the closing every `ADMISSION_RENEW_MS` until a read finds it caught up or
- * the run ends (`stop`), through the fold's own writes: renewed only at reads, a closing lapsed
- * in each fold longer than a second (0.5–1.8 s on DynamoDB Local), and in `npm run bench:scale`
- * up to 107 tickets piled up meanwhile, a `/tags` read looking up 400 tags in 6 calls. Caught up,
+ * A folder's side of admission, for one run over `TAGS`. A read that finds `ADMIT_LOOKUPS` closes
+ * `TAGS` (renewed at reads, every `ADMISSION_RENEW_MS` at most); one that finds `HOLD_LOOKUPS`
+ * keeps it closed, renewed every `ADMISSION_RENEW_MS`, until a read finds fewer or the run ends
+ * (`stop`), through the fold's own writes: renewed only at reads, a closing lapsed in each fold
+ * longer than a second (0.5–1.8 s on DynamoDB Local), and in `npm run bench:scale` up to 107
+ * tickets piled up meanwhile, a `/tags` read looking up 400 tags in 6 calls. Caught up,
  * it lets the closing lapse rather than open it: opened at once, it let up to 240 tickets pile up
  * while the folder waited for the stream's next batch, and a read took 11 calls. Advice: a write
  * that fails leaves the closing as it was, to lapse by itself.
@@ -80,7 +84,9 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
   // One renewal at a time: a late one (retried under throttling) would find its successors' closing
   // past its own bound for a clock far ahead, and set it back, already lapsed.
   let renewing: Promise<unknown> | undefined;
+  let renewedAt = 0;
   const renew = () => {
+    renewedAt = Date.now();
     renewing ??= closeAdmission(access, generation)
       .catch(() => undefined)
       .finally(() => {
@@ -93,12 +99,11 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
     timer = undefined;
   };
   return {
-    /** What the folder's last read found: behind (closed till a read finds otherwise) or caught up. */
-    found: async (behind: boolean) => {
-      if (!behind) return quiet();
-      if (timer) return;
-      timer = setInterval(renew, ADMISSION_RENEW_MS);
-      await renew();
+    /** How many tags the tickets the folder's last read found make a reader look up. */
+    found: async (lookups: number) => {
+      if (lookups < HOLD_LOOKUPS) quiet();
+      else timer ??= setInterval(renew, ADMISSION_RENEW_MS);
+      if (lookups >= ADMIT_LOOKUPS && Date.now() - renewedAt >= ADMISSION_RENEW_MS) await renew();
     },
     /** The run is over (a renewal in flight settled, so none outlives it): the closing lapses within `ADMISSION_CLOSED_MS`. */
     stop: async () => {

@@ -1,6 +1,6 @@
 import { StoreUnavailable } from '../domain/errors';
 import { FLOW_STINT_MS, LATER_BATCH_MS } from '../timing';
-import { ADMIT_LOOKUPS, admissionKeeper } from './admission';
+import { admissionKeeper } from './admission';
 import { netted, type Ticket } from './counts';
 import { blockDeltas, type FoldPlan, planFold, planTagsFold } from './fold';
 import { readGeneration } from './generation';
@@ -158,7 +158,7 @@ export const foldList = async (
       ]);
       if (read === undefined) return folded;
       // Readers would look up too many tags: writes that bring more wait (admission.ts).
-      if (read.overlay) await admission?.found(toLookUp({ ...read, overlay: read.overlay }).length >= ADMIT_LOOKUPS);
+      if (read.overlay) await admission?.found(toLookUp({ ...read, overlay: read.overlay }).length);
       comesBack ||= read.tickets.some((ticket) => ticket.at * 1000 > laterBatch);
       if (read.tickets.length === 0 && !overlayToMerge(read)) return folded;
       // Written since the last read, which found fewer than a full fold: their records are in a later

@@ -3,7 +3,13 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
-import { ADMIT_LOOKUPS, admissionKeeper, closeAdmission, closedUntil } from '../../../shared/db/admission';
+import {
+  ADMIT_LOOKUPS,
+  admissionKeeper,
+  closeAdmission,
+  closedUntil,
+  HOLD_LOOKUPS,
+} from '../../../shared/db/admission';
 import { replaceAllMagazines } from '../../../shared/db/bulk';
 import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
@@ -98,7 +104,7 @@ describe("TAGS's admission", () => {
   });
 
   it('stays closed through a fold that outlasts a closing, and lapses once the folder is done', async () => {
-    for (let m = 0; m < Math.ceil(ADMIT_LOOKUPS / 4); m++)
+    for (let m = 0; m < Math.ceil(HOLD_LOOKUPS / 4); m++)
       await createMagazine(writes(), {
         id: `slow${m}`,
         title: 'Slow',
@@ -142,7 +148,7 @@ describe("TAGS's admission", () => {
       },
     } as unknown as typeof writer;
     const keeper = admissionKeeper(tableAccess(slow, tableName, Date.now() + 30_000), generation);
-    await keeper.found(true);
+    await keeper.found(HOLD_LOOKUPS);
     await sleep(4 * ADMISSION_RENEW_MS);
     await keeper.stop();
     expect(most).toBe(1);
