@@ -103,15 +103,19 @@ describe("TAGS's admission", () => {
     expect(Math.max(...seen.map(([until]) => until))).toBeLessThanOrEqual(Date.now() + ADMISSION_CLOSED_MS);
   });
 
-  it('stays closed through a fold that outlasts a closing, and lapses once the folder is done', async () => {
-    for (let m = 0; m < Math.ceil(HOLD_LOOKUPS / 4); m++)
+  /**
+   * `magazines` of 4 new tags among those merged (4 lookups each), then a fold whose transactions
+   * (all but the closing's one Put) answer after twice a closing's life; the closing and when it
+   * was looked at, halfway through each.
+   */
+  const slowFold = async (prefix: string, magazines: number) => {
+    for (let m = 0; m < magazines; m++)
       await createMagazine(writes(), {
-        id: `slow${m}`,
+        id: `${prefix}${m}`,
         title: 'Slow',
         created: undefined,
-        tags: Array.from({ length: 4 }, (_, k) => tag(`t${String(m * 20 + k).padStart(4, '0')}y`)),
+        tags: Array.from({ length: 4 }, (_, k) => tag(`t${String(m * 20 + k).padStart(4, '0')}${prefix}`)),
       });
-    // Each of the folder's transactions but the closing's one Put answers after twice a closing's life.
     const seen: [until: number, at: number][] = [];
     const slow = {
       send: async (command: { input: { TransactItems?: unknown[] } }, options?: object) => {
@@ -124,12 +128,31 @@ describe("TAGS's admission", () => {
         return writer.send(command as never, options);
       },
     } as unknown as typeof writer;
+    const began = Date.now();
     await foldList(tableAccess(slow, tableName, Date.now() + 30_000), generation, 'TAGS');
+    return { seen, began };
+  };
+
+  it('stays closed through a fold that outlasts a closing from HOLD_LOOKUPS, and lapses once the folder is done', async () => {
     // The first read found the backlog; later ones, caught up, let it lapse.
-    const [first] = seen;
+    const {
+      seen: [first],
+    } = await slowFold('y', Math.ceil(HOLD_LOOKUPS / 4));
     expect(first?.[0]).toBeGreaterThan(first?.[1] ?? Number.POSITIVE_INFINITY);
     await sleep(ADMISSION_CLOSED_MS);
     expect(await closing()).toBeLessThan(Date.now());
+  });
+
+  it('closes from ADMIT_LOOKUPS but lets the closing lapse in a long fold below HOLD_LOOKUPS', async () => {
+    const magazines = Math.ceil(ADMIT_LOOKUPS / 4);
+    expect(magazines * 4).toBeLessThan(HOLD_LOOKUPS);
+    const {
+      seen: [first],
+      began,
+    } = await slowFold('w', magazines);
+    // Closed by this fold's read, and lapsed by the time its transaction was halfway.
+    expect(first?.[0]).toBeGreaterThan(began);
+    expect(first?.[0]).toBeLessThanOrEqual(first?.[1] ?? 0);
   });
 
   it('renews one closing at a time, however slow DynamoDB answers, and leaves none in flight once stopped', async () => {
