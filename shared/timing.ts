@@ -41,7 +41,8 @@ export const FLOW_STINT_MS = 10_000;
 export const LATER_BATCH_MS = 5_000;
 /**
  * `TAGS` closed to new tags (shared/db/admission.ts) stays closed this long after the folder last
- * renewed the closing, which it does every `ADMISSION_RENEW_MS` while it is behind: a folder that
+ * renewed the closing (up to as long again, the time the last renewal took to land), which it does
+ * at most every `ADMISSION_RENEW_MS` (at its reads, or on a timer while far behind): a folder that
  * stops leaves it open again this soon. A write kept out waits for it to lapse and reads it again, for
  * at most `ADMISSION_WAIT_MS` in all, then answers 503 with `Retry-After`. (Closings of 2 s, with
  * held writes reading them every 250 ms, made writers slower and `/tags` reads larger on

@@ -14,7 +14,8 @@ import { ConditionsFailed, transact } from './table-writes';
  * half, 3,153 tickets waited, and `/tags` read 4.5 MB in 112 calls or answered 503.
  *
  * So the folder, when the tickets it reads make a reader look up `ADMIT_LOOKUPS` tags or more,
- * closes `TAGS` for `ADMISSION_CLOSED_MS`, and renews the closing while that lasts.
+ * closes `TAGS` for `ADMISSION_CLOSED_MS`, renews the closing at its reads while that lasts, and
+ * from `HOLD_LOOKUPS` keeps it closed through its folds (`admissionKeeper`).
  * A write that puts a tag on a magazine reads the closing with the head (no call more) and waits
  * while it holds: writers slow down to what the folder sustains, rather than readers paying for
  * it. One kept out longer than `ADMISSION_WAIT_MS` answers 503 with `Retry-After`. A closing is
@@ -39,12 +40,13 @@ export const ADMIT_LOOKUPS = 50;
 export const HOLD_LOOKUPS = 100;
 
 /**
- * Closes `TAGS` to new tags till `ADMISSION_CLOSED_MS` from `now`, and answers till when; never
- * shortens a later closing (`undefined` then), unless it is `FAR_AHEAD_MS` ahead. A transaction of
- * one Put, as the folder's folds are: it is granted no UpdateItem.
+ * Closes `TAGS` to new tags till `ADMISSION_CLOSED_MS` from `now` (and `lag` more, what the last
+ * closing took to land, at most a closing's life), and answers till when; never shortens a later
+ * closing (`undefined` then), unless it is `FAR_AHEAD_MS` ahead. A transaction of one Put, as the
+ * folder's folds are: it is granted no UpdateItem.
  */
-export const closeAdmission = async (access: TableAccess, generation: string, now = Date.now()) => {
-  const until = now + ADMISSION_CLOSED_MS;
+export const closeAdmission = async (access: TableAccess, generation: string, now = Date.now(), lag = 0) => {
+  const until = now + ADMISSION_CLOSED_MS + Math.min(Math.max(0, lag), ADMISSION_CLOSED_MS);
   try {
     await transact(
       access,
@@ -85,12 +87,25 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
   // past its own bound for a clock far ahead, and set it back, already lapsed.
   let renewing: Promise<unknown> | undefined;
   let renewedAt = 0;
-  const renew = () => {
-    renewedAt = Date.now();
-    renewing ??= closeAdmission(access, generation)
+  // A tick that met a renewal in flight is made up as soon as it settles, and each closing lasts
+  // as much longer as the last took to land: so a Put slower than the renewal period (throttled,
+  // retried) does not leave `TAGS` open a part of every period.
+  let missed = false;
+  let lag = 0;
+  const renew = (): Promise<unknown> => {
+    if (renewing) {
+      missed = true;
+      return renewing;
+    }
+    const started = Date.now();
+    renewedAt = started;
+    renewing = closeAdmission(access, generation, started, lag)
       .catch(() => undefined)
       .finally(() => {
+        lag = Date.now() - started;
         renewing = undefined;
+        if (missed && timer) void renew();
+        missed = false;
       });
     return renewing;
   };

@@ -12,7 +12,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../local/lambda-context';
-import { invoke, type ProxyHandler, proxyEvent } from '../support/proxy-event';
+import { type EventOptions, invoke, type ProxyHandler, proxyEvent } from '../support/proxy-event';
 
 /** Faults DynamoDB Local never produces: throttling, lost races, lost replies, partial batches, silence. */
 const dynamo = mockClient(DynamoDBDocumentClient);
@@ -98,22 +98,28 @@ describe('handlers facing DynamoDB faults', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
-  it('answers 503 50302 with Retry-After, writing nothing, when new tags are held back longer than the request can wait', async () => {
-    // TAGS closed to new tags for 1.5 s more, and a request with too little time left to outwait it.
-    const closing = { PK: 'G#0#L#TAGS', SK: '#Z', closedUntil: Date.now() + 1_500 };
-    dynamo.on(BatchGetCommand).callsFake(batchGetFrom([closing]));
-    const res = (await (createMagazine as unknown as ProxyHandler)(
-      proxyEvent({
-        method: 'POST',
-        resource: '/magazines',
-        headers: json,
-        body: { title: 'New', tags: [{ name: 'Fresh' }] },
-      }),
-      lambdaContext('create-magazine', 'request-1', { timeoutMs: 4_000 }),
-    )) as { statusCode: number; headers: Record<string, string>; body: string };
-    expect([res.statusCode, res.headers['Retry-After'], JSON.parse(res.body).errorCode]).toEqual([503, '1', '50302']);
-    expect(dynamo).toHaveReceivedCommandTimes(TransactWriteCommand, 0);
-  });
+  // TAGS closed to new tags for 1.5 s more, and requests with too little time left to outwait it.
+  const heldBack: { name: string; handler: unknown; event: EventOptions }[] = [
+    { name: 'a create', handler: createMagazine, event: { method: 'POST', resource: '/magazines', params: {} } },
+    {
+      name: 'a replace that adds a tag',
+      handler: replaceMagazine,
+      event: { method: 'PUT', resource: '/magazines/{id}', params: { id: 'm1' } },
+    },
+  ];
+  it.each(heldBack)(
+    'answers $name held back longer than it can wait with 503 50302 and Retry-After, writing nothing',
+    async ({ handler, event }) => {
+      const closing = { PK: 'G#0#L#TAGS', SK: '#Z', closedUntil: Date.now() + 1_500 };
+      dynamo.on(BatchGetCommand).callsFake(batchGetFrom([magazineItem('r1'), closing]));
+      const res = (await (handler as unknown as ProxyHandler)(
+        proxyEvent({ ...event, headers: json, body: { title: 'New', tags: [{ name: 'Fresh' }] } }),
+        lambdaContext('magazine-writer', 'request-1', { timeoutMs: 4_000 }),
+      )) as { statusCode: number; headers: Record<string, string>; body: string };
+      expect([res.statusCode, res.headers['Retry-After'], JSON.parse(res.body).errorCode]).toEqual([503, '1', '50302']);
+      expect(dynamo).toHaveReceivedCommandTimes(TransactWriteCommand, 0);
+    },
+  );
 
   it('retries a transaction that lost to a concurrent one, then creates', async () => {
     dynamo

@@ -178,6 +178,44 @@ describe("TAGS's admission", () => {
     expect(inFlight).toBe(0);
   });
 
+  it('keeps TAGS closed from HOLD_LOOKUPS even when each renewal takes longer than the renewal period', async () => {
+    const slow = {
+      send: async (command: never, options?: object) => {
+        await sleep(ADMISSION_RENEW_MS + 100);
+        return writer.send(command, options);
+      },
+    } as unknown as typeof writer;
+    const keeper = admissionKeeper(tableAccess(slow, tableName, Date.now() + 30_000), generation);
+    await keeper.found(HOLD_LOOKUPS);
+    // The first closing lands late by a Put's time; the next ones know it.
+    await sleep(ADMISSION_CLOSED_MS);
+    const open: number[] = [];
+    for (const end = Date.now() + 3 * ADMISSION_CLOSED_MS; Date.now() < end; await sleep(100)) {
+      const at = Date.now();
+      if ((await closing()) <= at) open.push(at);
+    }
+    await keeper.stop();
+    expect(open).toEqual([]);
+  });
+
+  it('renews at most once a period at reads, and stops its timer once a read finds fewer than HOLD_LOOKUPS', async () => {
+    let puts = 0;
+    const counting = {
+      send: async (command: never, options?: object) => {
+        puts += 1;
+        return writer.send(command, options);
+      },
+    } as unknown as typeof writer;
+    const keeper = admissionKeeper(tableAccess(counting, tableName, Date.now() + 30_000), generation);
+    await keeper.found(HOLD_LOOKUPS);
+    await keeper.found(HOLD_LOOKUPS);
+    expect(puts).toBe(1);
+    await keeper.found(ADMIT_LOOKUPS);
+    await sleep(3 * ADMISSION_RENEW_MS);
+    expect(puts).toBe(1);
+    await keeper.stop();
+  });
+
   it('holds back writes that bring tags till it lapses, and lets others through at once', async () => {
     await closeAdmission(writes(), generation);
     const until = await closing();
