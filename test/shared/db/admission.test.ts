@@ -31,6 +31,19 @@ const client = localDynamoDbClient(inject('dynamoDbEndpoint'));
 const writer = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
 const tableName = `admission-${randomUUID()}`;
 const writes = () => tableAccess(writer, tableName, Date.now() + 30_000);
+
+/** A DynamoDB command as the wrapper below sees it: a transaction's items, when it is one. */
+type Command = { readonly input: { readonly TransactItems?: readonly unknown[] } };
+
+/** A table access whose every call goes through `around` (to slow it, count it, look meanwhile), then to DynamoDB Local. */
+const writesAround = (around: (command: Command, send: () => Promise<unknown>) => Promise<unknown>) =>
+  tableAccess(
+    {
+      send: (command: Command, options?: object) => around(command, () => writer.send(command as never, options)),
+    } as unknown as typeof writer,
+    tableName,
+    Date.now() + 30_000,
+  );
 const tag = (id: string): TagRef => ({ id, name: id.toUpperCase() });
 const merged = (i: number) => tag(`t${String(i).padStart(4, '0')}`);
 
@@ -117,19 +130,17 @@ describe("TAGS's admission", () => {
         tags: Array.from({ length: 4 }, (_, k) => tag(`t${String(m * 20 + k).padStart(4, '0')}${prefix}`)),
       });
     const seen: [until: number, at: number][] = [];
-    const slow = {
-      send: async (command: { input: { TransactItems?: unknown[] } }, options?: object) => {
-        if ((command.input.TransactItems?.length ?? 0) > 1) {
-          await sleep(ADMISSION_CLOSED_MS);
-          const at = Date.now();
-          seen.push([await closing(), at]);
-          await sleep(ADMISSION_CLOSED_MS);
-        }
-        return writer.send(command as never, options);
-      },
-    } as unknown as typeof writer;
+    const slow = writesAround(async (command, send) => {
+      if ((command.input.TransactItems?.length ?? 0) > 1) {
+        await sleep(ADMISSION_CLOSED_MS);
+        const at = Date.now();
+        seen.push([await closing(), at]);
+        await sleep(ADMISSION_CLOSED_MS);
+      }
+      return send();
+    });
     const began = Date.now();
-    await foldList(tableAccess(slow, tableName, Date.now() + 30_000), generation, 'TAGS');
+    await foldList(slow, generation, 'TAGS');
     return { seen, began };
   };
 
@@ -158,19 +169,17 @@ describe("TAGS's admission", () => {
   it('renews one closing at a time, however slow DynamoDB answers, and leaves none in flight once stopped', async () => {
     let inFlight = 0;
     let most = 0;
-    const slow = {
-      send: async (command: { input: { TransactItems?: unknown[] } }, options?: object) => {
-        inFlight += 1;
-        most = Math.max(most, inFlight);
-        try {
-          await sleep(3 * ADMISSION_RENEW_MS);
-          return await writer.send(command as never, options);
-        } finally {
-          inFlight -= 1;
-        }
-      },
-    } as unknown as typeof writer;
-    const keeper = admissionKeeper(tableAccess(slow, tableName, Date.now() + 30_000), generation);
+    const slow = writesAround(async (_, send) => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      try {
+        await sleep(3 * ADMISSION_RENEW_MS);
+        return await send();
+      } finally {
+        inFlight -= 1;
+      }
+    });
+    const keeper = admissionKeeper(slow, generation);
     await keeper.found(HOLD_LOOKUPS);
     await sleep(4 * ADMISSION_RENEW_MS);
     await keeper.stop();
@@ -179,13 +188,11 @@ describe("TAGS's admission", () => {
   });
 
   it('keeps TAGS closed from HOLD_LOOKUPS even when each renewal takes longer than the renewal period', async () => {
-    const slow = {
-      send: async (command: never, options?: object) => {
-        await sleep(ADMISSION_RENEW_MS + 100);
-        return writer.send(command, options);
-      },
-    } as unknown as typeof writer;
-    const keeper = admissionKeeper(tableAccess(slow, tableName, Date.now() + 30_000), generation);
+    const slow = writesAround(async (_, send) => {
+      await sleep(ADMISSION_RENEW_MS + 100);
+      return send();
+    });
+    const keeper = admissionKeeper(slow, generation);
     await keeper.found(HOLD_LOOKUPS);
     // The first closing lands late by a Put's time; the next ones know it.
     await sleep(ADMISSION_CLOSED_MS);
@@ -200,13 +207,11 @@ describe("TAGS's admission", () => {
 
   it('renews at most once a period at reads, and stops its timer once a read finds fewer than HOLD_LOOKUPS', async () => {
     let puts = 0;
-    const counting = {
-      send: async (command: never, options?: object) => {
-        puts += 1;
-        return writer.send(command, options);
-      },
-    } as unknown as typeof writer;
-    const keeper = admissionKeeper(tableAccess(counting, tableName, Date.now() + 30_000), generation);
+    const counting = writesAround((_, send) => {
+      puts += 1;
+      return send();
+    });
+    const keeper = admissionKeeper(counting, generation);
     await keeper.found(HOLD_LOOKUPS);
     await keeper.found(HOLD_LOOKUPS);
     expect(puts).toBe(1);
