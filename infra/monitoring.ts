@@ -2,14 +2,11 @@ import { Duration } from 'aws-cdk-lib';
 import type { SpecRestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
-  AlarmStatusWidget,
   ComparisonOperator,
-  Dashboard,
-  GraphWidget,
+  type Dashboard,
   type IMetric,
   MathExpression,
   Metric,
-  TextWidget,
   TreatMissingData,
 } from 'aws-cdk-lib/aws-cloudwatch';
 import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
@@ -19,9 +16,10 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { dimensions, EVENTS_PUBLISHED, metricsNamespace, requestMetrics, type StageMetric } from '../shared/metrics';
+import { dimensions, metricsNamespace, requestMetrics } from '../shared/metrics';
 import type { TableAction } from '../shared/operation/row';
 import type { ApiFunction } from './api-function';
+import { buildDashboard } from './dashboard';
 import type { AlarmThresholds, StageName } from './stage-settings';
 import { tableOperationsOf } from './table-operations';
 
@@ -166,6 +164,15 @@ export class Monitoring extends Construct {
       thresholds.alarmTableThrottles,
       `At least ${thresholds.alarmTableThrottles} DynamoDB requests throttled in 5 minutes.`,
     );
+    // Whatever keeps the folder from folding (stopped, failing, behind, a list it cannot take), readers pay for it first.
+    alarm(
+      'TicketsRead',
+      'tickets-read',
+      emf('TicketsRead', {}, 'Maximum', oneMinute),
+      thresholds.alarmTicketsRead,
+      `A list read added up at least ${thresholds.alarmTicketsRead} tickets (count work not folded yet), in 3 minutes of 5: the folder is behind, stopped or failing, and pages read more than the data model's bound (docs/data-model.md, "The bound").`,
+      { periods: 5, datapoints: 3 },
+    );
 
     if (props.stream) {
       // A batch the stream gave up on holds tickets no fold took: readers still count them, but they stay until replayed.
@@ -223,117 +230,14 @@ export class Monitoring extends Construct {
       );
     }
 
-    this.dashboard = this.buildDashboard(name('dashboard'), props, {
+    this.dashboard = buildDashboard(this, name('dashboard'), props, {
+      alarms: this.alarms,
+      topic: this.topic,
       api5xxRate,
       apiP99,
       api429,
       tableThrottles,
       emf,
     });
-  }
-
-  private buildDashboard(
-    dashboardName: string,
-    props: MonitoringProps,
-    figures: {
-      api5xxRate: IMetric;
-      apiP99: IMetric;
-      api429: Metric;
-      tableThrottles: IMetric;
-      emf: (metricName: string, extra?: Record<string, string>, statistic?: string) => Metric;
-    },
-  ) {
-    const { api } = props;
-    const { emf } = figures;
-    const width = 8;
-    const perOperation = (metricName: string, statistic = 'Sum') =>
-      props.functions.map(({ operationId }) =>
-        emf(metricName, { [dimensions.operation]: operationId }, statistic).with({ label: operationId }),
-      );
-    const perFunction = (metric: (fn: ApiFunction) => IMetric) => props.functions.map(({ fn }) => metric(fn));
-    const stageCounts = (names: readonly StageMetric[]) => names.map((metricName) => emf(metricName));
-
-    const dashboard = new Dashboard(this, 'Dashboard', { dashboardName });
-    dashboard.addWidgets(
-      new TextWidget({
-        markdown: `# Magazine API (${props.stage})\nAlarms notify the SNS topic \`${this.topic.node.path}\`; the functions' own metrics are in the \`${metricsNamespace}\` namespace.`,
-        width: 24,
-        height: 2,
-      }),
-    );
-    dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: this.alarms, width: 24, height: 6 }));
-    dashboard.addWidgets(
-      new GraphWidget({
-        title: 'API requests, 4xx and 5xx (API Gateway)',
-        left: [api.metricCount({ period: fiveMinutes, statistic: 'Sum', label: 'Requests' })],
-        right: [
-          api.metricClientError({ period: fiveMinutes, statistic: 'Sum', label: '4xx' }),
-          api.metricServerError({ period: fiveMinutes, statistic: 'Sum', label: '5xx' }),
-          figures.api429.with({ label: '429 (throttled)' }),
-        ],
-        width,
-      }),
-      new GraphWidget({ title: 'API 5xx rate', left: [figures.api5xxRate], width }),
-      new GraphWidget({
-        title: 'API latency (ms)',
-        left: [
-          api.metricLatency({ statistic: 'p50', period: fiveMinutes, label: 'p50' }),
-          figures.apiP99,
-          api.metricIntegrationLatency({ statistic: 'p99', period: fiveMinutes, label: 'integration p99' }),
-        ],
-        width,
-      }),
-    );
-    dashboard.addWidgets(
-      new GraphWidget({ title: 'Requests by operation', left: perOperation(requestMetrics.requests), width }),
-      new GraphWidget({ title: '4xx by operation', left: perOperation(requestMetrics.clientErrors), width }),
-      new GraphWidget({ title: '5xx by operation', left: perOperation(requestMetrics.serverErrors), width }),
-    );
-    dashboard.addWidgets(
-      new GraphWidget({
-        title: 'p99 latency by operation (ms)',
-        left: perOperation(requestMetrics.latency, 'p99'),
-        width,
-      }),
-      new GraphWidget({
-        title: 'Lambda errors by function',
-        left: perFunction((fn) => fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum' })),
-        width,
-      }),
-      new GraphWidget({
-        title: 'Lambda throttles by function',
-        left: perFunction((fn) => fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' })),
-        width,
-      }),
-    );
-    dashboard.addWidgets(
-      new GraphWidget({
-        title: 'Catalogue (magazines created and deleted, articles added) and mock requests',
-        left: stageCounts(['MagazinesCreated', 'MagazinesDeleted', 'ArticlesAdded', 'MockRequests']),
-        width,
-      }),
-      new GraphWidget({
-        title: 'Store faults (503s, throttled, conflicts retried)',
-        left: stageCounts(['StoreUnavailable', 'StoreThrottled', 'StoreConflictsRetried']),
-        width,
-      }),
-      new GraphWidget({ title: 'DynamoDB throttled requests', left: [figures.tableThrottles], width }),
-    );
-    if (props.events && props.stream)
-      dashboard.addWidgets(
-        new GraphWidget({
-          title: 'Change events published, and batches whose events failed',
-          left: [emf(EVENTS_PUBLISHED).with({ label: 'Events published' })],
-          right: [
-            props.stream.failures.metricApproximateNumberOfMessagesVisible({
-              period: fiveMinutes,
-              statistic: 'Maximum',
-              label: 'Stream failures queue depth',
-            }),
-          ],
-          width,
-        }),
-      );
-    return dashboard;
   }
 }

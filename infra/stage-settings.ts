@@ -19,6 +19,8 @@ export interface AlarmThresholds {
   readonly alarmFunctionThrottles: number;
   /** DynamoDB requests the table throttled in 5 minutes (before the SDK's retries). */
   readonly alarmTableThrottles: number;
+  /** The most tickets (count work not folded yet) one request's list read added up, in a minute. */
+  readonly alarmTicketsRead: number;
 }
 
 export const alarmSettingNames = [
@@ -28,6 +30,7 @@ export const alarmSettingNames = [
   'alarmFunctionErrors',
   'alarmFunctionThrottles',
   'alarmTableThrottles',
+  'alarmTicketsRead',
 ] as const satisfies readonly (keyof AlarmThresholds)[];
 
 /** A custom domain in front of the stage (`-c domainName=… -c certificateArn=…`). */
@@ -98,6 +101,8 @@ const defaults: Record<StageName, StageDefaults> = {
       alarmFunctionErrors: 5,
       alarmFunctionThrottles: 10,
       alarmTableThrottles: 50,
+      // Pages past their 64 KB budget: a tag list's ticket is about 90 bytes.
+      alarmTicketsRead: 600,
     },
   },
   prod: {
@@ -119,6 +124,8 @@ const defaults: Record<StageName, StageDefaults> = {
       alarmFunctionErrors: 1,
       alarmFunctionThrottles: 1,
       alarmTableThrottles: 10,
+      // Pages nearing their 64 KB budget, where the folder keeps lists under about 50 tickets.
+      alarmTicketsRead: 300,
     },
   },
 };

@@ -23,8 +23,12 @@ export const requestMetrics = {
 /** What happened to the catalogue, counted where a write succeeded (mock requests and replays excluded). */
 export type BusinessMetric = 'MagazinesCreated' | 'MagazinesDeleted' | 'ArticlesAdded';
 
-/** What the store went through; `StoreUnavailable` (the 503s) is also by `Reason`. */
-type StoreMetric = 'StoreThrottled' | 'StoreConflictsRetried' | 'StoreUnavailable';
+/**
+ * What the store went through; `StoreUnavailable` (the 503s) is also by `Reason`. `TicketsRead`:
+ * the tickets a request's list reads added up, count work not folded yet; its maximum is the
+ * figure the data model bounds, and it climbs when the folder falls behind or stops.
+ */
+type StoreMetric = 'StoreThrottled' | 'StoreConflictsRetried' | 'StoreUnavailable' | 'TicketsRead';
 
 /** Counted for the whole stage (dimension `Stage` only). */
 export type StageMetric = BusinessMetric | StoreMetric | 'MockRequests';
@@ -37,6 +41,7 @@ export const stageMetrics: readonly StageMetric[] = [
   'StoreThrottled',
   'StoreConflictsRetried',
   'StoreUnavailable',
+  'TicketsRead',
 ];
 
 export const dimensions = {

@@ -1,5 +1,6 @@
 import { StoreUnavailable } from '../domain/errors';
 import type { Magazine } from '../domain/magazine';
+import { countForRequest } from '../metrics';
 import { countChanges, type Delta, type ListCounts, netted, type Ticket, withTickets } from './counts';
 import { readInGeneration } from './generation';
 import {
@@ -43,8 +44,8 @@ import { withOverlay } from './tag-states';
  * Reading a counted list: one Query of its partition gives its folded counts, the tickets not
  * folded yet and (to find a page) its directory, as one snapshot; the page's blocks then come in
  * one BatchGetItem. A read therefore costs the same few calls however long the list, however deep
- * the page and however many writes came before it; only the tickets not yet folded add bytes, and
- * the folder keeps them few.
+ * the page and however many writes came before it; only the tickets not yet folded add bytes (each
+ * request counts them, `TicketsRead`), and the folder keeps them few.
  */
 
 export interface ListSnapshot {
@@ -178,7 +179,10 @@ export const readList = async (
       }
     }
     const snapshot = snapshotOf(generation, list, items, options);
-    if (snapshot) return snapshot;
+    if (snapshot) {
+      countForRequest('TicketsRead', snapshot.tickets.length);
+      return snapshot;
+    }
     if (attempt >= SNAPSHOT_ATTEMPTS) throw new StoreUnavailable('collection-busy');
   }
 };
@@ -283,9 +287,8 @@ export const blocksFor = (blocks: readonly BlockRef[], sizes: readonly number[],
 };
 
 /**
- * The members of a page, in ascending key order, and the block read's items (for the caller's
- * own keys, read in the same call). `sizes` are the blocks' sizes with the pending changes in;
- * `pending` the changes themselves.
+ * The members of a page, in ascending key order, and whether a head replica came with its blocks
+ * (now or in `known`'s read). `sizes` are the blocks' sizes with the snapshot's pending changes in.
  */
 export const pageMembers = async (
   access: TableAccess,
@@ -342,9 +345,6 @@ export const ticketPuts = (
   [...countChanges(before, after)].map(([list, deltas]) => ({
     Put: {
       TableName: tableName,
-      Item: {
-        ...ticketKey(generation, list, now, token),
-        [attr.changes]: encodeDeltas(deltas),
-      },
+      Item: { ...ticketKey(generation, list, now, token), [attr.changes]: encodeDeltas(deltas) },
     },
   }));

@@ -55,6 +55,7 @@ describe('alarms', () => {
         'api-p99-latency',
         'api-429',
         'table-throttles',
+        'tickets-read',
         'stream-failures',
         ...streamTasks.map((task) => `${task.handler}-iterator-age`),
         ...[...handlers, ...backgroundTasks.map((task) => task.handler)].flatMap((handler) => [
@@ -151,6 +152,24 @@ describe('alarms', () => {
     );
   });
 
+  it("watch the most tickets one list read added up, the figure the data model's bound is about", () => {
+    for (const [stage, threshold] of [
+      ['dev', 600],
+      ['prod', 300],
+    ] as const) {
+      const alarm = alarmsOf(stage).get(`magazine-api-${stage}-tickets-read`)!;
+      expect(singleMetricOf(alarm)).toEqual({
+        Namespace: metricsNamespace,
+        MetricName: 'TicketsRead',
+        Dimensions: [{ Name: 'Stage', Value: stage }],
+        Stat: 'Maximum',
+        Period: 60,
+      });
+      // Three minutes of five: a burst that the folder catches up with is not an incident.
+      expect(alarm.Properties).toMatchObject({ Threshold: threshold, EvaluationPeriods: 5, DatapointsToAlarm: 3 });
+    }
+  });
+
   it("count a function's crashes and its 500 answers (defects rendered in form) as its errors", () => {
     for (const stage of ['dev', 'prod'] as const) {
       const alarm = alarmsOf(stage).get(`magazine-api-${stage}-get-magazine-errors`)!;
@@ -193,6 +212,7 @@ describe('alarms', () => {
       alarmFunctionErrors: '3',
       alarmFunctionThrottles: '4',
       alarmTableThrottles: '9',
+      alarmTicketsRead: '150',
     };
     const alarms = alarmsOf('prod', context);
     const threshold = (name: string) => alarms.get(`magazine-api-prod-${name}`)!.Properties.Threshold;
@@ -202,6 +222,7 @@ describe('alarms', () => {
     expect(threshold('list-tags-errors')).toBe(3);
     expect(threshold('list-tags-throttles')).toBe(4);
     expect(threshold('table-throttles')).toBe(9);
+    expect(threshold('tickets-read')).toBe(150);
     expect(() => synthStack('prod', { alarmApi5xxRate: '5' })).toThrow(/alarmApi5xxRate/);
     expect(() => synthStack('prod', { alarmFunctionErrors: 'many' })).toThrow(/alarmFunctionErrors/);
   });

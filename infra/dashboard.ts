@@ -1,0 +1,149 @@
+import { Duration } from 'aws-cdk-lib';
+import type { SpecRestApi } from 'aws-cdk-lib/aws-apigateway';
+import {
+  type Alarm,
+  AlarmStatusWidget,
+  Dashboard,
+  GraphWidget,
+  type IMetric,
+  type Metric,
+  TextWidget,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import type { Topic } from 'aws-cdk-lib/aws-sns';
+import type { IQueue } from 'aws-cdk-lib/aws-sqs';
+import type { Construct } from 'constructs';
+import { dimensions, EVENTS_PUBLISHED, metricsNamespace, requestMetrics, type StageMetric } from '../shared/metrics';
+import type { ApiFunction } from './api-function';
+
+/** What the dashboard shows of a stage (the monitoring construct's props). */
+export interface DashboardProps {
+  readonly stage: string;
+  readonly api: SpecRestApi;
+  readonly functions: readonly { readonly operationId: string; readonly fn: ApiFunction }[];
+  readonly stream?: { readonly failures: IQueue };
+  readonly events?: boolean;
+}
+
+const fiveMinutes = Duration.minutes(5);
+
+/** The figures the alarms watch, made once by the monitoring construct and shown here beside the rest. */
+export interface DashboardFigures {
+  readonly alarms: readonly Alarm[];
+  readonly topic: Topic;
+  readonly api5xxRate: IMetric;
+  readonly apiP99: IMetric;
+  readonly api429: Metric;
+  readonly tableThrottles: IMetric;
+  readonly emf: (metricName: string, extra?: Record<string, string>, statistic?: string) => Metric;
+}
+
+/** One stage's dashboard: the alarms' states, then the API's, the functions' and the store's figures. */
+export const buildDashboard = (
+  scope: Construct,
+  dashboardName: string,
+  props: DashboardProps,
+  figures: DashboardFigures,
+) => {
+  const { api } = props;
+  const { emf } = figures;
+  const width = 8;
+  const perOperation = (metricName: string, statistic = 'Sum') =>
+    props.functions.map(({ operationId }) =>
+      emf(metricName, { [dimensions.operation]: operationId }, statistic).with({ label: operationId }),
+    );
+  const perFunction = (metric: (fn: ApiFunction) => IMetric) => props.functions.map(({ fn }) => metric(fn));
+  const stageCounts = (names: readonly StageMetric[]) => names.map((metricName) => emf(metricName));
+
+  const dashboard = new Dashboard(scope, 'Dashboard', { dashboardName });
+  dashboard.addWidgets(
+    new TextWidget({
+      markdown: `# Magazine API (${props.stage})\nAlarms notify the SNS topic \`${figures.topic.node.path}\`; the functions' own metrics are in the \`${metricsNamespace}\` namespace.`,
+      width: 24,
+      height: 2,
+    }),
+  );
+  dashboard.addWidgets(new AlarmStatusWidget({ title: 'Alarms', alarms: [...figures.alarms], width: 24, height: 6 }));
+  dashboard.addWidgets(
+    new GraphWidget({
+      title: 'API requests, 4xx and 5xx (API Gateway)',
+      left: [api.metricCount({ period: fiveMinutes, statistic: 'Sum', label: 'Requests' })],
+      right: [
+        api.metricClientError({ period: fiveMinutes, statistic: 'Sum', label: '4xx' }),
+        api.metricServerError({ period: fiveMinutes, statistic: 'Sum', label: '5xx' }),
+        figures.api429.with({ label: '429 (throttled)' }),
+      ],
+      width,
+    }),
+    new GraphWidget({ title: 'API 5xx rate', left: [figures.api5xxRate], width }),
+    new GraphWidget({
+      title: 'API latency (ms)',
+      left: [
+        api.metricLatency({ statistic: 'p50', period: fiveMinutes, label: 'p50' }),
+        figures.apiP99,
+        api.metricIntegrationLatency({ statistic: 'p99', period: fiveMinutes, label: 'integration p99' }),
+      ],
+      width,
+    }),
+  );
+  dashboard.addWidgets(
+    new GraphWidget({ title: 'Requests by operation', left: perOperation(requestMetrics.requests), width }),
+    new GraphWidget({ title: '4xx by operation', left: perOperation(requestMetrics.clientErrors), width }),
+    new GraphWidget({ title: '5xx by operation', left: perOperation(requestMetrics.serverErrors), width }),
+  );
+  dashboard.addWidgets(
+    new GraphWidget({
+      title: 'p99 latency by operation (ms)',
+      left: perOperation(requestMetrics.latency, 'p99'),
+      width,
+    }),
+    new GraphWidget({
+      title: 'Lambda errors by function',
+      left: perFunction((fn) => fn.function.metricErrors({ period: fiveMinutes, statistic: 'Sum' })),
+      width,
+    }),
+    new GraphWidget({
+      title: 'Lambda throttles by function',
+      left: perFunction((fn) => fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' })),
+      width,
+    }),
+  );
+  dashboard.addWidgets(
+    new GraphWidget({
+      title: 'Catalogue (magazines created and deleted, articles added) and mock requests',
+      left: stageCounts(['MagazinesCreated', 'MagazinesDeleted', 'ArticlesAdded', 'MockRequests']),
+      width,
+    }),
+    new GraphWidget({
+      title: 'Store faults (503s, throttled, conflicts retried)',
+      left: stageCounts(['StoreUnavailable', 'StoreThrottled', 'StoreConflictsRetried']),
+      width,
+    }),
+    new GraphWidget({ title: 'DynamoDB throttled requests', left: [figures.tableThrottles], width }),
+  );
+  const ticketsRead = new GraphWidget({
+    title: 'Tickets one list read added up (the most, count work not folded yet)',
+    left: [emf('TicketsRead', {}, 'Maximum').with({ label: 'Tickets read' })],
+    width,
+  });
+  const { stream } = props;
+  dashboard.addWidgets(
+    ticketsRead,
+    ...(props.events && stream
+      ? [
+          new GraphWidget({
+            title: 'Change events published, and batches whose events failed',
+            left: [emf(EVENTS_PUBLISHED).with({ label: 'Events published' })],
+            right: [
+              stream.failures.metricApproximateNumberOfMessagesVisible({
+                period: fiveMinutes,
+                statistic: 'Maximum',
+                label: 'Stream failures queue depth',
+              }),
+            ],
+            width,
+          }),
+        ]
+      : []),
+  );
+  return dashboard;
+};
