@@ -4,19 +4,22 @@
  *
  * `<operation>` is a handler module (`get-magazine`) or an operation id (`getMagazine`); the event
  * defaults to `events/<handler>.json` (`events/scheduled/<handler>.json` for a scheduled task such
- * as the janitor, `sweep-garbage`). The table is DynamoDB at `--endpoint` or `DYNAMODB_ENDPOINT` when set, else
+ * as the janitor, `sweep-garbage`; `events/stream/<handler>.json` for a stream task, the folder or
+ * the publisher, which puts its change events on a bus of this machine and prints them). The table is DynamoDB at `--endpoint` or `DYNAMODB_ENDPOINT` when set, else
  * a DynamoDB Local started (and stopped) for this call; the table is `TABLE_NAME` (default `magazines`),
  * created when missing. It never reaches AWS: see local/environment.ts.
  */
 
+import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { APIGatewayProxyEvent } from 'aws-lambda';
+import type { APIGatewayProxyEvent, DynamoDBStreamEvent } from 'aws-lambda';
 import { prepareLocalEnvironment } from '../local/environment';
+import { startLocalEventBus } from '../local/event-bus';
 import { lambdaContext } from '../local/lambda-context';
 import { sourceHandlers } from '../local/load-handler';
 import { functionNames, operations, timeoutSecondsOf } from '../shared/routes/table';
-import { scheduledTaskOfHandler } from '../shared/routes/tasks';
+import { scheduledTaskOfHandler, streamTaskOfHandler } from '../shared/routes/tasks';
 import { nearest, readCommandLine, refuse } from './support/cli';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -26,34 +29,62 @@ export const resolveHandler = (name: string): string | undefined => {
   return operations.find((operation) => operation.id === name)?.handler;
 };
 
-/** The event file, refused with the reason when it is not an API Gateway REST proxy event. */
-export const readEvent = (file: string): APIGatewayProxyEvent => {
-  let event: unknown;
+const readJson = (file: string): unknown => {
   try {
-    event = JSON.parse(readFileSync(file, 'utf8'));
+    return JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new Error(`${file} is not JSON: ${(error as Error).message}`);
   }
+};
+
+const refuseUnless = (file: string, kind: string, problems: readonly (string | false)[]) => {
+  const found = problems.filter(Boolean);
+  if (found.length > 0)
+    throw new Error(`${file} is not ${kind}: ${found.join('; ')}. The files in events/ are examples.`);
+};
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The event file, refused with the reason when it is not an API Gateway REST proxy event. */
+export const readEvent = (file: string): APIGatewayProxyEvent => {
+  const event = readJson(file);
   const fields = event as Partial<Record<keyof APIGatewayProxyEvent, unknown>> | null;
-  const problems = [
-    (typeof fields !== 'object' || fields === null || Array.isArray(fields)) && 'it is not a JSON object',
+  refuseUnless(file, 'an API Gateway REST (v1) proxy event', [
+    !isObject(fields) && 'it is not a JSON object',
     typeof fields?.httpMethod !== 'string' && '`httpMethod` is not a string',
     typeof fields?.path !== 'string' && '`path` is not a string',
-    (typeof fields?.requestContext !== 'object' || fields.requestContext === null) && '`requestContext` is missing',
+    !isObject(fields?.requestContext) && '`requestContext` is missing',
     fields?.headers !== null && typeof fields?.headers !== 'object' && '`headers` is neither an object nor null',
-  ].filter(Boolean);
-  if (problems.length > 0)
-    throw new Error(
-      `${file} is not an API Gateway REST (v1) proxy event: ${problems.join('; ')}. The files in events/ are examples.`,
-    );
+  ]);
   return event as APIGatewayProxyEvent;
+};
+
+/** The event file of a stream task, refused with the reason when it is not a batch of DynamoDB stream records. */
+export const readStreamEvent = (file: string): DynamoDBStreamEvent => {
+  const event = readJson(file);
+  const records = isObject(event) ? event.Records : undefined;
+  refuseUnless(file, "a DynamoDB stream event (a batch of the table's stream)", [
+    !Array.isArray(records) && '`Records` is not an array',
+    ...(Array.isArray(records) ? records : []).map(
+      (record: unknown, index) =>
+        !(
+          isObject(record) &&
+          typeof record.eventName === 'string' &&
+          isObject(record.dynamodb) &&
+          isObject(record.dynamodb.Keys)
+        ) && `\`Records[${index}]\` has no \`eventName\` or no \`dynamodb.Keys\``,
+    ),
+  ]);
+  return event as DynamoDBStreamEvent;
 };
 
 const usage = () => `Usage: npm run invoke -- <function> [event-file] [--endpoint URL]
 
 Runs one function's handler in this process on an event, as \`sam local invoke\` does without
 Docker, and prints its response. <function> is a handler module (get-magazine) or an operation id
-(getMagazine); the event defaults to events/<function>.json (events/scheduled/ for the janitor).
+(getMagazine); the event defaults to events/<function>.json (events/scheduled/ for the janitor,
+events/stream/ for the stream's folder and publisher: the publisher's change events are printed).
 
 Options:
   --endpoint URL   the DynamoDB to use, such as the DynamoDB Local of a running \`npm start\`
@@ -78,24 +109,42 @@ const main = async () => {
     return refuse('npm run invoke', `no function ${name}${guess ? `; did you mean ${guess}?` : ''}`, usage());
   }
   const task = scheduledTaskOfHandler(handler);
+  const streamTask = streamTaskOfHandler(handler);
   // npm runs scripts from the project root; a path the user typed is relative to where they typed it.
   const eventFile = eventArgument
     ? path.resolve(process.env.INIT_CWD ?? process.cwd(), eventArgument)
-    : path.join(root, 'events', ...(task ? ['scheduled'] : []), `${handler}.json`);
+    : path.join(root, 'events', ...(task ? ['scheduled'] : streamTask ? ['stream'] : []), `${handler}.json`);
   if (!existsSync(eventFile)) throw new Error(`No event file at ${eventFile}; run \`npm run events\`.`);
-  // A scheduled task takes EventBridge's event as it is; an operation, an API Gateway proxy event.
-  const event = task ? (JSON.parse(readFileSync(eventFile, 'utf8')) as APIGatewayProxyEvent) : readEvent(eventFile);
-  const requestId = task ? String((event as { id?: unknown }).id) : event.requestContext.requestId;
+  // A scheduled task takes EventBridge's event as it is, a stream task a batch of the stream, an operation an API Gateway proxy event.
+  const event = task
+    ? (readJson(eventFile) as { id?: unknown })
+    : streamTask
+      ? readStreamEvent(eventFile)
+      : readEvent(eventFile);
+  const requestId = task
+    ? String((event as { id?: unknown }).id)
+    : streamTask
+      ? randomUUID()
+      : (event as APIGatewayProxyEvent).requestContext.requestId;
 
   const environment = await prepareLocalEnvironment({ endpoint: values.endpoint });
+  // The publisher reads where its bus is when its module loads: a bus of this machine, here for the call.
+  const eventBus = streamTask?.publishes ? await startLocalEventBus() : undefined;
+  if (eventBus)
+    Object.assign(process.env, { EVENT_BUS_NAME: eventBus.busName, EVENTBRIDGE_ENDPOINT: eventBus.endpoint });
   try {
     const run = await sourceHandlers(environment)(handler);
     const response = await run(
-      event,
+      event as APIGatewayProxyEvent,
       lambdaContext(handler, requestId, { timeoutMs: timeoutSecondsOf(handler) * 1000 }),
     );
     process.stdout.write(`${JSON.stringify(response, null, 2)}\n`);
+    if (eventBus)
+      process.stderr.write(
+        `Put on the event bus (${eventBus.events.length}):\n${eventBus.events.map((put) => JSON.stringify(put)).join('\n')}\n`,
+      );
   } finally {
+    await eventBus?.stop();
     await environment.stop();
   }
 };

@@ -1,7 +1,8 @@
 /**
  * `npm run events`: writes events/<handler>.json, one API Gateway REST (payload 1.0) proxy event
- * per operation, from the route table, for `sam local invoke -e` and `npm run invoke`.
- * `--check` only compares, and fails when the files are out of date.
+ * per operation, from the route table, and events/stream/<handler>.json, one stream batch per
+ * stream task (what the sample create leaves on the table's stream), for `sam local invoke -e`
+ * and `npm run invoke`. `--check` only compares, and fails when the files are out of date.
  */
 
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { buildProxyEvent, type Caller, signedMethods, sigV4Headers } from '../local/api-gateway-event';
 import { methodNotAllowedHandler, notFoundHandler, type OperationId, operations } from '../shared/routes/table';
+import { streamEvents } from './stream-events';
 import { readCommandLine } from './support/cli';
 
 interface Sample {
@@ -128,13 +130,32 @@ export const allEvents = (): Record<string, APIGatewayProxyEvent> => {
 
 export const eventsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'events');
 
+/** The stream tasks' events, by handler: the batches the sample create-magazine event sets off. */
+export const allStreamEvents = () => {
+  const create = allEvents()['create-magazine']!;
+  return streamEvents({
+    body: samples.createMagazine.body,
+    requestId: create.requestContext.requestId,
+    at: requestTimeEpoch,
+  });
+};
+
+/** Every file `npm run events` writes, by its path under events/. */
+const allFiles = (): Record<string, unknown> => ({
+  ...Object.fromEntries(Object.entries(allEvents()).map(([name, event]) => [`${name}.json`, event])),
+  ...Object.fromEntries(
+    Object.entries(allStreamEvents()).map(([name, event]) => [path.join('stream', `${name}.json`), event]),
+  ),
+});
+
 const main = () => {
   const { values } = readCommandLine({
     command: 'npm run events',
     usage: `Usage: npm run events [-- --check]
 
 Writes events/<function>.json: the API Gateway REST proxy event of each operation, from the route
-table (for \`npm run invoke\` and \`sam local invoke\`).
+table, and events/stream/<function>.json: the stream batch of each stream task, what the sample
+create leaves on the table's stream (for \`npm run invoke\` and \`sam local invoke\`).
 
 Options:
   --check   write nothing; fail when a file is out of date
@@ -143,10 +164,9 @@ Options:
     options: { check: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
   });
   const check = values.check;
-  mkdirSync(eventsDir, { recursive: true });
   const stale: string[] = [];
-  for (const [name, event] of Object.entries(allEvents())) {
-    const file = path.join(eventsDir, `${name}.json`);
+  for (const [name, event] of Object.entries(allFiles())) {
+    const file = path.join(eventsDir, name);
     const text = `${JSON.stringify(event, null, 2)}\n`;
     let current: string | undefined;
     try {
@@ -156,7 +176,9 @@ Options:
     }
     if (current === text) continue;
     stale.push(name);
-    if (!check) writeFileSync(file, text);
+    if (check) continue;
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
   }
   if (check && stale.length) {
     process.stderr.write(`events/ is out of date (${stale.join(', ')}); run \`npm run events\`.\n`);

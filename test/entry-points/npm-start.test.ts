@@ -271,6 +271,14 @@ describe('npm run invoke, as a new user runs it', () => {
     expect(JSON.parse(printed)).toEqual({ cleared: 0, left: false });
   });
 
+  it("runs the stream's publisher on its sample batch, with a bus of its own, and prints the events it put", async () => {
+    const command = runNpm(['run', 'invoke', '--', 'publish-events']);
+    expect(await command.exited, command.output()).toBe(0);
+    expect(command.output()).toContain(
+      'Put on the event bus (1):\n{"source":"magazine-api","detail-type":"MagazineCreated"',
+    );
+  });
+
   it('reads an event path relative to the folder it was typed in, and says why a file is not an event', async () => {
     const command = runNpm(
       ['run', 'invoke', '--', 'get-magazine', '../package.json'],
