@@ -62,6 +62,8 @@ const accessLogFormat = AccessLogFormat.custom(
     ip: AccessLogField.contextIdentitySourceIp(),
     user: AccessLogField.contextIdentityUser(),
     caller: AccessLogField.contextIdentityCaller(),
+    // Which client a refusal hit (the key's id, never its value): CloudWatch has no metric by key.
+    apiKeyId: AccessLogField.contextIdentityApiKeyId(),
     requestTime: AccessLogField.contextRequestTime(),
     httpMethod: AccessLogField.contextHttpMethod(),
     resourcePath: AccessLogField.contextResourcePath(),

@@ -280,7 +280,7 @@ describe('stage', () => {
     });
   });
 
-  it('traces every request with X-Ray and logs it in JSON with the ids that tie it to traces and metrics', () => {
+  it('traces every request with X-Ray and logs it in JSON with the ids that tie it to traces, metrics and clients', () => {
     for (const { template } of [dev, prod]) {
       template.hasResourceProperties('AWS::ApiGateway::Stage', { TracingEnabled: true });
       const stage = Object.values(resourcesOf(template)).find((r) => r.Type === 'AWS::ApiGateway::Stage')!;
@@ -294,6 +294,7 @@ describe('stage', () => {
         stage: '$context.stage',
         xrayTraceId: '$context.xrayTraceId',
         responseLatency: '$context.responseLatency',
+        apiKeyId: '$context.identity.apiKeyId',
       });
     }
   });
