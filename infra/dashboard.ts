@@ -14,17 +14,21 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
 import { dimensions, EVENTS_PUBLISHED, metricsNamespace, requestMetrics, type StageMetric } from '../shared/metrics';
 import type { ApiFunction } from './api-function';
+import type { StageName } from './stage-settings';
 
-/** What the dashboard shows of a stage (the monitoring construct's props). */
+/** What the dashboard shows of a stage: the part of the monitoring construct's props it reads. */
 export interface DashboardProps {
-  readonly stage: string;
+  readonly stage: StageName;
   readonly api: SpecRestApi;
   readonly functions: readonly { readonly operationId: string; readonly fn: ApiFunction }[];
+  /** Where the batches the table's stream functions could not handle go. */
   readonly stream?: { readonly failures: IQueue };
+  /** Whether a stream function puts change events on a bus (its failed batches go to the stream's failure queue). */
   readonly events?: boolean;
 }
 
-const fiveMinutes = Duration.minutes(5);
+/** The period of the alarms' and the dashboard's figures, unless one needs a minute. */
+export const fiveMinutes = Duration.minutes(5);
 
 /** The figures the alarms watch, made once by the monitoring construct and shown here beside the rest. */
 export interface DashboardFigures {

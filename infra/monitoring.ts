@@ -1,5 +1,4 @@
 import { Duration } from 'aws-cdk-lib';
-import type { SpecRestApi } from 'aws-cdk-lib/aws-apigateway';
 import {
   Alarm,
   ComparisonOperator,
@@ -19,8 +18,8 @@ import { Construct } from 'constructs';
 import { dimensions, metricsNamespace, requestMetrics } from '../shared/metrics';
 import type { TableAction } from '../shared/operation/row';
 import type { ApiFunction } from './api-function';
-import { buildDashboard } from './dashboard';
-import type { AlarmThresholds, StageName } from './stage-settings';
+import { buildDashboard, type DashboardProps, fiveMinutes } from './dashboard';
+import type { AlarmThresholds } from './stage-settings';
 import { tableOperationsOf } from './table-operations';
 
 /** The metric the access log's 429 lines become (API Gateway publishes no count of its own throttling). */
@@ -34,21 +33,16 @@ export interface MonitoredFunction {
   readonly fn: ApiFunction;
 }
 
-export interface MonitoringProps {
-  readonly stage: StageName;
+export interface MonitoringProps extends DashboardProps {
   readonly thresholds: AlarmThresholds;
   readonly alarmEmail: string | undefined;
-  readonly api: SpecRestApi;
   readonly accessLogs: LogGroup;
   readonly table: Table;
   readonly functions: readonly MonitoredFunction[];
-  /** The functions the table's stream runs, and where the batches they could not handle go. */
+  /** The functions the table's stream runs, besides where their failed batches go. */
   readonly stream?: { readonly handlers: readonly string[]; readonly failures: IQueue };
-  /** Whether a stream function puts change events on a bus (its failed batches go to the stream's failure queue). */
-  readonly events?: boolean;
 }
 
-const fiveMinutes = Duration.minutes(5);
 const oneMinute = Duration.minutes(1);
 
 /**
@@ -170,7 +164,7 @@ export class Monitoring extends Construct {
       'tickets-read',
       emf('TicketsRead', {}, 'Maximum', oneMinute),
       thresholds.alarmTicketsRead,
-      `A list read added up at least ${thresholds.alarmTicketsRead} tickets (count work not folded yet), in 3 minutes of 5: the folder is behind, stopped or failing, and pages read more than the data model's bound (docs/data-model.md, "The bound").`,
+      `One list read added up at least ${thresholds.alarmTicketsRead} tickets (count work not folded yet), in 3 minutes of 5: more than a working folder leaves (docs/data-model.md, "The bound"), so it is behind, stopped or failing, and pages read more; counts stay exact.`,
       { periods: 5, datapoints: 3 },
     );
 

@@ -1,13 +1,13 @@
 /**
- * `npm run invoke -- <operation> [event-file] [--endpoint URL]`: what `sam local invoke` does, without Docker. Runs
- * one function's handler in this process on an API Gateway event and prints its response.
+ * `npm run invoke -- <operation> [event-file] [--endpoint URL]`: what `sam local invoke` does,
+ * without Docker. Runs one function's handler in this process on an event and prints its response.
  *
  * `<operation>` is a handler module (`get-magazine`) or an operation id (`getMagazine`); the event
- * defaults to `events/<handler>.json` (`events/scheduled/<handler>.json` for a scheduled task such
- * as the janitor, `sweep-garbage`; `events/stream/<handler>.json` for a stream task, the folder or
- * the publisher, which puts its change events on a bus of this machine and prints them). The table is DynamoDB at `--endpoint` or `DYNAMODB_ENDPOINT` when set, else
- * a DynamoDB Local started (and stopped) for this call; the table is `TABLE_NAME` (default `magazines`),
- * created when missing. It never reaches AWS: see local/environment.ts.
+ * defaults to its sample (`eventFileOf`): an API Gateway proxy event, the janitor's scheduled
+ * event, or a stream task's batch, the publisher's put on a bus of this machine and printed. The
+ * table is DynamoDB at `--endpoint` or `DYNAMODB_ENDPOINT` when set, else a DynamoDB Local started
+ * (and stopped) for this call; the table is `TABLE_NAME` (default `magazines`), created when
+ * missing. It never reaches AWS: see local/environment.ts.
  */
 
 import { randomUUID } from 'node:crypto';
@@ -15,14 +15,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { APIGatewayProxyEvent, DynamoDBStreamEvent } from 'aws-lambda';
 import { prepareLocalEnvironment } from '../local/environment';
-import { startLocalEventBus } from '../local/event-bus';
+import { type LocalEventBus, startLocalEventBus } from '../local/event-bus';
 import { lambdaContext } from '../local/lambda-context';
 import { sourceHandlers } from '../local/load-handler';
 import { functionNames, operations, timeoutSecondsOf } from '../shared/routes/table';
 import { scheduledTaskOfHandler, streamTaskOfHandler } from '../shared/routes/tasks';
+import { eventFileOf } from './make-events';
 import { nearest, readCommandLine, refuse } from './support/cli';
-
-const root = path.resolve(import.meta.dirname, '..');
 
 export const resolveHandler = (name: string): string | undefined => {
   if (functionNames().includes(name)) return name;
@@ -64,16 +63,23 @@ export const readEvent = (file: string): APIGatewayProxyEvent => {
 export const readStreamEvent = (file: string): DynamoDBStreamEvent => {
   const event = readJson(file);
   const records = isObject(event) ? event.Records : undefined;
+  // The keys as the stream writes them, typed (`{"S": …}`): plain ones would name no list and no magazine, silently.
+  const keyed = (record: unknown) =>
+    isObject(record) &&
+    typeof record.eventName === 'string' &&
+    isObject(record.dynamodb) &&
+    isObject(record.dynamodb.Keys) &&
+    ['PK', 'SK'].every((name) => {
+      const key = (record.dynamodb as { Keys: Record<string, unknown> }).Keys[name];
+      return isObject(key) && typeof key.S === 'string';
+    });
   refuseUnless(file, "a DynamoDB stream event (a batch of the table's stream)", [
     !Array.isArray(records) && '`Records` is not an array',
+    Array.isArray(records) && records.length === 0 && '`Records` is empty (Lambda never hands over an empty batch)',
     ...(Array.isArray(records) ? records : []).map(
       (record: unknown, index) =>
-        !(
-          isObject(record) &&
-          typeof record.eventName === 'string' &&
-          isObject(record.dynamodb) &&
-          isObject(record.dynamodb.Keys)
-        ) && `\`Records[${index}]\` has no \`eventName\` or no \`dynamodb.Keys\``,
+        !keyed(record) &&
+        `\`Records[${index}]\` has no \`eventName\`, or no \`dynamodb.Keys\` with \`PK\` and \`SK\` as \`{"S": …}\``,
     ),
   ]);
   return event as DynamoDBStreamEvent;
@@ -113,7 +119,7 @@ const main = async () => {
   // npm runs scripts from the project root; a path the user typed is relative to where they typed it.
   const eventFile = eventArgument
     ? path.resolve(process.env.INIT_CWD ?? process.cwd(), eventArgument)
-    : path.join(root, 'events', ...(task ? ['scheduled'] : streamTask ? ['stream'] : []), `${handler}.json`);
+    : eventFileOf(handler);
   if (!existsSync(eventFile)) throw new Error(`No event file at ${eventFile}; run \`npm run events\`.`);
   // A scheduled task takes EventBridge's event as it is, a stream task a batch of the stream, an operation an API Gateway proxy event.
   const event = task
@@ -128,11 +134,12 @@ const main = async () => {
       : (event as APIGatewayProxyEvent).requestContext.requestId;
 
   const environment = await prepareLocalEnvironment({ endpoint: values.endpoint });
-  // The publisher reads where its bus is when its module loads: a bus of this machine, here for the call.
-  const eventBus = streamTask?.publishes ? await startLocalEventBus() : undefined;
-  if (eventBus)
-    Object.assign(process.env, { EVENT_BUS_NAME: eventBus.busName, EVENTBRIDGE_ENDPOINT: eventBus.endpoint });
+  let eventBus: LocalEventBus | undefined;
   try {
+    // The publisher reads where its bus is when its module loads: a bus of this machine, here for the call.
+    eventBus = streamTask?.publishes ? await startLocalEventBus() : undefined;
+    if (eventBus)
+      Object.assign(process.env, { EVENT_BUS_NAME: eventBus.busName, EVENTBRIDGE_ENDPOINT: eventBus.endpoint });
     const run = await sourceHandlers(environment)(handler);
     const response = await run(
       event as APIGatewayProxyEvent,

@@ -1,12 +1,14 @@
 /**
  * `npm run logical-ids [-- --stage prod]`: the CloudFormation logical id of each function, for
- * `sam local invoke -t cdk.out/<stack>.template.json <LogicalId> -e events/<handler>.json`.
+ * `sam local invoke -t cdk.out/<stack>.template.json <LogicalId> -e <its sample event>`.
  * Synthesizes the stack in memory with stubbed code (no bundling), so it takes a few seconds.
  */
+import path from 'node:path';
 import { App } from 'aws-cdk-lib';
 import { type CfnFunction, Code } from 'aws-cdk-lib/aws-lambda';
 import { MagazineApiStack } from '../infra/magazine-api-stack';
 import { stageSettingsFrom } from '../infra/stage-settings';
+import { eventFileOf } from './make-events';
 import { readCommandLine } from './support/cli';
 
 const usage = `Usage: npm run logical-ids [-- --stage dev|prod]
@@ -49,7 +51,10 @@ const width = Math.max(...rows.map(([handler]) => handler.length));
 process.stdout.write(
   `Stack ${stackName}: template cdk.out/${stackName}.template.json (after \`npx cdk synth${stageArgument ? ` -c stage=${settings.stage}` : ''}\`)\n\n`,
 );
-for (const [handler, logicalId] of rows) process.stdout.write(`${handler.padEnd(width)}  ${logicalId}\n`);
+const eventOf = (handler: string) => path.relative(process.cwd(), eventFileOf(handler));
+const idWidth = Math.max(...rows.map(([, logicalId]) => logicalId.length));
+for (const [handler, logicalId] of rows)
+  process.stdout.write(`${handler.padEnd(width)}  ${logicalId.padEnd(idWidth)}  -e ${eventOf(handler)}\n`);
 process.stdout.write(
-  `\nsam local invoke -t cdk.out/${stackName}.template.json ${rows[0]?.[1]} -e events/${rows[0]?.[0]}.json\n`,
+  `\nsam local invoke -t cdk.out/${stackName}.template.json ${rows[0]?.[1]} -e ${eventOf(rows[0]?.[0] ?? '')}\n`,
 );

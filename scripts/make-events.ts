@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { buildProxyEvent, type Caller, signedMethods, sigV4Headers } from '../local/api-gateway-event';
 import { methodNotAllowedHandler, notFoundHandler, type OperationId, operations } from '../shared/routes/table';
+import { scheduledTaskOfHandler, streamTaskOfHandler } from '../shared/routes/tasks';
 import { streamEvents } from './stream-events';
 import { readCommandLine } from './support/cli';
 
@@ -130,6 +131,14 @@ export const allEvents = (): Record<string, APIGatewayProxyEvent> => {
 
 export const eventsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'events');
 
+/** The sample event of a function: a scheduled task's and a stream task's in folders of their own. */
+export const eventFileOf = (handler: string) =>
+  path.join(
+    eventsDir,
+    ...(scheduledTaskOfHandler(handler) ? ['scheduled'] : streamTaskOfHandler(handler) ? ['stream'] : []),
+    `${handler}.json`,
+  );
+
 /** The stream tasks' events, by handler: the batches the sample create-magazine event sets off. */
 export const allStreamEvents = () => {
   const create = allEvents()['create-magazine']!;
@@ -140,13 +149,11 @@ export const allStreamEvents = () => {
   });
 };
 
-/** Every file `npm run events` writes, by its path under events/. */
-const allFiles = (): Record<string, unknown> => ({
-  ...Object.fromEntries(Object.entries(allEvents()).map(([name, event]) => [`${name}.json`, event])),
-  ...Object.fromEntries(
-    Object.entries(allStreamEvents()).map(([name, event]) => [path.join('stream', `${name}.json`), event]),
-  ),
-});
+/** Every file `npm run events` writes, by its path. */
+const allFiles = (): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries({ ...allEvents(), ...allStreamEvents() }).map(([handler, event]) => [eventFileOf(handler), event]),
+  );
 
 const main = () => {
   const { values } = readCommandLine({
@@ -165,8 +172,7 @@ Options:
   });
   const check = values.check;
   const stale: string[] = [];
-  for (const [name, event] of Object.entries(allFiles())) {
-    const file = path.join(eventsDir, name);
+  for (const [file, event] of Object.entries(allFiles())) {
     const text = `${JSON.stringify(event, null, 2)}\n`;
     let current: string | undefined;
     try {
@@ -175,7 +181,7 @@ Options:
       current = undefined;
     }
     if (current === text) continue;
-    stale.push(name);
+    stale.push(path.relative(eventsDir, file));
     if (check) continue;
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, text);

@@ -1,5 +1,7 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBRecord, DynamoDBStreamEvent } from 'aws-lambda';
+import { localAccountId } from '../local/api-gateway-event';
+import { localRegion } from '../local/dynamodb-local';
 import { passesFilter } from '../local/stream-reader';
 import { attr, FIRST_GENERATION } from '../shared/db/keys';
 import { ticketPuts } from '../shared/db/lists';
@@ -13,8 +15,9 @@ import { streamTasks } from '../shared/routes/tasks';
 /**
  * The stream tasks' sample events (events/stream/<handler>.json): the items that the sample
  * create-magazine event writes on a fresh table, as the table's stream carries them and each
- * task's event source mapping hands them over (its filter applied, one batch). Fixed times and
- * tokens, so that `npm run events -- --check` can hold the files to this code.
+ * task's event source mapping hands them over, its filter applied (in AWS, a folder's lanes may
+ * split them into several batches). Fixed times and tokens, so that `npm run events -- --check`
+ * can hold the files to this code, and test/events/ holds them to what the create writes.
  */
 
 export interface StreamSampleSource {
@@ -25,8 +28,8 @@ export interface StreamSampleSource {
   readonly at: number;
 }
 
-const REGION = 'us-east-1';
-const STREAM_ARN = `arn:aws:dynamodb:${REGION}:123456789012:table/MagazineApi-dev-Table/stream/2024-05-01T00:00:00.000`;
+/** A stream of a table named as CloudFormation names the stack's. */
+const STREAM_ARN = `arn:aws:dynamodb:${localRegion}:${localAccountId}:table/MagazineApi-dev-TableCD117FA1-1Q2W3E4R5T6Y/stream/2024-05-01T00:00:00.000`;
 
 /** The magazine and ticket items the create writes (its guard is a condition, no write). */
 const itemsWritten = ({ body, requestId, at }: StreamSampleSource): Item[] => {
@@ -56,7 +59,7 @@ const asRecord = (item: Item, index: number, at: number): DynamoDBRecord => {
     eventName: 'INSERT',
     eventVersion: '1.1',
     eventSource: 'aws:dynamodb',
-    awsRegion: REGION,
+    awsRegion: localRegion,
     dynamodb: {
       ApproximateCreationDateTime: Math.floor(at / 1000),
       Keys: { PK: image.PK, SK: image.SK },

@@ -23,15 +23,14 @@ export const requestMetrics = {
 /** What happened to the catalogue, counted where a write succeeded (mock requests and replays excluded). */
 export type BusinessMetric = 'MagazinesCreated' | 'MagazinesDeleted' | 'ArticlesAdded';
 
-/**
- * What the store went through; `StoreUnavailable` (the 503s) is also by `Reason`. `TicketsRead`:
- * the tickets a request's list reads added up, count work not folded yet; its maximum is the
- * figure the data model bounds, and it climbs when the folder falls behind or stops.
- */
-type StoreMetric = 'StoreThrottled' | 'StoreConflictsRetried' | 'StoreUnavailable' | 'TicketsRead';
+/** What the store went through; `StoreUnavailable` (the 503s) is also by `Reason`. */
+type StoreMetric = 'StoreThrottled' | 'StoreConflictsRetried' | 'StoreUnavailable';
+
+/** The folder's health as readers meet it (see `noteTicketsRead`). */
+type ReadMetric = 'TicketsRead';
 
 /** Counted for the whole stage (dimension `Stage` only). */
-export type StageMetric = BusinessMetric | StoreMetric | 'MockRequests';
+export type StageMetric = BusinessMetric | StoreMetric | ReadMetric | 'MockRequests';
 
 export const stageMetrics: readonly StageMetric[] = [
   'MagazinesCreated',
@@ -180,6 +179,17 @@ export const startRequestCounts = (): Map<StageMetric, number> => {
 export const countForRequest = (metric: StageMetric, n = 1) => {
   const counts = requestCounts.getStore();
   if (counts) counts.set(metric, (counts.get(metric) ?? 0) + n);
+};
+
+/**
+ * The most tickets (count work not folded yet) that one list read of the current request added
+ * up: the figure the data model bounds, which climbs when the folder falls behind or stops. The
+ * most, not the sum: a request that reads a list again (a retry) or reads two still read no more
+ * than that at once. Outside a request it does nothing.
+ */
+export const noteTicketsRead = (tickets: number) => {
+  const counts = requestCounts.getStore();
+  if (counts && tickets > (counts.get('TicketsRead') ?? 0)) counts.set('TicketsRead', tickets);
 };
 
 /** Change events put on the bus (the stream function's one figure), for the whole stage. */

@@ -65,7 +65,7 @@ class NotYet extends Error {}
 
 /** Every member key of a list of a generation no one reads any more: its blocks' and its tickets'. */
 const membersOf = async (access: TableAccess, generation: string, list: CountedList): Promise<string[]> => {
-  const snapshot = await readList(access, generation, list, { directory: true });
+  const snapshot = await readList(access, generation, list, { directory: true, garbage: true });
   const read = await access.getMany(snapshot.directory.blocks.map((block) => blockKey(generation, list, block.id)));
   // A `TAGS` overlay's tags may be in no block yet.
   const folded = withOverlay([...read.values()].flatMap(decodeBlock), snapshot.overlay ?? []);

@@ -282,7 +282,9 @@ export const foldLists = async (
   const began = Date.now();
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
-      folded += await foldList(access, next.generation, next.list, undefined, began);
+      // Not `folded += await …`, which reads `folded` before the wait and loses the other workers' folds.
+      const tickets = await foldList(access, next.generation, next.list, undefined, began);
+      folded += tickets;
     }
   };
   // Every worker done before the batch fails: none may run on beside the stream's retry of it.

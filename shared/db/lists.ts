@@ -1,6 +1,6 @@
 import { StoreUnavailable } from '../domain/errors';
 import type { Magazine } from '../domain/magazine';
-import { countForRequest } from '../metrics';
+import { noteTicketsRead } from '../metrics';
 import { countChanges, type Delta, type ListCounts, netted, type Ticket, withTickets } from './counts';
 import { readInGeneration } from './generation';
 import {
@@ -45,7 +45,7 @@ import { withOverlay } from './tag-states';
  * folded yet and (to find a page) its directory, as one snapshot; the page's blocks then come in
  * one BatchGetItem. A read therefore costs the same few calls however long the list, however deep
  * the page and however many writes came before it; only the tickets not yet folded add bytes (each
- * request counts them, `TicketsRead`), and the folder keeps them few.
+ * request notes them, `TicketsRead`), and the folder keeps them few.
  */
 
 export interface ListSnapshot {
@@ -156,8 +156,8 @@ export const readList = async (
   access: TableAccess,
   generation: string,
   list: CountedList,
-  /** `directory`: the directory too (a page). */
-  options: { readonly directory?: boolean } = {},
+  /** `directory`: the directory too (a page). `garbage`: a replaced generation's, whose tickets no fold or reader takes. */
+  options: { readonly directory?: boolean; readonly garbage?: boolean } = {},
 ): Promise<ListSnapshot> => {
   const range = rangeOf(generation, list, COUNTS_SK, options.directory ? DIRECTORY_SK : END_MARK_SK);
   for (let attempt = 1; ; attempt++) {
@@ -180,7 +180,7 @@ export const readList = async (
     }
     const snapshot = snapshotOf(generation, list, items, options);
     if (snapshot) {
-      countForRequest('TicketsRead', snapshot.tickets.length);
+      if (!options.garbage) noteTicketsRead(snapshot.tickets.length);
       return snapshot;
     }
     if (attempt >= SNAPSHOT_ATTEMPTS) throw new StoreUnavailable('collection-busy');
@@ -188,12 +188,7 @@ export const readList = async (
 };
 
 /** The list's oldest `most` tickets. */
-export const readTickets = async (
-  access: TableAccess,
-  generation: string,
-  list: CountedList,
-  most: number,
-): Promise<Ticket[]> =>
+export const readTickets = async (access: TableAccess, generation: string, list: CountedList, most: number) =>
   (await access.query(rangeOf(generation, list, TICKET_PREFIX, `${TICKET_PREFIX}~`, most))).items.map(decodeTicket);
 
 /**

@@ -3,6 +3,8 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
+import { readGeneration } from '../../../shared/db/generation';
+import { readList } from '../../../shared/db/lists';
 import { listMagazines } from '../../../shared/db/magazine-list';
 import { createMagazine } from '../../../shared/db/magazines';
 import { tableAccess } from '../../../shared/db/table-access';
@@ -31,7 +33,7 @@ beforeAll(async () => {
     });
 });
 
-describe('a list read counts the tickets it added up', () => {
+describe('a list read notes the tickets it added up', () => {
   it.each([
     ['the collection', {}, 3],
     ['a tag', { tag: 'x' }, 3],
@@ -52,6 +54,21 @@ describe('a list read counts the tickets it added up', () => {
       ['y', 1],
     ]);
     expect(counts.get('TicketsRead')).toBe(3);
+  });
+
+  it('notes the most that one read added up, not the sum: reading lists again adds nothing', async () => {
+    const counts = startRequestCounts();
+    await listMagazines(access(), {}, firstPage);
+    await listMagazines(access(), { tag: 'y' }, firstPage);
+    await listMagazines(access(), {}, firstPage);
+    expect(counts.get('TicketsRead')).toBe(3);
+  });
+
+  it("leaves out a sweep's read of a replaced generation, whose tickets no fold takes", async () => {
+    const counts = startRequestCounts();
+    const snapshot = await readList(access(), await readGeneration(access()), 'ALL', { garbage: true });
+    expect(snapshot.tickets).toHaveLength(3);
+    expect(counts.has('TicketsRead')).toBe(false);
   });
 
   it('puts the figure in the metrics line, for the whole stage, where the alarm takes its maximum', async () => {
