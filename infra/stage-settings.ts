@@ -124,7 +124,7 @@ const defaults: Record<StageName, StageDefaults> = {
       alarmFunctionErrors: 1,
       alarmFunctionThrottles: 1,
       alarmTableThrottles: 10,
-      // Past what a working folder leaves a list: about 50 on DynamoDB, 245 at most on DynamoDB Local, where every write queues.
+      // Past what a working folder leaves a list: about 50 on DynamoDB, peaks up to 256 on DynamoDB Local under 64 writers.
       alarmTicketsRead: 300,
     },
   },
