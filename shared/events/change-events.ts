@@ -103,6 +103,13 @@ export const eventsOf = (records: readonly DynamoDBRecord[], options: EventsOpti
     return event ? [event] : [];
   });
 
+/**
+ * When the change was committed: Lambda hands over seconds; a batch replayed by hand from
+ * `aws dynamodbstreams get-records` (AWS CLI v2's default) carries ISO text.
+ */
+const occurredAt = (created: number | string | undefined) =>
+  new Date(typeof created === 'string' ? created : (created ?? 0) * 1000).toISOString();
+
 const eventOf = (record: DynamoDBRecord, options: EventsOptions): ChangeEvent | undefined => {
   const stream = record.dynamodb;
   const pk = stream?.Keys?.PK?.S;
@@ -110,7 +117,7 @@ const eventOf = (record: DynamoDBRecord, options: EventsOptions): ChangeEvent | 
   if (!stream || pk === undefined || sk === undefined) return undefined;
   const envelope = (id: string, requestId: unknown) => ({
     eventId: id,
-    occurredAt: new Date((stream.ApproximateCreationDateTime ?? 0) * 1000).toISOString(),
+    occurredAt: occurredAt(stream.ApproximateCreationDateTime),
     requestId: typeof requestId === 'string' ? requestId : 'none',
     sequence: stream.SequenceNumber ?? '',
   });

@@ -51,6 +51,16 @@ const magazine = (revision: string, extra: Image = {}): Image => ({
 const mag = magazineKey('0', 'm1');
 
 describe('eventsOf', () => {
+  it('reads the commit time as Lambda hands it over (seconds) and as a replay by AWS CLI v2 prints it (ISO text)', () => {
+    const inserted = record('INSERT', mag, { after: magazine('r1', { writeToken: 't', requestId: 'req-1' }) });
+    const printed = {
+      ...inserted,
+      dynamodb: { ...inserted.dynamodb, ApproximateCreationDateTime: '2025-06-15T15:06:40+00:00' },
+    };
+    for (const given of [inserted, printed as unknown as DynamoDBRecord])
+      expect(eventsOf([given], { links })[0]?.detail.occurredAt).toBe('2025-06-15T15:06:40.000Z');
+  });
+
   it('makes a request’s insert of a magazine MagazineCreated, with its representation and request id', () => {
     const [event, ...rest] = eventsOf(
       [record('INSERT', mag, { after: magazine('r1', { writeToken: 't', requestId: 'req-1' }) })],
