@@ -181,7 +181,8 @@ const tagsInUse = async (
   const [most] = [...Map.groupBy(unknown, (key) => blockIndexOf(blocks, key))].sort(
     ([, a], [, b]) => b.length - a.length,
   );
-  const whole = most && most[1].length >= WHOLE_BLOCK_KEYS ? most[0] : undefined;
+  const whole =
+    most && unknown.length + pageRefs.length > LOOKUPS && most[1].length >= WHOLE_BLOCK_KEYS ? most[0] : undefined;
   const wholeRef = whole === undefined ? undefined : blocks[whole];
   const inWhole = (key: string) => whole !== undefined && blockIndexOf(blocks, key) === whole;
   const looked = unknown.filter((key) => !inWhole(key));
