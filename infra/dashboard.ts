@@ -12,7 +12,14 @@ import {
 import type { Topic } from 'aws-cdk-lib/aws-sns';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import type { Construct } from 'constructs';
-import { dimensions, EVENTS_PUBLISHED, metricsNamespace, requestMetrics, type StageMetric } from '../shared/metrics';
+import {
+  dimensions,
+  EVENTS_PUBLISHED,
+  metricsNamespace,
+  requestMetrics,
+  type StageMetric,
+  TICKETS_READ,
+} from '../shared/metrics';
 import type { ApiFunction } from './api-function';
 import type { StageName } from './stage-settings';
 
@@ -126,7 +133,7 @@ export const buildDashboard = (
   );
   const ticketsRead = new GraphWidget({
     title: 'Tickets one list read added up (the most, count work not folded yet)',
-    left: [emf('TicketsRead', {}, 'Maximum').with({ label: 'Tickets read' })],
+    left: [emf(TICKETS_READ, {}, 'Maximum').with({ label: 'Tickets read' })],
     width,
   });
   const { stream } = props;

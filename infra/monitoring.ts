@@ -15,7 +15,7 @@ import { Topic } from 'aws-cdk-lib/aws-sns';
 import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { dimensions, metricsNamespace, requestMetrics } from '../shared/metrics';
+import { dimensions, metricsNamespace, requestMetrics, TICKETS_READ } from '../shared/metrics';
 import type { TableAction } from '../shared/operation/row';
 import type { ApiFunction } from './api-function';
 import { buildDashboard, type DashboardProps, fiveMinutes } from './dashboard';
@@ -162,7 +162,7 @@ export class Monitoring extends Construct {
     alarm(
       'TicketsRead',
       'tickets-read',
-      emf('TicketsRead', {}, 'Maximum', oneMinute),
+      emf(TICKETS_READ, {}, 'Maximum', oneMinute),
       thresholds.alarmTicketsRead,
       `One list read added up at least ${thresholds.alarmTicketsRead} tickets (count work not folded yet), in 3 minutes of 5: more than a working folder leaves (docs/data-model.md, "The bound"), so it is behind, stopped or failing, and pages read more; counts stay exact.`,
       { periods: 5, datapoints: 3 },

@@ -28,6 +28,7 @@ type StoreMetric = 'StoreThrottled' | 'StoreConflictsRetried' | 'StoreUnavailabl
 
 /** The folder's health as readers meet it (see `noteTicketsRead`). */
 type ReadMetric = 'TicketsRead';
+export const TICKETS_READ: ReadMetric = 'TicketsRead';
 
 /** Counted for the whole stage (dimension `Stage` only). */
 export type StageMetric = BusinessMetric | StoreMetric | ReadMetric | 'MockRequests';
@@ -40,7 +41,7 @@ export const stageMetrics: readonly StageMetric[] = [
   'StoreThrottled',
   'StoreConflictsRetried',
   'StoreUnavailable',
-  'TicketsRead',
+  TICKETS_READ,
 ];
 
 export const dimensions = {
@@ -189,7 +190,7 @@ export const countForRequest = (metric: StageMetric, n = 1) => {
  */
 export const noteTicketsRead = (tickets: number) => {
   const counts = requestCounts.getStore();
-  if (counts && tickets > (counts.get('TicketsRead') ?? 0)) counts.set('TicketsRead', tickets);
+  if (counts && tickets > (counts.get(TICKETS_READ) ?? 0)) counts.set(TICKETS_READ, tickets);
 };
 
 /** Change events put on the bus (the stream function's one figure), for the whole stage. */
