@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DynamoDBStreamSchema } from '@aws-lambda-powertools/parser/schemas/dynamodb';
@@ -13,8 +13,9 @@ import { lambdaContext } from '../../local/lambda-context';
 import { sourceHandlers } from '../../local/load-handler';
 import { passesFilter } from '../../local/stream-reader';
 import { readStreamEvent } from '../../scripts/invoke';
-import { allStreamEvents, eventsDir } from '../../scripts/make-events';
+import { allStreamEvents, eventFileOf, eventsDir } from '../../scripts/make-events';
 import { prefixesOf, type StreamTask } from '../../shared/operation/row';
+import { functionNames } from '../../shared/routes/table';
 import { streamTasks } from '../../shared/routes/tasks';
 
 /**
@@ -41,6 +42,12 @@ describe('events/stream/', () => {
       expect(DynamoDBStreamSchema.safeParse(event).error, handler).toBeUndefined();
       expect(event.Records.length, handler).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('the sample events', () => {
+  it('include one for every function, where npm run invoke and npm run logical-ids look for it', () => {
+    for (const handler of functionNames()) expect(existsSync(eventFileOf(handler)), handler).toBe(true);
   });
 });
 
