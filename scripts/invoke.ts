@@ -85,6 +85,21 @@ export const readStreamEvent = (file: string): DynamoDBStreamEvent => {
   return event as DynamoDBStreamEvent;
 };
 
+/**
+ * The event a function takes, as its trigger hands it over, and its invocation's request id: a
+ * scheduled task EventBridge's event as it is (its id), a stream task a batch of the stream (Lambda
+ * makes one up), an operation an API Gateway proxy event (API Gateway's).
+ */
+const invocationOf = (handler: string, file: string): { readonly event: unknown; readonly requestId: string } => {
+  if (scheduledTaskOfHandler(handler)) {
+    const event = readJson(file) as { id?: unknown };
+    return { event, requestId: String(event.id) };
+  }
+  if (streamTaskOfHandler(handler)) return { event: readStreamEvent(file), requestId: randomUUID() };
+  const event = readEvent(file);
+  return { event, requestId: event.requestContext.requestId };
+};
+
 const usage = () => `Usage: npm run invoke -- <function> [event-file] [--endpoint URL]
 
 Runs one function's handler in this process on an event, as \`sam local invoke\` does without
@@ -114,24 +129,13 @@ const main = async () => {
     const guess = nearest(name, [...functionNames(), ...operations.map((operation) => operation.id)]);
     return refuse('npm run invoke', `no function ${name}${guess ? `; did you mean ${guess}?` : ''}`, usage());
   }
-  const task = scheduledTaskOfHandler(handler);
   const streamTask = streamTaskOfHandler(handler);
   // npm runs scripts from the project root; a path the user typed is relative to where they typed it.
   const eventFile = eventArgument
     ? path.resolve(process.env.INIT_CWD ?? process.cwd(), eventArgument)
     : eventFileOf(handler);
   if (!existsSync(eventFile)) throw new Error(`No event file at ${eventFile}; run \`npm run events\`.`);
-  // A scheduled task takes EventBridge's event as it is, a stream task a batch of the stream, an operation an API Gateway proxy event.
-  const event = task
-    ? (readJson(eventFile) as { id?: unknown })
-    : streamTask
-      ? readStreamEvent(eventFile)
-      : readEvent(eventFile);
-  const requestId = task
-    ? String((event as { id?: unknown }).id)
-    : streamTask
-      ? randomUUID()
-      : (event as APIGatewayProxyEvent).requestContext.requestId;
+  const { event, requestId } = invocationOf(handler, eventFile);
 
   const environment = await prepareLocalEnvironment({ endpoint: values.endpoint });
   let eventBus: LocalEventBus | undefined;

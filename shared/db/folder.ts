@@ -96,25 +96,14 @@ const overlayToMerge = (snapshot: Pick<ListSnapshot, 'overlay' | 'merged'>) => {
   return merged.length > 0 || live.length > OVERLAY_MERGE_AT || overlayBytes(live) > OVERLAY_MERGE_BYTES;
 };
 
-/**
- * Folds the list's tickets, oldest first, one transaction at a time, while a backlog is left (a
- * read found a full fold's worth, or `TAGS`'s overlay holds more than merging leaves, or tags
- * merged whose state items are still to write) or writes still flow (`FLOW_TICKETS`), until
- * `until` (Unix ms) passes or its batch's stint ends with a later batch to bring the list back.
- * Returns how many it folded; a fold that met another stops it (the other one carries on).
- *
- * After a fold it knows the list as it left it (counts, directory, the blocks it wrote), so the
- * next fold reads only tickets: two calls a fold while it works through a backlog, where every
- * call may wait behind the writers that made the backlog. The fold's condition on `stamp` still
- * holds it to the state it assumed.
- */
-export const foldList = async (
+/** One run of `foldList`, the closing of `TAGS` kept by `admission`. */
+const foldRun = async (
   access: TableAccess,
   generation: string,
   list: CountedList,
-  until = access.deadline - 1_000,
-  /** When the folder's batch began (Unix ms). */
-  batchBegan = Date.now(),
+  until: number,
+  batchBegan: number,
+  admission: ReturnType<typeof admissionKeeper> | undefined,
 ): Promise<number> => {
   let folded = 0;
   const stint = batchBegan + FLOW_STINT_MS;
@@ -136,133 +125,157 @@ export const foldList = async (
   };
   // After a pause for writes to flow in: fewer than FLOW_TICKETS are left to a later batch (below).
   let paused = false;
+  for (let attempt = 0; Date.now() < until; ) {
+    const began = Date.now();
+    // The state items of the tags the last fold merged, written while the next tickets are read.
+    const last = known;
+    const [read] = await Promise.all([
+      last
+        ? readTickets(access, generation, list, FOLD_TICKETS).then(
+            (tickets): ListSnapshot => ({ ...last, ...ticketsOf(tickets) }),
+          )
+        : readForFold(
+            access,
+            generation,
+            list,
+            FOLD_TICKETS,
+            list === 'ALL' || list === 'TAGS' ? 0 : FIRST_FOLD_TICKETS,
+          ),
+      last && writeStatesOf(access, last),
+    ]);
+    if (read === undefined) return folded;
+    // Readers would look up too many tags: writes that bring more wait (admission.ts).
+    if (read.overlay) await admission?.found(toLookUp({ ...read, overlay: read.overlay }).length);
+    comesBack ||= read.tickets.some((ticket) => ticket.at * 1000 > laterBatch);
+    if (read.tickets.length === 0 && !overlayToMerge(read)) return folded;
+    // Written since the last read, which found fewer than a full fold: their records are in a later
+    // batch, which folds them with the next ones (a fold of a few would double the folds at 10 a
+    // second). With none, `TAGS`'s merges go on: no batch would come for them.
+    if (paused && read.tickets.length > 0 && read.tickets.length < FLOW_TICKETS) return folded;
+    paused = false;
+    const parts = overlayParts(read);
+    if (!known) {
+      blocks = new Map();
+      await writeStatesOf(access, read);
+    }
+    // Planned on the tags still to merge: this fold drops those merged, their state items written.
+    const snapshot: ListSnapshot = read.overlay ? { ...read, overlay: parts.live } : read;
+    const dropping = parts.merged.length > 0;
+    let take = Math.min(FOLD_TICKETS, snapshot.tickets.length);
+    let mostMerged = MERGE_MOST;
+    let plan: FoldPlan | undefined;
+    for (;;) {
+      const tickets = snapshot.tickets.slice(0, take);
+      const deltas = netted(tickets.flatMap((ticket) => ticket.deltas));
+      if (snapshot.overlay) {
+        const inOverlay = new Set(snapshot.overlay.map((entry) => entry.key));
+        const keys = deltas.map((delta) => delta.key);
+        const merge = mergePlan(
+          snapshot.directory,
+          [...new Set([...inOverlay, ...keys])],
+          TRANSACTION_LIMIT - 5 - tickets.length,
+          undefined,
+          overlayBytes(snapshot.overlay) > OVERLAY_MERGE_BYTES,
+          mostMerged,
+          // With tickets to fold, a block is rewritten for a few tags at least, till the overlay is large.
+          take > 0 && snapshot.overlay.length <= OVERLAY_MOST && overlayBytes(snapshot.overlay) <= OVERLAY_MOST_BYTES
+            ? MERGE_BLOCK_LEAST
+            : 1,
+        );
+        // Nothing to fold, to merge or to drop: the overlay is as small as merging makes it.
+        if (take === 0 && merge.keys.length === 0 && !dropping) return folded;
+        // What a tag outside the overlay was is in its block (read once: a fold keeps what it wrote);
+        // a tag whose changes net to nothing too, as a new one is kept at zero (tag-states.ts).
+        const named = [...new Set(tickets.flatMap((ticket) => ticket.deltas.map((delta) => delta.key)))];
+        const outside = named.filter((key) => !inOverlay.has(key)).map((key) => ({ key }));
+        await readBlocks([...blocksTouched(snapshot.directory, outside), ...merge.ids]);
+        const { blocks: refs } = snapshot.directory;
+        const before = new Map(
+          outside.flatMap((delta) => {
+            const block = refs[blockIndexOf(refs, delta.key)];
+            const entry = block && blocks.get(block.id)?.find((other) => other.key === delta.key);
+            return entry ? [[delta.key, entry] as const] : [];
+          }),
+        );
+        plan = planTagsFold(access, snapshot, tickets, before, { ...merge, blocks }, Date.now());
+        // Long ids and spellings, or blocks split in more than two: fewer tags merged.
+        const tooMuch =
+          ('merged' in plan.result && overlayBytes(plan.result.merged) > MERGE_MOST_BYTES) ||
+          (take === 0 && plan.size > TRANSACTION_LIMIT);
+        if (tooMuch && mostMerged > 1) {
+          mostMerged = Math.floor(mostMerged / 2);
+          continue;
+        }
+      } else {
+        await readBlocks(blocksTouched(snapshot.directory, blockDeltas(list, deltas)));
+        plan = planFold(access, snapshot, tickets, blocks, Date.now());
+      }
+      // `TAGS` may go down to a fold of no ticket, which only merges its overlay.
+      if ((plan.size <= TRANSACTION_LIMIT && !plan.starved) || take === (snapshot.overlay ? 0 : 1)) break;
+      take = plan.starved && take > TAGS_FOLD_TICKETS ? TAGS_FOLD_TICKETS : Math.floor(take / 2);
+    }
+    try {
+      await transact(access, plan.items, { retryConflicts: false });
+      folded += plan.tickets;
+      attempt = 0;
+      const { result } = plan;
+      known = {
+        ...snapshot,
+        stamp: result.stamp,
+        folded: result.counts,
+        directory: result.directory,
+        ...('overlay' in result && {
+          overlay: storedOverlay(result),
+          merged: result.merged.map((entry) => entry.key),
+          firsts: result.firsts,
+        }),
+      };
+      const live = new Set(result.directory.blocks.map((block) => block.id));
+      for (const written of result.written) blocks.set(written.id, written.entries);
+      for (const id of blocks.keys()) if (!live.has(id)) blocks.delete(id);
+      const drained = snapshot.tickets.length < FOLD_TICKETS && plan.tickets === snapshot.tickets.length;
+      const flowing = plan.tickets >= FLOW_TICKETS;
+      if ((drained && !flowing && !overlayToMerge(known)) || givesBack()) return folded;
+      // Caught up while writes flow (merges too wait): more come in the pause.
+      if (drained && flowing) {
+        await sleep(Math.max(0, began + FLOW_PAUSE_MS - Date.now()));
+        paused = true;
+      }
+    } catch (error) {
+      if (error instanceof ConditionsFailed) return folded;
+      if (!isConflict(error)) throw error;
+      if (givesBack()) return folded;
+      known = undefined;
+      await backoff(attempt++, 25, 500);
+    }
+  }
+  return folded;
+};
+
+/**
+ * Folds the list's tickets, oldest first, one transaction at a time, while a backlog is left (a
+ * read found a full fold's worth, or `TAGS`'s overlay holds more than merging leaves, or tags
+ * merged whose state items are still to write) or writes still flow (`FLOW_TICKETS`), until
+ * `until` (Unix ms) passes or its batch's stint ends with a later batch to bring the list back.
+ * Returns how many it folded; a fold that met another stops it (the other one carries on).
+ *
+ * After a fold it knows the list as it left it (counts, directory, the blocks it wrote), so the
+ * next fold reads only tickets: two calls a fold while it works through a backlog, where every
+ * call may wait behind the writers that made the backlog. The fold's condition on `stamp` still
+ * holds it to the state it assumed.
+ */
+export const foldList = async (
+  access: TableAccess,
+  generation: string,
+  list: CountedList,
+  until = access.deadline - 1_000,
+  /** When the folder's batch began (Unix ms). */
+  batchBegan = Date.now(),
+): Promise<number> => {
+  // The run owns `TAGS`'s closing (admission.ts): none of its renewals outlives it, however it ends.
   const admission = list === 'TAGS' ? admissionKeeper(access, generation) : undefined;
   try {
-    for (let attempt = 0; Date.now() < until; ) {
-      const began = Date.now();
-      // The state items of the tags the last fold merged, written while the next tickets are read.
-      const last = known;
-      const [read] = await Promise.all([
-        last
-          ? readTickets(access, generation, list, FOLD_TICKETS).then(
-              (tickets): ListSnapshot => ({ ...last, ...ticketsOf(tickets) }),
-            )
-          : readForFold(
-              access,
-              generation,
-              list,
-              FOLD_TICKETS,
-              list === 'ALL' || list === 'TAGS' ? 0 : FIRST_FOLD_TICKETS,
-            ),
-        last && writeStatesOf(access, last),
-      ]);
-      if (read === undefined) return folded;
-      // Readers would look up too many tags: writes that bring more wait (admission.ts).
-      if (read.overlay) await admission?.found(toLookUp({ ...read, overlay: read.overlay }).length);
-      comesBack ||= read.tickets.some((ticket) => ticket.at * 1000 > laterBatch);
-      if (read.tickets.length === 0 && !overlayToMerge(read)) return folded;
-      // Written since the last read, which found fewer than a full fold: their records are in a later
-      // batch, which folds them with the next ones (a fold of a few would double the folds at 10 a
-      // second). With none, `TAGS`'s merges go on: no batch would come for them.
-      if (paused && read.tickets.length > 0 && read.tickets.length < FLOW_TICKETS) return folded;
-      paused = false;
-      const parts = overlayParts(read);
-      if (!known) {
-        blocks = new Map();
-        await writeStatesOf(access, read);
-      }
-      // Planned on the tags still to merge: this fold drops those merged, their state items written.
-      const snapshot: ListSnapshot = read.overlay ? { ...read, overlay: parts.live } : read;
-      const dropping = parts.merged.length > 0;
-      let take = Math.min(FOLD_TICKETS, snapshot.tickets.length);
-      let mostMerged = MERGE_MOST;
-      let plan: FoldPlan | undefined;
-      for (;;) {
-        const tickets = snapshot.tickets.slice(0, take);
-        const deltas = netted(tickets.flatMap((ticket) => ticket.deltas));
-        if (snapshot.overlay) {
-          const inOverlay = new Set(snapshot.overlay.map((entry) => entry.key));
-          const keys = deltas.map((delta) => delta.key);
-          const merge = mergePlan(
-            snapshot.directory,
-            [...new Set([...inOverlay, ...keys])],
-            TRANSACTION_LIMIT - 5 - tickets.length,
-            undefined,
-            overlayBytes(snapshot.overlay) > OVERLAY_MERGE_BYTES,
-            mostMerged,
-            // With tickets to fold, a block is rewritten for a few tags at least, till the overlay is large.
-            take > 0 && snapshot.overlay.length <= OVERLAY_MOST && overlayBytes(snapshot.overlay) <= OVERLAY_MOST_BYTES
-              ? MERGE_BLOCK_LEAST
-              : 1,
-          );
-          // Nothing to fold, to merge or to drop: the overlay is as small as merging makes it.
-          if (take === 0 && merge.keys.length === 0 && !dropping) return folded;
-          // What a tag outside the overlay was is in its block (read once: a fold keeps what it wrote);
-          // a tag whose changes net to nothing too, as a new one is kept at zero (tag-states.ts).
-          const named = [...new Set(tickets.flatMap((ticket) => ticket.deltas.map((delta) => delta.key)))];
-          const outside = named.filter((key) => !inOverlay.has(key)).map((key) => ({ key }));
-          await readBlocks([...blocksTouched(snapshot.directory, outside), ...merge.ids]);
-          const { blocks: refs } = snapshot.directory;
-          const before = new Map(
-            outside.flatMap((delta) => {
-              const block = refs[blockIndexOf(refs, delta.key)];
-              const entry = block && blocks.get(block.id)?.find((other) => other.key === delta.key);
-              return entry ? [[delta.key, entry] as const] : [];
-            }),
-          );
-          plan = planTagsFold(access, snapshot, tickets, before, { ...merge, blocks }, Date.now());
-          // Long ids and spellings, or blocks split in more than two: fewer tags merged.
-          const tooMuch =
-            ('merged' in plan.result && overlayBytes(plan.result.merged) > MERGE_MOST_BYTES) ||
-            (take === 0 && plan.size > TRANSACTION_LIMIT);
-          if (tooMuch && mostMerged > 1) {
-            mostMerged = Math.floor(mostMerged / 2);
-            continue;
-          }
-        } else {
-          await readBlocks(blocksTouched(snapshot.directory, blockDeltas(list, deltas)));
-          plan = planFold(access, snapshot, tickets, blocks, Date.now());
-        }
-        // `TAGS` may go down to a fold of no ticket, which only merges its overlay.
-        if ((plan.size <= TRANSACTION_LIMIT && !plan.starved) || take === (snapshot.overlay ? 0 : 1)) break;
-        take = plan.starved && take > TAGS_FOLD_TICKETS ? TAGS_FOLD_TICKETS : Math.floor(take / 2);
-      }
-      try {
-        await transact(access, plan.items, { retryConflicts: false });
-        folded += plan.tickets;
-        attempt = 0;
-        const { result } = plan;
-        known = {
-          ...snapshot,
-          stamp: result.stamp,
-          folded: result.counts,
-          directory: result.directory,
-          ...('overlay' in result && {
-            overlay: storedOverlay(result),
-            merged: result.merged.map((entry) => entry.key),
-            firsts: result.firsts,
-          }),
-        };
-        const live = new Set(result.directory.blocks.map((block) => block.id));
-        for (const written of result.written) blocks.set(written.id, written.entries);
-        for (const id of blocks.keys()) if (!live.has(id)) blocks.delete(id);
-        const drained = snapshot.tickets.length < FOLD_TICKETS && plan.tickets === snapshot.tickets.length;
-        const flowing = plan.tickets >= FLOW_TICKETS;
-        if ((drained && !flowing && !overlayToMerge(known)) || givesBack()) return folded;
-        // Caught up while writes flow (merges too wait): more come in the pause.
-        if (drained && flowing) {
-          await sleep(Math.max(0, began + FLOW_PAUSE_MS - Date.now()));
-          paused = true;
-        }
-      } catch (error) {
-        if (error instanceof ConditionsFailed) return folded;
-        if (!isConflict(error)) throw error;
-        if (givesBack()) return folded;
-        known = undefined;
-        await backoff(attempt++, 25, 500);
-      }
-    }
-    return folded;
+    return await foldRun(access, generation, list, until, batchBegan, admission);
   } finally {
     await admission?.stop();
   }
