@@ -246,10 +246,11 @@ export const readBlocks = async (
   const missing = refs.filter((ref) => !known.has(ref.id));
   const blocks = new Map(known);
   if (missing.length === 0 && others(snapshot.generation).length === 0) return { blocks };
-  const { generation, items } = await readInGeneration(access, (g) => [
-    ...missing.map((ref) => blockKey(g, snapshot.list, ref.id)),
-    ...others(g),
-  ]);
+  const { generation, items } = await readInGeneration(
+    access,
+    (g) => [...missing.map((ref) => blockKey(g, snapshot.list, ref.id)), ...others(g)],
+    [attr.entries, attr.states],
+  );
   if (generation !== snapshot.generation) throw new GenerationMoved();
   for (const ref of missing) {
     const item = items.get(blockKey(generation, snapshot.list, ref.id));

@@ -96,3 +96,73 @@ describe('table access: one deadline per request', () => {
     expect(stdout).toBe('given up: timeout');
   });
 });
+
+describe('table access: a batch read of some attributes', () => {
+  /** A client that answers a BatchGetItem with the asked keys' items, projected as DynamoDB would. */
+  const projecting = (stored: readonly Record<string, unknown>[]) => {
+    const inputs: Record<string, unknown>[] = [];
+    const client = {
+      send: async (command: { input: { RequestItems: Record<string, Record<string, unknown>> } }) => {
+        const asked = command.input.RequestItems.table as {
+          Keys: { PK: string; SK: string }[];
+          ProjectionExpression?: string;
+          ExpressionAttributeNames?: Record<string, string>;
+        };
+        inputs.push(asked);
+        const names = asked.ProjectionExpression?.split(', ').map(
+          (name) => asked.ExpressionAttributeNames?.[name] ?? '',
+        );
+        const found = asked.Keys.flatMap((key) => stored.filter((item) => item.PK === key.PK && item.SK === key.SK));
+        return {
+          Responses: {
+            table: found.map((item) =>
+              names ? Object.fromEntries(Object.entries(item).filter(([name]) => names.includes(name))) : item,
+            ),
+          },
+        };
+      },
+    } as unknown as DocumentClient;
+    return { client, inputs };
+  };
+  const stored = [
+    { PK: 'L', SK: 'B#1', entries: 'e', stamp: 3 },
+    { PK: 'L', SK: 'S#a', states: 's', stamp: 4 },
+    { PK: 'HEAD#01', SK: 'HEAD', generation: '0' },
+    { PK: 'M#x', SK: 'M', title: 'X' },
+    { PK: 'M#y', SK: 'M', title: 'Y' },
+  ];
+
+  it('asks for no partition key when the sort keys tell the items apart, and finds each by its key', async () => {
+    const { client, inputs } = projecting(stored);
+    const keys = [
+      { PK: 'HEAD#01', SK: 'HEAD' },
+      { PK: 'L', SK: 'B#1' },
+      { PK: 'L', SK: 'S#a' },
+      { PK: 'L', SK: 'S#missing' },
+    ];
+    const found = await tableAccess(client, 'table', Date.now() + 5_000).getMany(keys, [
+      'entries',
+      'states',
+      'generation',
+    ]);
+    expect(Object.values(inputs[0]?.ExpressionAttributeNames ?? {})).toEqual(['SK', 'entries', 'states', 'generation']);
+    expect(found.get({ PK: 'L', SK: 'B#1' })).toEqual({ PK: 'L', SK: 'B#1', entries: 'e' });
+    expect(found.get({ PK: 'L', SK: 'S#a' })).toEqual({ PK: 'L', SK: 'S#a', states: 's' });
+    expect(found.get({ PK: 'HEAD#01', SK: 'HEAD' })).toEqual({ PK: 'HEAD#01', SK: 'HEAD', generation: '0' });
+    expect(found.has({ PK: 'L', SK: 'S#missing' })).toBe(false);
+  });
+
+  it('asks for the partition key too when two keys share a sort key', async () => {
+    const { client, inputs } = projecting(stored);
+    const found = await tableAccess(client, 'table', Date.now() + 5_000).getMany(
+      [
+        { PK: 'M#x', SK: 'M' },
+        { PK: 'M#y', SK: 'M' },
+      ],
+      ['title'],
+    );
+    expect(Object.values(inputs[0]?.ExpressionAttributeNames ?? {})).toEqual(['PK', 'SK', 'title']);
+    expect(found.get({ PK: 'M#x', SK: 'M' })?.title).toBe('X');
+    expect(found.get({ PK: 'M#y', SK: 'M' })?.title).toBe('Y');
+  });
+});
