@@ -105,10 +105,12 @@ export const eventsOf = (records: readonly DynamoDBRecord[], options: EventsOpti
 
 /**
  * When the change was committed: Lambda hands over seconds; a batch replayed by hand from
- * `aws dynamodbstreams get-records` (AWS CLI v2's default) carries ISO text.
+ * `aws dynamodbstreams get-records` (AWS CLI v2's default) carries ISO text, and seconds may come as text.
  */
 const occurredAt = (created: number | string | undefined) =>
-  new Date(typeof created === 'string' ? created : (created ?? 0) * 1000).toISOString();
+  new Date(
+    typeof created === 'string' && !/^\d+(\.\d+)?$/.test(created) ? created : Number(created ?? 0) * 1000,
+  ).toISOString();
 
 const eventOf = (record: DynamoDBRecord, options: EventsOptions): ChangeEvent | undefined => {
   const stream = record.dynamodb;

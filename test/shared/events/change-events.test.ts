@@ -51,13 +51,15 @@ const magazine = (revision: string, extra: Image = {}): Image => ({
 const mag = magazineKey('0', 'm1');
 
 describe('eventsOf', () => {
-  it('reads the commit time as Lambda hands it over (seconds) and as a replay by AWS CLI v2 prints it (ISO text)', () => {
+  it('reads the commit time as Lambda hands it over (seconds), as a replay by AWS CLI v2 prints it (ISO text), and as seconds in text', () => {
     const inserted = record('INSERT', mag, { after: magazine('r1', { writeToken: 't', requestId: 'req-1' }) });
     const printed = {
       ...inserted,
       dynamodb: { ...inserted.dynamodb, ApproximateCreationDateTime: '2025-06-15T15:06:40+00:00' },
     };
-    for (const given of [inserted, printed as unknown as DynamoDBRecord])
+    // Seconds as text, as a hand-made batch or another tool may carry them.
+    const asText = { ...inserted, dynamodb: { ...inserted.dynamodb, ApproximateCreationDateTime: '1750000000' } };
+    for (const given of [inserted, printed as unknown as DynamoDBRecord, asText as unknown as DynamoDBRecord])
       expect(eventsOf([given], { links })[0]?.detail.occurredAt).toBe('2025-06-15T15:06:40.000Z');
   });
 
