@@ -32,6 +32,8 @@ Options (defaults in brackets):
   --new-tags N           new tags per POST in that part                               [4]
   --scattered-tags       new tag ids that start with a digest, as unrelated names sort,
                          rather than following the magazine's id (few blocks of TAGS)
+  --uuid-ids             magazine ids as the API makes them when a client gives none
+                         (UUIDs), rather than short ones a client chose (m-1234)
   --quiet A,B,C          seconds after the writers stop at which pages are measured    [0,5,15]
   --repeats N            requests per page at each of those points (median latency)   [3]
   --sample-pause-ms N    pause between two samples while writers run                  [250]
@@ -64,6 +66,7 @@ export const scaleOptions = () => {
       'distinct-tags': { type: 'string', default: '10000' },
       'new-tags': { type: 'string', default: '4' },
       'scattered-tags': { type: 'boolean', default: false },
+      'uuid-ids': { type: 'boolean', default: false },
       quiet: { type: 'string', default: '0,5,15' },
       repeats: { type: 'string', default: '3' },
       'sample-pause-ms': { type: 'string', default: '250' },
@@ -85,6 +88,7 @@ export const scaleOptions = () => {
     distinctTags: wholes('distinct-tags', parsed['distinct-tags']).filter((n) => n > 0),
     newTags: whole('new-tags', parsed['new-tags'], 1),
     scatteredTags: parsed['scattered-tags'],
+    uuidIds: parsed['uuid-ids'],
     quiet: wholes('quiet', parsed.quiet),
     repeats: whole('repeats', parsed.repeats, 1),
     samplePauseMs: whole('sample-pause-ms', parsed['sample-pause-ms']),

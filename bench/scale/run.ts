@@ -189,14 +189,14 @@ export const runScale = async (options: { readonly settings: ScaleSettings; read
           ? settings.size - first
           : Math.floor(settings.size / settings.writers.length);
       const from = first;
-      const name = `Phase ${index + 1}: ${n(count)} magazines by ${writers} writers (${n(census.total)} → about ${n(census.total + count)})`;
+      const name = `Phase ${index + 1}: ${n(count)} magazines${settings.uuidIds ? ' (UUID ids)' : ''} by ${writers} writers (${n(census.total)} → about ${n(census.total + count)})`;
       results.phases.push(
         await timed(name, () =>
           loadPart(run, {
             name,
             writers,
             count,
-            draft: (i) => magazineDraft('m', from + i, mix, createdOf),
+            draft: (i) => magazineDraft('m', from + i, mix, createdOf, settings.uuidIds),
             list: queries,
           }),
         ),

@@ -72,13 +72,21 @@ export const spreadOverTenYears =
   (i: number): number =>
     FIRST_CREATED + Math.floor((i * TEN_YEARS) / Math.max(1, total));
 
+/** A UUID made from `seed`, the same each time: the shape of the ids the API makes. */
+const uuidOf = (seed: string) => {
+  const hex = createHash('sha256').update(seed).digest('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
+
 export const magazineDraft = (
   prefix: string,
   i: number,
   mix: TagMix,
   createdOf: (i: number) => number,
+  /** Ids as the API makes them when a client gives none, rather than short ones a client chose. */
+  uuidIds = false,
 ): MagazineDraft => {
-  const id = `${prefix}-${i}`;
+  const id = uuidIds ? uuidOf(`${prefix}-${i}`) : `${prefix}-${i}`;
   return { id, title: `Magazine ${i} of ${prefix}`, tags: tagsOf(mix, id, i), created: createdOf(i) };
 };
 
