@@ -42,6 +42,12 @@ export const emptyDirectory: Directory = { blocks: [], retired: [] };
 /** Entries a block holds at most; a fuller one is split in two. */
 export const BLOCK_ENTRIES = 400;
 
+/**
+ * Bytes a block holds at most as stored, whatever its entries: a page reads one or two blocks
+ * whole, and ids and spellings of 64 characters would make 400 entries 30 to 70 KB.
+ */
+export const BLOCK_BYTES = 16 * 1024;
+
 /** The block a key falls in: the last whose first key is not after it (the first block for keys before all). */
 export const blockIndexOf = (blocks: readonly BlockRef[], key: string): number => {
   let low = 0;
@@ -120,6 +126,31 @@ const refOf = (id: string, entries: readonly Entry[], first: string): BlockRef =
   visible: entries.reduce((sum, entry) => sum + (entry.n > 0 ? 1 : 0), 0),
 });
 
+/**
+ * Entries in blocks of at most `most` entries and `mostBytes` bytes as stored: the first block
+ * about half of either, and so on while the rest is over, so that a split block has room to grow
+ * before it splits again (a block still over, of entries longer than the rest, is split again).
+ */
+export const blockSplit = (entries: readonly Entry[], most: number, mostBytes: number): Entry[][] => {
+  const split: Entry[][] = [];
+  for (let start = 0; start < entries.length; ) {
+    const left = entries.length - start;
+    const bytes = storedBytes(start === 0 ? entries : entries.slice(start));
+    const pieces = Math.max(
+      left > most ? Math.ceil(left / Math.max(1, Math.floor(most / 2))) : 1,
+      bytes > mostBytes && left > 1 ? Math.max(2, Math.ceil(bytes / Math.max(1, Math.floor(mostBytes / 2)))) : 1,
+    );
+    const take = Math.ceil(left / pieces);
+    const chunk = entries.slice(start, start + take);
+    if (take > 1 && take < left && storedBytes(chunk) > mostBytes) split.push(...blockSplit(chunk, most, mostBytes));
+    else split.push(chunk);
+    start += take;
+  }
+  return split;
+};
+
+const storedBytes = (entries: readonly Entry[]) => Buffer.byteLength(encodeEntries(entries), 'utf8');
+
 /** A fold's changes to the blocks: the new directory, the blocks to write, the blocks it may delete now. */
 export interface BlockChanges {
   readonly directory: Directory;
@@ -153,6 +184,8 @@ export const applyToBlocks = (
     readonly keepEmpty?: boolean;
     /** Entries a block holds at most (BLOCK_ENTRIES unless a test makes blocks small to see them split). */
     readonly blockEntries?: number;
+    /** Bytes a block holds at most (BLOCK_BYTES unless a test makes blocks small). */
+    readonly blockBytes?: number;
     /**
      * Retired blocks this fold may delete at most (its transaction holds 100 items): the rest stay
      * retired, for later folds to delete.
@@ -174,15 +207,13 @@ export const applyToBlocks = (
   // A rewritten block keeps its bound (its keys are all at or above it: that is how they were
   // routed to it); the blocks it splits into after the first get bounds between their neighbours.
   const rewrite = (entries: readonly Entry[], first: string) => {
-    for (let start = 0; start < entries.length; ) {
-      const left = entries.length - start;
-      const take = left > most ? Math.ceil(left / Math.ceil(left / Math.max(1, Math.floor(most / 2)))) : left;
-      const chunk = entries.slice(start, start + take);
+    let before: Entry | undefined;
+    for (const chunk of blockSplit(entries, most, options.blockBytes ?? BLOCK_BYTES)) {
       const id = options.newId();
       written.push({ id, entries: chunk });
-      const bound = start === 0 ? first : separator(entries[start - 1]?.key ?? '', chunk[0]?.key ?? '');
+      const bound = before === undefined ? first : separator(before.key, chunk[0]?.key ?? '');
       blocks.push(refOf(id, chunk, blocks.length === 0 ? '' : bound));
-      start += take;
+      before = chunk.at(-1);
     }
   };
   if (directory.blocks.length === 0) rewrite(withDeltas([], byBlock.get(-1) ?? [], options.keepEmpty), '');
