@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
 import { decodeHead } from './items';
 import { attr, FIRST_GENERATION, GUARD_COUNT, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
-import { backoff, type ItemsByKey, type TableAccess } from './table-access';
+import { backoff, type Item, type ItemsByKey, type TableAccess } from './table-access';
 import { ConditionsFailed, lookAgain, type TransactItem, type Transaction, transact } from './table-writes';
 
 /**
@@ -57,11 +57,17 @@ export const readInGeneration = async (
   keysOf: (generation: string) => readonly Key[],
   /** Only these attributes of the items (a head's generation comes too). */
   attributes?: readonly string[],
+  /** An item's key from those attributes, when they tell it (see `getMany`); a head is told by its generation. */
+  keyOf?: (item: Item, generation: string) => Key | undefined,
 ): Promise<GenerationRead> => {
   for (let attempt = 0; ; attempt++) {
     const generation = await lastGeneration(access);
     const head = someHead();
-    const items = await access.getMany([head, ...keysOf(generation)], attributes && [attr.generation, ...attributes]);
+    const items = await access.getMany(
+      [head, ...keysOf(generation)],
+      attributes && [attr.generation, ...attributes],
+      keyOf && ((item) => (item[attr.generation] === undefined ? keyOf(item, generation) : head)),
+    );
     const current = decodeHead(items.get(head)) ?? FIRST_GENERATION;
     if (current === generation) return { generation, items };
     known = current;

@@ -5,7 +5,7 @@ import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../d
 import { countBefore, countIn } from './counts';
 import { lastGeneration, readInGeneration } from './generation';
 import { decodeMagazineView, MAGAZINE_VIEW } from './items';
-import { idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
+import { attr, idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
 import { countsOf, GenerationMoved, magazinePage, readList, type Window } from './lists';
 import type { TableAccess } from './table-access';
 
@@ -48,6 +48,7 @@ export const listMagazines = async (
         access,
         (g) => ids.map((id) => magazineKey(g, id)),
         MAGAZINE_VIEW,
+        (item, g) => (typeof item[attr.id] === 'string' ? magazineKey(g, item[attr.id]) : undefined),
       );
       if (current !== generation) throw new GenerationMoved();
       const magazines: Magazine[] = [];

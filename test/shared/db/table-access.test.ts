@@ -166,3 +166,35 @@ describe('table access: a batch read of some attributes', () => {
     expect(found.get({ PK: 'M#y', SK: 'M' })?.title).toBe('Y');
   });
 });
+
+describe('table access: a batch read that tells keys from attributes', () => {
+  it('asks for neither key when the attributes tell them, and finds each item under its key', async () => {
+    const inputs: Record<string, unknown>[] = [];
+    const client = {
+      send: async (command: { input: { RequestItems: Record<string, Record<string, unknown>> } }) => {
+        inputs.push(command.input.RequestItems.table as Record<string, unknown>);
+        // As DynamoDB answers the projection: no keys; and an item whose id is not the one asked.
+        return {
+          Responses: { table: [{ id: 'x', title: 'X' }, { id: 'y', title: 'Y' }, { id: 'z' }, { title: '?' }] },
+        };
+      },
+    } as unknown as DocumentClient;
+    const keyOf = (item: Record<string, unknown>) =>
+      typeof item.id === 'string' ? { PK: `M#${item.id}`, SK: 'M' } : undefined;
+    const found = await tableAccess(client, 'table', Date.now() + 5_000).getMany(
+      [
+        { PK: 'M#x', SK: 'M' },
+        { PK: 'M#y', SK: 'M' },
+      ],
+      ['id', 'title'],
+      keyOf,
+    );
+    expect(Object.values((inputs[0]?.ExpressionAttributeNames ?? {}) as Record<string, string>)).toEqual([
+      'id',
+      'title',
+    ]);
+    expect(found.get({ PK: 'M#x', SK: 'M' })).toEqual({ PK: 'M#x', SK: 'M', id: 'x', title: 'X' });
+    expect(found.get({ PK: 'M#y', SK: 'M' })?.title).toBe('Y');
+    expect([...found.values()]).toHaveLength(2);
+  });
+});
