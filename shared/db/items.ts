@@ -62,6 +62,9 @@ export interface MagazineRecord {
 /** What a magazine's representation needs of its item: a list page reads only these. */
 export const MAGAZINE_VIEW = [attr.id, attr.title, attr.tags, attr.created, attr.updated, attr.revision] as const;
 
+/** A magazine item's id: what tells its key when its keys were not read (`getMany`'s `keyOf`). */
+export const magazineIdOf = (item: Item): string => string(item, attr.id);
+
 export const decodeMagazineView = (item: Item): Magazine => ({
   id: string(item, attr.id),
   title: string(item, attr.title),

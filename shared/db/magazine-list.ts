@@ -4,8 +4,8 @@ import type { Magazine } from '../domain/magazine';
 import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../domain/paging';
 import { countBefore, countIn } from './counts';
 import { lastGeneration, readInGeneration } from './generation';
-import { decodeMagazineView, MAGAZINE_VIEW } from './items';
-import { attr, idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
+import { decodeMagazineView, MAGAZINE_VIEW, magazineIdOf } from './items';
+import { idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
 import { countsOf, GenerationMoved, magazinePage, readList, type Window } from './lists';
 import type { TableAccess } from './table-access';
 
@@ -48,7 +48,7 @@ export const listMagazines = async (
         access,
         (g) => ids.map((id) => magazineKey(g, id)),
         MAGAZINE_VIEW,
-        (item, g) => (typeof item[attr.id] === 'string' ? magazineKey(g, item[attr.id]) : undefined),
+        (item, g) => magazineKey(g, magazineIdOf(item)),
       );
       if (current !== generation) throw new GenerationMoved();
       const magazines: Magazine[] = [];

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   applyToBlocks,
   BLOCK_BYTES,
@@ -67,5 +67,24 @@ describe('a block split by entries and by bytes', () => {
     expect(written.length).toBeGreaterThan(3);
     expect(Math.max(...written.map((block) => bytes(block.entries)))).toBeLessThanOrEqual(BLOCK_BYTES);
     expect(directory.blocks.map((block) => block.visible).reduce((a, b) => a + b)).toBe(400);
+  });
+
+  it('encodes a whole list about twice to split it, not once a block (a bulk write splits 100,000 members at once)', () => {
+    const members = Array.from({ length: 20_000 }, (_, i) => ({
+      key: `00170000${String(i).padStart(4, '0')}#m-${i}`,
+      n: 1,
+    }));
+    const once = encodeEntries(members).length;
+    const measured = vi.spyOn(Buffer, 'byteLength');
+    try {
+      const blocks = blockSplit(members, BLOCK_ENTRIES, BLOCK_BYTES);
+      expect(blocks.length).toBeGreaterThan(50);
+      expect(blocks.flat()).toHaveLength(members.length);
+      const encoded = measured.mock.calls.reduce((sum, [text]) => sum + String(text).length, 0);
+      // Encoding the rest again for each block made this 53 times the list.
+      expect(encoded).toBeLessThan(3 * once);
+    } finally {
+      measured.mockRestore();
+    }
   });
 });

@@ -1,11 +1,13 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
+import { magazineKey } from '../../../shared/db/keys';
 import { listMagazines } from '../../../shared/db/magazine-list';
 import { createMagazine } from '../../../shared/db/magazines';
 import { tableAccess } from '../../../shared/db/table-access';
+import { StoreUnavailable } from '../../../shared/domain/errors';
 import { type FaultProxy, startFaultProxy } from '../../support/dynamodb-faults';
 
 /**
@@ -64,6 +66,27 @@ describe('a page of magazines with the ids the API makes', () => {
     const magazines = batches.at(-1);
     expect(magazines?.responseBytes ?? 0).toBeGreaterThan(0);
     expect((magazines?.responseBytes ?? 0) / 25).toBeLessThan(280);
+    client.destroy();
+  });
+
+  it('finds a magazine item whose id is gone corrupt (a defect, 500), not a list that moved (503)', async () => {
+    await direct.send(
+      new UpdateCommand({ TableName: tableName, Key: magazineKey('0', ids[5] ?? ''), UpdateExpression: 'REMOVE id' }),
+    );
+    const client = DynamoDBDocumentClient.from(localDynamoDbClient(proxy.endpoint));
+    const read = listMagazines(
+      tableAccess(client, tableName, Date.now() + 20_000),
+      {},
+      {
+        start: { offset: 0 },
+        limit: 25,
+        sort: 'asc',
+      },
+    );
+    const error = await read.catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).not.toBeInstanceOf(StoreUnavailable);
+    expect(String(error)).toMatch(/id is not a string/);
     client.destroy();
   });
 });
