@@ -135,8 +135,10 @@ const refOf = (id: string, entries: readonly Entry[], first: string): BlockRef =
  * each block is encoded once, to check it.
  */
 export const blockSplit = (entries: readonly Entry[], most: number, mostBytes: number): Entry[][] => {
+  // A block left with no entry is dropped: no block.
+  if (entries.length === 0) return [];
   const total = storedBytes(entries);
-  if (entries.length <= 1 || (entries.length <= most && total <= mostBytes)) return [[...entries]];
+  if (entries.length === 1 || (entries.length <= most && total <= mostBytes)) return [[...entries]];
   const weights = [0];
   for (const entry of entries) weights.push((weights.at(-1) ?? 0) + weightOf(entry));
   const whole = weights.at(-1) || 1;

@@ -25,6 +25,10 @@ describe('a block split by entries and by bytes', () => {
     expect(blockSplit(short, BLOCK_ENTRIES, BLOCK_BYTES).map((block) => block.length)).toEqual([134, 267]);
   });
 
+  it('makes no block of no entries: a block whose members all left is dropped', () => {
+    expect(blockSplit([], BLOCK_ENTRIES, BLOCK_BYTES)).toEqual([]);
+  });
+
   it('splits 400 tags of 64-character ids and spellings into blocks within the bytes a block holds', () => {
     const long = Array.from({ length: 400 }, (_, i) => tag(i));
     expect(bytes(long)).toBeGreaterThan(55 * 1024);
