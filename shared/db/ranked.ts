@@ -135,8 +135,7 @@ const refOf = (id: string, entries: readonly Entry[], first: string): BlockRef =
  * each block is encoded once, to check it.
  */
 export const blockSplit = (entries: readonly Entry[], most: number, mostBytes: number): Entry[][] => {
-  // A block left with no entry is dropped: no block.
-  if (entries.length === 0) return [];
+  if (entries.length === 0) return []; // A block left with no entry is dropped.
   const total = storedBytes(entries);
   if (entries.length === 1 || (entries.length <= most && total <= mostBytes)) return [[...entries]];
   const weights = [0];
@@ -159,8 +158,7 @@ export const blockSplit = (entries: readonly Entry[], most: number, mostBytes: n
   return split;
 };
 
-const storedBytes = (entries: readonly Entry[]) =>
-  entries.length === 0 ? 0 : Buffer.byteLength(encodeEntries(entries), 'utf8');
+const storedBytes = (entries: readonly Entry[]) => Buffer.byteLength(encodeEntries(entries), 'utf8');
 
 /** About an entry's share of its block's bytes: its key, its spellings and their counts. */
 const weightOf = (entry: Entry) =>
