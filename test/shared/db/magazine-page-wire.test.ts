@@ -12,7 +12,7 @@ import { type FaultProxy, startFaultProxy } from '../../support/dynamodb-faults'
 
 /**
  * What a page's magazines cost on the wire, on DynamoDB Local. With the ids the API makes (UUIDs),
- * `npm run bench:scale -- --uuid-ids` read 100 magazines of 380 bytes for a page of 100: 37.6 KB
+ * `npm run bench:scale -- --uuid-ids` read 100 magazines of 380 bytes for a page of 100: 37.1 KB
  * of a 73.5 KB page. Each came back with its partition key (its id again, in 56 bytes) and its
  * sort key, which only matched it with what was asked; its id tells that.
  */
