@@ -164,11 +164,12 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
         asked.set(key, key);
         unique.push(key);
       }
-    const bySortKey = new Map<unknown, Key>(unique.map((key) => [key.SK, key]));
-    const sortKeyTells = attributes !== undefined && bySortKey.size === unique.length;
+    // A whole item carries its keys: only a projection needs them told (not on a GET's hot path).
+    const bySortKey = attributes && !keyOf ? new Map<unknown, Key>(unique.map((key) => [key.SK, key])) : undefined;
+    const sortKeyTells = bySortKey !== undefined && bySortKey.size === unique.length;
     const keysNamed = keyOf ? [] : sortKeyTells ? ['SK'] : ['PK', 'SK'];
     const named = attributes && [...keysNamed, ...attributes];
-    const told = (item: Item) => (attributes && keyOf ? keyOf(item) : sortKeyTells ? bySortKey.get(item.SK) : item);
+    const told = (attributes && keyOf) || (sortKeyTells && ((item: Item) => bySortKey.get(item.SK))) || undefined;
     const projection = named && {
       ProjectionExpression: named.map((_, index) => `#p${index}`).join(', '),
       ExpressionAttributeNames: Object.fromEntries(named.map((name, index) => [`#p${index}`, name])),
@@ -191,10 +192,12 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
             ),
           );
           for (const item of result.Responses?.[tableName] ?? []) {
-            const key = told(item);
-            if (key === undefined || !asked.has(key)) continue;
-            item.PK = key.PK;
-            item.SK = key.SK;
+            if (told) {
+              const key = told(item);
+              if (key === undefined || !asked.has(key)) continue;
+              item.PK = key.PK;
+              item.SK = key.SK;
+            }
             found.set(item);
           }
           pending = (result.UnprocessedKeys?.[tableName]?.Keys ?? []) as Key[];

@@ -73,7 +73,7 @@ export const spreadOverTenYears =
     FIRST_CREATED + Math.floor((i * TEN_YEARS) / Math.max(1, total));
 
 /** A UUID made from `seed`, the same each time: the shape of the ids the API makes. */
-const uuidOf = (seed: string) => {
+export const uuidOf = (seed: string) => {
   const hex = createHash('sha256').update(seed).digest('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 };

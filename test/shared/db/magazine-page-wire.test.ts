@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
@@ -9,6 +9,7 @@ import { createMagazine } from '../../../shared/db/magazines';
 import { tableAccess } from '../../../shared/db/table-access';
 import { StoreUnavailable } from '../../../shared/domain/errors';
 import { type FaultProxy, startFaultProxy } from '../../support/dynamodb-faults';
+import { uuidOf } from '../../support/load-data';
 
 /**
  * What a page's magazines cost on the wire, on DynamoDB Local. With the ids the API makes (UUIDs),
@@ -21,11 +22,8 @@ const direct = DynamoDBDocumentClient.from(localDynamoDbClient(upstream), {
   marshallOptions: { removeUndefinedValues: true },
 });
 const tableName = `magazine-wire-${randomUUID()}`;
-const uuid = (i: number) => {
-  const hex = createHash('sha256').update(`wire-${i}`).digest('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-8${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
-};
-const ids = Array.from({ length: 30 }, (_, i) => uuid(i));
+// Made a second apart in this order, which is the list's order.
+const ids = Array.from({ length: 30 }, (_, i) => uuidOf(`wire-${i}`));
 let proxy: FaultProxy;
 
 beforeAll(async () => {
