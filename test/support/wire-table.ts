@@ -29,7 +29,7 @@ export const useWireTable = (name: string, fill: (writes: () => TableAccess) => 
     direct.destroy();
   });
 
-  /** `read` through the proxy (its outcome, fulfilled or not) and the BatchGetItem calls it made. */
+  /** `read` through the proxy: its outcome (fulfilled or not), its calls, and the BatchGetItem ones among them. */
   const reading = async <T>(read: (access: TableAccess) => Promise<T>) => {
     if (!proxy) throw new Error('The wire table is not set up.');
     const client = DynamoDBDocumentClient.from(localDynamoDbClient(proxy.endpoint));
@@ -40,8 +40,8 @@ export const useWireTable = (name: string, fill: (writes: () => TableAccess) => 
         (value) => ({ value }),
         (error: unknown) => ({ error }),
       );
-      const batches: RecordedCall[] = proxy.takeCalls().filter((call) => call.operation === 'BatchGetItem');
-      return { ...outcome, batches };
+      const calls: RecordedCall[] = proxy.takeCalls();
+      return { ...outcome, calls, batches: calls.filter((call) => call.operation === 'BatchGetItem') };
     } finally {
       client.destroy();
     }

@@ -42,6 +42,15 @@ describe('a page of magazines with the ids the API makes', () => {
     expect((magazines?.responseBytes ?? 0) / 25).toBeLessThan(280);
   });
 
+  it("reads each waiting ticket with its write token's first 64 bits, not all of its UUID", async () => {
+    // Nothing folded these creates, so the page's Query reads their 30 tickets of `ALL`: 124 bytes
+    // a ticket with the token's 128 bits (22 characters), 113 with 64 (11).
+    const { calls } = await reading((access) => listMagazines(access, {}, firstPage));
+    const query = calls.find((call) => call.operation === 'Query');
+    expect(query?.responseBytes ?? 0).toBeGreaterThan(30 * 100);
+    expect((query?.responseBytes ?? 0) / 30).toBeLessThan(116);
+  });
+
   it('finds a magazine item whose id is gone corrupt (a defect, 500), not a list that moved (503)', async () => {
     await direct.send(
       new UpdateCommand({ TableName: tableName, Key: magazineKey('0', ids[5] ?? ''), UpdateExpression: 'REMOVE id' }),
