@@ -13,6 +13,7 @@ import {
   frontCoded,
   frontDecoded,
 } from './ranked';
+import { decodeTags } from './stored-tags';
 import type { Item } from './table-access';
 import { storedOverlay, type TagState, type TagsFold } from './tag-states';
 
@@ -34,11 +35,10 @@ const field = <T>(item: Item, name: string, check: (value: unknown) => value is 
 
 const isString = (value: unknown): value is string => typeof value === 'string';
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
-const isTags = (value: unknown): value is TagRef[] => {
-  if (!Array.isArray(value)) return false;
-  for (const tag of value as (TagRef | undefined)[]) if (!isString(tag?.id) || !isString(tag?.name)) return false;
-  return true;
-};
+
+/** `tags` in either stored form (stored-tags.ts); anything else is refused as `field` refuses. */
+const tagsOf = (item: Item): TagRef[] =>
+  decodeTags(item[attr.tags]) ?? field(item, attr.tags, (_): _ is never => false, 'a list of tags');
 
 const string = (item: Item, name: string) => field(item, name, isString, 'a string');
 const number = (item: Item, name: string) => field(item, name, isNumber, 'a number');
@@ -68,7 +68,7 @@ export const magazineIdOf = (item: Item): string => string(item, attr.id);
 export const decodeMagazineView = (item: Item): Magazine => ({
   id: string(item, attr.id),
   title: string(item, attr.title),
-  tags: field(item, attr.tags, isTags, 'a list of tags'),
+  tags: tagsOf(item),
   created: number(item, attr.created),
   updated: number(item, attr.updated),
   revision: string(item, attr.revision),

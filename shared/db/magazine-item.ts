@@ -5,6 +5,7 @@ import { CLOSING_MS } from '../timing';
 import type { MagazineRecord } from './items';
 import { attr, deletionKey, magazineKey } from './keys';
 import { currentRequestId } from './request';
+import { encodeTags } from './stored-tags';
 import type { Item, TableAccess } from './table-access';
 import { update } from './table-writes';
 
@@ -19,7 +20,7 @@ export const newIncarnation = () => randomBytes(6).toString('base64url').replace
 const magazineAttributes = (magazine: Magazine) => ({
   [attr.id]: magazine.id,
   [attr.title]: magazine.title,
-  [attr.tags]: magazine.tags.map((tag) => ({ id: tag.id, name: tag.name })),
+  [attr.tags]: encodeTags(magazine.tags),
   [attr.created]: magazine.created,
   [attr.updated]: magazine.updated,
   [attr.revision]: magazine.revision,

@@ -20,6 +20,7 @@ import {
   newRevision,
 } from './magazine-item';
 import { currentRequestId } from './request';
+import { encodeTags } from './stored-tags';
 import { backoff, isConflict, type TableAccess } from './table-access';
 import { ConditionsFailed, type Transaction } from './table-writes';
 
@@ -218,7 +219,7 @@ export const replaceMagazine = async (
             },
             ExpressionAttributeValues: {
               ':title': next.title,
-              ':tags': next.tags.map((tag) => ({ id: tag.id, name: tag.name })),
+              ':tags': encodeTags(next.tags),
               ':created': next.created,
               ':updated': next.updated,
               ':revision': next.revision,

@@ -1,10 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeDirectory, decodeTicket, directoryAttributes, encodeDeltas } from '../../../shared/db/items';
+import {
+  decodeDirectory,
+  decodeMagazineView,
+  decodeTicket,
+  directoryAttributes,
+  encodeDeltas,
+} from '../../../shared/db/items';
 import { ticketKey } from '../../../shared/db/keys';
+import { magazineItem } from '../../../shared/db/magazine-item';
 import { type BlockRef, decodeEntries, type Entry, encodeEntries, separator } from '../../../shared/db/ranked';
+import { IDENTIFIER_PATTERN } from '../../../shared/domain/fields';
 
-const identifier = fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/);
+const identifier = fc.stringMatching(IDENTIFIER_PATTERN);
 const position = fc
   .tuple(fc.integer({ min: 0, max: 99_999_999_999 }), identifier)
   .map(([seconds, id]) => `${String(seconds).padStart(12, '0')}#${id}`);
@@ -154,5 +162,32 @@ describe('the stored forms of blocks, tickets and directories', () => {
         expect(bound > last && bound <= first && first.startsWith(bound)).toBe(true);
       }),
     );
+  });
+
+  it("give back a magazine's tags, whatever their names hold, from one string a tag", () => {
+    const tag = fc.record({ id: identifier, name: fc.string({ minLength: 1, maxLength: 64, unit: 'grapheme' }) });
+    fc.assert(
+      fc.property(fc.array(tag, { maxLength: 32 }), (tags) => {
+        const magazine = { id: 'm-1', title: 'T', tags, created: 1, updated: 2, revision: 'r' };
+        const item = magazineItem('0', magazine, 'inc');
+        expect(item.tags).toEqual(tags.map((t) => `${t.id} ${t.name}`));
+        expect(decodeMagazineView(item)).toEqual(magazine);
+      }),
+    );
+  });
+
+  it('read the tags of magazines written before, as maps of id and name, and refuse a tag of neither form', () => {
+    const stored = { PK: 'p', SK: 'MAGAZINE', id: 'm-1', title: 'T', created: 1, updated: 2, revision: 'r' };
+    const tags = [
+      { id: 'a b', name: 'x' },
+      { id: 'news', name: 'News  today ' },
+    ];
+    expect(decodeMagazineView({ ...stored, tags }).tags).toEqual(tags);
+    expect(decodeMagazineView({ ...stored, tags: ['news News', { id: 'art', name: 'Art' }] }).tags).toEqual([
+      { id: 'news', name: 'News' },
+      { id: 'art', name: 'Art' },
+    ]);
+    for (const corrupt of [['news'], [' News'], [{ id: 'news' }], 'news News', [7]])
+      expect(() => decodeMagazineView({ ...stored, tags: corrupt })).toThrow(/tags is not a list of tags/);
   });
 });
