@@ -32,7 +32,7 @@ import { tableDefinition } from '../shared/db/table';
 import { minimumCompressionBytes } from '../shared/http/compression';
 import type { Operation, ScheduledTask, StreamTask } from '../shared/operation/row';
 import { expandRoutes, fallbacks, type Route, timeoutSecondsOf } from '../shared/routes/table';
-import { functionEnvironment, scheduledTasks, streamTasks } from '../shared/routes/tasks';
+import { type DeploymentSettings, functionEnvironment, scheduledTasks, streamTasks } from '../shared/routes/tasks';
 import { acknowledgeApi, acknowledgePathWildcards, acknowledgeTopic } from './acknowledgements';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
@@ -127,19 +127,20 @@ export class MagazineApiStack extends Stack {
     this.cursorKey = cursorKeySecret(this, settings.stage);
     Aspects.of(this).add(new NoPlainSecrets());
 
+    const deployment: DeploymentSettings = {
+      tableName: this.table.tableName,
+      mockEnabled: settings.mockEnabled,
+      baseUrl: settings.baseUrl,
+      stage: settings.stage,
+      magazineTagsForm: settings.magazineTagsForm,
+    };
     const operationOf = new Map<string, Operation | undefined>(routes.map((route) => [route.handler, route.operation]));
     for (const [handler, operation] of operationOf) {
       const fn = new ApiFunction(this, pascalCase(handler), {
         handler,
         actions: operation?.actions ?? [],
         table: this.table,
-        environment: functionEnvironment(operation, {
-          tableName: this.table.tableName,
-          mockEnabled: settings.mockEnabled,
-          baseUrl: settings.baseUrl,
-          stage: settings.stage,
-          cursorKeySecretArn: this.cursorKey.secretArn,
-        }),
+        environment: functionEnvironment(operation, { ...deployment, cursorKeySecretArn: this.cursorKey.secretArn }),
         logRetention: settings.logRetention,
         timeout: Duration.seconds(timeoutSecondsOf(handler)),
         code: props.functionCode?.(handler),
@@ -155,12 +156,7 @@ export class MagazineApiStack extends Stack {
         handler: task.handler,
         actions: task.actions,
         table: this.table,
-        environment: functionEnvironment(task, {
-          tableName: this.table.tableName,
-          mockEnabled: settings.mockEnabled,
-          baseUrl: settings.baseUrl,
-          stage: settings.stage,
-        }),
+        environment: functionEnvironment(task, deployment),
         logRetention: settings.logRetention,
         timeout: Duration.seconds(timeoutSecondsOf(task.handler)),
         code: props.functionCode?.(task.handler),

@@ -73,13 +73,21 @@ export interface StageSettings {
   readonly keys: boolean;
   /** The clients' keys to create, each in its plan (`-c apiKeys=acme:partner,alice:free`). */
   readonly apiKeys: readonly ApiKeySetting[];
+  /**
+   * How magazine writes store tags (`-c magazineTagsForm=string|map`, shared/config.ts): `map`, the
+   * form 1.0.0 reads, until every function runs a later version and no rollback will go below it.
+   */
+  readonly magazineTagsForm: 'string' | 'map';
   /** A WAF web ACL in front of the stage: AWS's managed rule groups and a rate limit per IP (`-c waf=true|false`). */
   readonly waf: boolean;
   /** Requests one IP address may send in 5 minutes before the WAF blocks it (`-c wafRateLimit=…`). */
   readonly wafRateLimit: number;
 }
 
-type StageDefaults = Omit<StageSettings, 'stage' | 'baseUrl' | 'alarmEmail' | 'domain' | 'apiKeys'>;
+type StageDefaults = Omit<
+  StageSettings,
+  'stage' | 'baseUrl' | 'alarmEmail' | 'domain' | 'apiKeys' | 'magazineTagsForm'
+>;
 
 const defaults: Record<StageName, StageDefaults> = {
   dev: {
@@ -213,9 +221,13 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
   const apiKeys = parseApiKeys(optionalString(node, 'apiKeys') ?? '');
   if (apiKeys.length > 0 && !keys)
     throw new Error('Context `apiKeys` needs `keys=true`: keys that no route asks for would limit no one.');
+  const magazineTagsForm = optionalString(node, 'magazineTagsForm') ?? 'map';
+  if (magazineTagsForm !== 'string' && magazineTagsForm !== 'map')
+    throw new Error(`Context \`magazineTagsForm\` must be \`string\` or \`map\`; got \`${magazineTagsForm}\`.`);
   return {
     ...base,
     stage,
+    magazineTagsForm,
     keys,
     apiKeys,
     waf: flagOf(node, 'waf', base.waf),

@@ -120,11 +120,31 @@ export const readStoreConfig = (env: NodeJS.ProcessEnv = process.env): StoreConf
   };
 };
 
+/**
+ * How a magazine item holds its tags (`MAGAZINE_TAGS_FORM`): `string`, one `<id> <name>` a tag, 28
+ * bytes less a tag on the wire than `map`, a map of `id` and `name`, which 1.0.0 wrote and is the
+ * only form it reads. Every version since reads both. Unset, `string`; the CDK stack sets it from
+ * `magazineTagsForm` (`map` until its operator says otherwise, docs/operations.md), so that a
+ * canary or a rollback to 1.0.0 never meets a magazine it cannot read.
+ */
+export type MagazineTagsForm = 'string' | 'map';
+
+export const readMagazineTagsForm = (env: NodeJS.ProcessEnv = process.env): MagazineTagsForm => {
+  const form = env.MAGAZINE_TAGS_FORM || 'string';
+  if (form !== 'string' && form !== 'map')
+    throw new ConfigError(`MAGAZINE_TAGS_FORM must be \`string\` or \`map\`; got \`${form}\`.`);
+  return form;
+};
+
 let settings: Config | undefined;
 let storeSettings: StoreConfig | undefined;
+let tagsForm: MagazineTagsForm | undefined;
 
 /** The HTTP settings, read on first use. */
 export const config = (): Config => (settings ??= readConfig());
 
 /** The store settings, read on first use; throws (and keeps nothing) while the environment is not ready. */
 export const storeConfig = (): StoreConfig => (storeSettings ??= readStoreConfig());
+
+/** How magazine writes store tags, read on first use. */
+export const magazineTagsForm = (): MagazineTagsForm => (tagsForm ??= readMagazineTagsForm());

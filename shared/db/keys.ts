@@ -75,8 +75,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /**
  * A write's count changes for one list; `<ms>` first, so the oldest are folded first (and the
  * ticket's time is read from it). The token only tells apart the writes of one millisecond in one
- * list, so a UUID's first 64 bits do (11 base64url characters, not 36): a page reads every ticket
- * not folded yet, a hundred of them under 64 writers, and this is most of a ticket's bytes.
+ * list, so a UUID's first 16 hex digits do (60 random bits, in 11 base64url characters where all
+ * of it took 22): a page reads every ticket not folded yet, a hundred of them under 64 writers.
  */
 export const ticketKey = (generation: string, list: CountedList, at: number, token: string): Key => ({
   PK: listPartition(generation, list),

@@ -1,12 +1,17 @@
+import { type MagazineTagsForm, magazineTagsForm } from '../config';
 import type { TagRef } from '../domain/tag';
 
 /**
  * A magazine's tags as its item holds them: each `<id> <name>` in one string, since an id holds no
- * space (IDENTIFIER_PATTERN). A page reads a hundred magazines, and a tag stored as a map of `id`
- * and `name` costs 28 bytes more on the wire. Items written before 2026-11-28 hold such maps, and
- * both forms are read.
+ * space (IDENTIFIER_PATTERN), or as 1.0.0 wrote them, a map of `id` and `name`, which costs 28
+ * bytes more a tag on the wire (a page reads a hundred magazines). Both forms are read; which one
+ * is written is a deployment's setting (`magazineTagsForm` in config.ts says why).
  */
-export const encodeTags = (tags: readonly TagRef[]): string[] => tags.map((tag) => `${tag.id} ${tag.name}`);
+export const encodeTags = (
+  tags: readonly TagRef[],
+  form: MagazineTagsForm = magazineTagsForm(),
+): (string | { id: string; name: string })[] =>
+  form === 'string' ? tags.map((tag) => `${tag.id} ${tag.name}`) : tags.map((tag) => ({ id: tag.id, name: tag.name }));
 
 const decodeTag = (stored: unknown): TagRef | undefined => {
   if (typeof stored === 'string') {

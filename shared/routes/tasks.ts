@@ -2,7 +2,7 @@
  * The functions no route serves (the janitor and the folder), one row each as the route table's
  * operations have, and what a deployment sets in the environment of every function.
  */
-import type { Operation, ScheduledTask, StreamTask } from '../operation/row';
+import { type Operation, type ScheduledTask, type StreamTask, writeActions } from '../operation/row';
 import { FOLDER_TIMEOUT_MS } from '../timing';
 
 /**
@@ -74,6 +74,8 @@ export interface DeploymentSettings {
   readonly cursorKey?: string | undefined;
   /** The `Stage` dimension of the functions' metrics. */
   readonly stage?: string | undefined;
+  /** How magazine writes store tags (`MAGAZINE_TAGS_FORM`, shared/config.ts). */
+  readonly magazineTagsForm?: 'string' | 'map' | undefined;
 }
 
 /**
@@ -88,6 +90,8 @@ export const functionEnvironment = (
 ): Record<string, string> => ({
   MOCK_ENABLED: String(settings.mockEnabled),
   ...(row && row.actions.length > 0 && { TABLE_NAME: settings.tableName }),
+  ...(row?.actions.some((action) => writeActions.has(action)) &&
+    settings.magazineTagsForm && { MAGAZINE_TAGS_FORM: settings.magazineTagsForm }),
   ...(settings.baseUrl && { BASE_URL: settings.baseUrl }),
   ...(row &&
     'list' in row &&

@@ -74,8 +74,20 @@ describe('functions', () => {
         expect(variables.STAGE, handler).toBe(stage === dev ? 'dev' : 'prod');
         if (actions.length === 0) expect(variables.TABLE_NAME, handler).toBeUndefined();
         else expect(variables.TABLE_NAME, handler).toEqual({ Ref: expect.stringMatching(/^Table/) });
+        // Until the operator says otherwise, tags are written as 1.0.0 reads them (a canary or a rollback meets them).
+        const writes = actions.some((action) => writeActions.has(action));
+        expect(variables.MAGAZINE_TAGS_FORM, handler).toBe(writes ? 'map' : undefined);
       }
     }
+  });
+
+  it('write tags as one string a tag when the operator says so, and refuse a form that is neither', () => {
+    const strings = synthStack('dev', { magazineTagsForm: 'string' });
+    const fn = resourcesOf(strings.template)[functionLogicalId('create-magazine')]!;
+    expect((fn.Properties.Environment as { Variables: Record<string, unknown> }).Variables.MAGAZINE_TAGS_FORM).toBe(
+      'string',
+    );
+    expect(() => synthStack('dev', { magazineTagsForm: 'strings' })).toThrow(/magazineTagsForm/);
   });
 
   it('log to their own log group with a retention', () => {

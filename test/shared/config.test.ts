@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLocalEndpoint, readConfig, readStoreConfig } from '../../shared/config';
+import { isLocalEndpoint, readConfig, readMagazineTagsForm, readStoreConfig } from '../../shared/config';
 
 describe('deployment settings', () => {
   it('default to the testing server', () => {
@@ -14,6 +14,12 @@ describe('deployment settings', () => {
     });
     expect(readConfig({ AWS_LAMBDA_FUNCTION_NAME: 'get-magazine' }).metricsEnabled).toBe(true);
     expect(readConfig({ AWS_LAMBDA_FUNCTION_NAME: 'get-magazine', METRICS: 'off' }).metricsEnabled).toBe(false);
+  });
+
+  it('store tags as one string a tag unless told `map`, and refuse any other form', () => {
+    expect(readMagazineTagsForm({})).toBe('string');
+    expect(readMagazineTagsForm({ MAGAZINE_TAGS_FORM: 'map' })).toBe('map');
+    expect(() => readMagazineTagsForm({ MAGAZINE_TAGS_FORM: 'maps' })).toThrow(/MAGAZINE_TAGS_FORM/);
   });
 
   it('read every variable the functions use', () => {
