@@ -1,4 +1,4 @@
-import { storeConfig } from '../config';
+import { magazineTagsForm, storeConfig } from '../config';
 import { type Swept, sweep } from './cleanup';
 import { createDocumentClient } from './client';
 import { foldLists } from './folder';
@@ -19,6 +19,8 @@ export const tableAccessOf = async (
   headRead: HeadRead,
 ): Promise<(deadline: number) => TableAccess> => {
   const { tableName } = storeConfig();
+  // Read now, so that a bad setting fails the cold start, not a write halfway (a bulk write seals first).
+  magazineTagsForm();
   const client = createDocumentClient({ operation });
   // Best effort: a cold start that cannot reach the table yet still serves, and fails in form on the request.
   await readGeneration(tableAccess(client, tableName, Date.now() + 2_000), headRead).catch(() => undefined);
