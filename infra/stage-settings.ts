@@ -1,6 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
+import { isMagazineTagsForm, type MagazineTagsForm } from '../shared/config';
 import { type ApiKeySetting, parseApiKeys } from './usage-plans';
 
 export type StageName = 'dev' | 'prod';
@@ -77,7 +78,7 @@ export interface StageSettings {
    * How magazine writes store tags (`-c magazineTagsForm=string|map`, shared/config.ts): `map`, the
    * form 1.0.0 reads, until every function runs a later version and no rollback will go below it.
    */
-  readonly magazineTagsForm: 'string' | 'map';
+  readonly magazineTagsForm: MagazineTagsForm;
   /** A WAF web ACL in front of the stage: AWS's managed rule groups and a rate limit per IP (`-c waf=true|false`). */
   readonly waf: boolean;
   /** Requests one IP address may send in 5 minutes before the WAF blocks it (`-c wafRateLimit=…`). */
@@ -222,7 +223,7 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
   if (apiKeys.length > 0 && !keys)
     throw new Error('Context `apiKeys` needs `keys=true`: keys that no route asks for would limit no one.');
   const magazineTagsForm = optionalString(node, 'magazineTagsForm') ?? 'map';
-  if (magazineTagsForm !== 'string' && magazineTagsForm !== 'map')
+  if (!isMagazineTagsForm(magazineTagsForm))
     throw new Error(`Context \`magazineTagsForm\` must be \`string\` or \`map\`; got \`${magazineTagsForm}\`.`);
   return {
     ...base,

@@ -129,9 +129,11 @@ export const readStoreConfig = (env: NodeJS.ProcessEnv = process.env): StoreConf
  */
 export type MagazineTagsForm = 'string' | 'map';
 
+export const isMagazineTagsForm = (value: unknown): value is MagazineTagsForm => value === 'string' || value === 'map';
+
 export const readMagazineTagsForm = (env: NodeJS.ProcessEnv = process.env): MagazineTagsForm => {
   const form = env.MAGAZINE_TAGS_FORM || 'string';
-  if (form !== 'string' && form !== 'map')
+  if (!isMagazineTagsForm(form))
     throw new ConfigError(`MAGAZINE_TAGS_FORM must be \`string\` or \`map\`; got \`${form}\`.`);
   return form;
 };

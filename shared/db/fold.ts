@@ -27,6 +27,7 @@ import {
   type Entry,
   emptyDirectory,
   encodeEntries,
+  storedBytes,
 } from './ranked';
 import type { Item, TableAccess } from './table-access';
 import { TRANSACTION_LIMIT, type TransactItem, type Transaction } from './table-writes';
@@ -37,7 +38,6 @@ import {
   mergedStates,
   OVERLAY_MOST,
   OVERLAY_MOST_BYTES,
-  overlayBytes,
   TAGS_FOLD_TICKETS,
   type TagsFold,
 } from './tag-states';
@@ -161,9 +161,9 @@ export interface FoldPlan {
 
 /** Whether a fold of `TAGS` that leaves `after` of an overlay it found as `before` must take fewer tickets. */
 const starved = (before: readonly Entry[], after: readonly Entry[], tickets: number) => {
-  const bytes = overlayBytes(after);
+  const bytes = storedBytes(after);
   const over = (times: number) => after.length > times * OVERLAY_MOST || bytes > times * OVERLAY_MOST_BYTES;
-  const grows = after.length > before.length || bytes > overlayBytes(before);
+  const grows = after.length > before.length || bytes > storedBytes(before);
   return over(1) && (tickets > TAGS_FOLD_TICKETS || (over(2) && grows));
 };
 

@@ -7,7 +7,7 @@ import { readGeneration } from './generation';
 import { decodeBlock } from './items';
 import { blockKey, type CountedList } from './keys';
 import { type ListSnapshot, readForFold, readTickets } from './lists';
-import { blockIndexOf, blocksTouched, type Entry } from './ranked';
+import { blockIndexOf, blocksTouched, type Entry, storedBytes } from './ranked';
 import { backoff, isConflict, sleep, type TableAccess } from './table-access';
 import { ConditionsFailed, TRANSACTION_LIMIT, transact } from './table-writes';
 import { writeTagStates } from './tag-state-writes';
@@ -20,7 +20,6 @@ import {
   OVERLAY_MERGE_BYTES,
   OVERLAY_MOST,
   OVERLAY_MOST_BYTES,
-  overlayBytes,
   storedOverlay,
   TAGS_FOLD_TICKETS,
 } from './tag-states';
@@ -93,7 +92,7 @@ const writeStatesOf = (access: TableAccess, snapshot: ListSnapshot) => {
 const overlayToMerge = (snapshot: Pick<ListSnapshot, 'overlay' | 'merged'>) => {
   if (snapshot.overlay === undefined) return false;
   const { live, merged } = overlayParts(snapshot);
-  return merged.length > 0 || live.length > OVERLAY_MERGE_AT || overlayBytes(live) > OVERLAY_MERGE_BYTES;
+  return merged.length > 0 || live.length > OVERLAY_MERGE_AT || storedBytes(live) > OVERLAY_MERGE_BYTES;
 };
 
 /** One run of `foldList`, the closing of `TAGS` kept by `admission`. */
@@ -175,10 +174,10 @@ const foldRun = async (
           [...new Set([...inOverlay, ...keys])],
           TRANSACTION_LIMIT - 5 - tickets.length,
           undefined,
-          overlayBytes(snapshot.overlay) > OVERLAY_MERGE_BYTES,
+          storedBytes(snapshot.overlay) > OVERLAY_MERGE_BYTES,
           mostMerged,
           // With tickets to fold, a block is rewritten for a few tags at least, till the overlay is large.
-          take > 0 && snapshot.overlay.length <= OVERLAY_MOST && overlayBytes(snapshot.overlay) <= OVERLAY_MOST_BYTES
+          take > 0 && snapshot.overlay.length <= OVERLAY_MOST && storedBytes(snapshot.overlay) <= OVERLAY_MOST_BYTES
             ? MERGE_BLOCK_LEAST
             : 1,
         );
@@ -200,7 +199,7 @@ const foldRun = async (
         plan = planTagsFold(access, snapshot, tickets, before, { ...merge, blocks }, Date.now());
         // Long ids and spellings, or blocks split in more than two: fewer tags merged.
         const tooMuch =
-          ('merged' in plan.result && overlayBytes(plan.result.merged) > MERGE_MOST_BYTES) ||
+          ('merged' in plan.result && storedBytes(plan.result.merged) > MERGE_MOST_BYTES) ||
           (take === 0 && plan.size > TRANSACTION_LIMIT);
         if (tooMuch && mostMerged > 1) {
           mostMerged = Math.floor(mostMerged / 2);

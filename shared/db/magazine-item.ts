@@ -17,7 +17,8 @@ import { update } from './table-writes';
 export const newRevision = () => randomBytes(9).toString('base64url');
 export const newIncarnation = () => randomBytes(6).toString('base64url').replace(/[-_]/g, 'x');
 
-const magazineAttributes = (magazine: Magazine) => ({
+/** What a magazine item holds of the magazine, as a create puts it and a replace sets it. */
+export const magazineAttributes = (magazine: Magazine) => ({
   [attr.id]: magazine.id,
   [attr.title]: magazine.title,
   [attr.tags]: encodeTags(magazine.tags),

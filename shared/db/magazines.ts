@@ -14,13 +14,13 @@ import {
   deletionNote,
   isClosing,
   isUnchanged,
+  magazineAttributes,
   magazineItem,
   markClosing,
   newIncarnation,
   newRevision,
 } from './magazine-item';
 import { currentRequestId } from './request';
-import { encodeTags } from './stored-tags';
 import { backoff, isConflict, type TableAccess } from './table-access';
 import { ConditionsFailed, type Transaction } from './table-writes';
 
@@ -198,6 +198,7 @@ export const replaceMagazine = async (
         revision: newRevision(),
       };
       const token = randomUUID();
+      const stored = magazineAttributes(next);
       const items: Transaction = {
         guard: guardCheck(access.tableName, generation),
         magazine: {
@@ -218,11 +219,11 @@ export const replaceMagazine = async (
               '#closing': attr.closing,
             },
             ExpressionAttributeValues: {
-              ':title': next.title,
-              ':tags': encodeTags(next.tags),
-              ':created': next.created,
-              ':updated': next.updated,
-              ':revision': next.revision,
+              ':title': stored[attr.title],
+              ':tags': stored[attr.tags],
+              ':created': stored[attr.created],
+              ':updated': stored[attr.updated],
+              ':revision': stored[attr.revision],
               ':token': token,
               ':request': currentRequestId(),
               ':previous': previous.revision,

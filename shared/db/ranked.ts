@@ -158,7 +158,9 @@ export const blockSplit = (entries: readonly Entry[], most: number, mostBytes: n
   return split;
 };
 
-const storedBytes = (entries: readonly Entry[]) => Buffer.byteLength(encodeEntries(entries), 'utf8');
+/** Entries' bytes as stored (UTF-8): a block's or the overlay's; none for none. */
+export const storedBytes = (entries: readonly Entry[]): number =>
+  entries.length === 0 ? 0 : Buffer.byteLength(encodeEntries(entries), 'utf8');
 
 /** About an entry's share of its block's bytes: its key, its spellings and their counts. */
 const weightOf = (entry: Entry) =>
@@ -197,8 +199,6 @@ export const applyToBlocks = (
     readonly keepEmpty?: boolean;
     /** Entries a block holds at most (BLOCK_ENTRIES unless a test makes blocks small to see them split). */
     readonly blockEntries?: number;
-    /** Bytes a block holds at most (BLOCK_BYTES unless a test makes blocks small). */
-    readonly blockBytes?: number;
     /**
      * Retired blocks this fold may delete at most (its transaction holds 100 items): the rest stay
      * retired, for later folds to delete.
@@ -221,7 +221,7 @@ export const applyToBlocks = (
   // routed to it); the blocks it splits into after the first get bounds between their neighbours.
   const rewrite = (entries: readonly Entry[], first: string) => {
     let before: Entry | undefined;
-    for (const chunk of blockSplit(entries, most, options.blockBytes ?? BLOCK_BYTES)) {
+    for (const chunk of blockSplit(entries, most, BLOCK_BYTES)) {
       const id = options.newId();
       written.push({ id, entries: chunk });
       const bound = before === undefined ? first : separator(before.key, chunk[0]?.key ?? '');

@@ -1,4 +1,4 @@
-import { type MagazineTagsForm, magazineTagsForm } from '../config';
+import { magazineTagsForm } from '../config';
 import type { TagRef } from '../domain/tag';
 
 /**
@@ -7,11 +7,10 @@ import type { TagRef } from '../domain/tag';
  * bytes more a tag on the wire (a page reads a hundred magazines). Both forms are read; which one
  * is written is a deployment's setting (`magazineTagsForm` in config.ts says why).
  */
-export const encodeTags = (
-  tags: readonly TagRef[],
-  form: MagazineTagsForm = magazineTagsForm(),
-): (string | { id: string; name: string })[] =>
-  form === 'string' ? tags.map((tag) => `${tag.id} ${tag.name}`) : tags.map((tag) => ({ id: tag.id, name: tag.name }));
+export const encodeTags = (tags: readonly TagRef[]): (string | { id: string; name: string })[] =>
+  magazineTagsForm() === 'string'
+    ? tags.map((tag) => `${tag.id} ${tag.name}`)
+    : tags.map((tag) => ({ id: tag.id, name: tag.name }));
 
 const decodeTag = (stored: unknown): TagRef | undefined => {
   if (typeof stored === 'string') {

@@ -1,5 +1,5 @@
 import { type Delta, type ListCounts, type NameCounts, netted, type Ticket, versionWith } from './counts';
-import { applyToBlocks, type BlockChanges, blockIndexOf, type Directory, type Entry, encodeEntries } from './ranked';
+import { applyToBlocks, type BlockChanges, blockIndexOf, type Directory, type Entry } from './ranked';
 
 /**
  * `TAGS` folded in two steps, with no I/O. A fold adds its tickets to the overlay: each tag it
@@ -33,10 +33,6 @@ export const OVERLAY_MERGE_AT = 100;
 
 /** The overlay's bytes from which a fold merges it, however few its tags (ids and spellings may be long). */
 export const OVERLAY_MERGE_BYTES = 8 * 1024;
-
-/** The overlay's bytes as stored (UTF-8). */
-export const overlayBytes = (entries: readonly Entry[]): number =>
-  entries.length === 0 ? 0 : Buffer.byteLength(encodeEntries(entries), 'utf8');
 
 /**
  * What a tag outside the overlay was as of fold `stamp`, from its state item (written when the tag

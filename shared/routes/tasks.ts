@@ -2,6 +2,7 @@
  * The functions no route serves (the janitor and the folder), one row each as the route table's
  * operations have, and what a deployment sets in the environment of every function.
  */
+import type { MagazineTagsForm } from '../config';
 import { type Operation, type ScheduledTask, type StreamTask, writeActions } from '../operation/row';
 import { FOLDER_TIMEOUT_MS } from '../timing';
 
@@ -75,7 +76,7 @@ export interface DeploymentSettings {
   /** The `Stage` dimension of the functions' metrics. */
   readonly stage?: string | undefined;
   /** How magazine writes store tags (`MAGAZINE_TAGS_FORM`, shared/config.ts). */
-  readonly magazineTagsForm?: 'string' | 'map' | undefined;
+  readonly magazineTagsForm?: MagazineTagsForm | undefined;
 }
 
 /**

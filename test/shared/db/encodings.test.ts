@@ -10,7 +10,6 @@ import {
 import { ticketKey } from '../../../shared/db/keys';
 import { magazineItem } from '../../../shared/db/magazine-item';
 import { type BlockRef, decodeEntries, type Entry, encodeEntries, separator } from '../../../shared/db/ranked';
-import { encodeTags } from '../../../shared/db/stored-tags';
 import { IDENTIFIER_PATTERN } from '../../../shared/domain/fields';
 
 const identifier = fc.stringMatching(IDENTIFIER_PATTERN);
@@ -175,12 +174,6 @@ describe('the stored forms of blocks, tickets and directories', () => {
         expect(decodeMagazineView(item)).toEqual(magazine);
       }),
     );
-  });
-
-  it('write them as 1.0.0 did, a map of id and name a tag, where the deployment says `map`', () => {
-    const tags = [{ id: 'news', name: 'News today' }];
-    expect(encodeTags(tags, 'map')).toEqual([{ id: 'news', name: 'News today' }]);
-    expect(encodeTags(tags, 'string')).toEqual(['news News today']);
   });
 
   it('read the tags of magazines written as maps of id and name, and refuse a tag of neither form', () => {

@@ -8,8 +8,9 @@ import { readGeneration } from '../../../shared/db/generation';
 import { decodeOverlay } from '../../../shared/db/items';
 import { overlayKey } from '../../../shared/db/keys';
 import { createMagazine } from '../../../shared/db/magazines';
+import { storedBytes } from '../../../shared/db/ranked';
 import { tableAccess } from '../../../shared/db/table-access';
-import { OVERLAY_MERGE_AT, OVERLAY_MERGE_BYTES, overlayBytes } from '../../../shared/db/tag-states';
+import { OVERLAY_MERGE_AT, OVERLAY_MERGE_BYTES } from '../../../shared/db/tag-states';
 import { listTags } from '../../../shared/db/tags';
 import { threeBlocksOfTags } from '../../support/tags-fixture';
 
@@ -84,7 +85,7 @@ describe('a page of /tags with hundreds of tickets waiting', () => {
     const { entries: overlay, merged } = decodeOverlay((await writes().get(overlayKey(generation))) ?? {});
     // 560 new tags: without merging on after the last ticket, a few hundred stay in every read.
     expect(overlay.length).toBeLessThanOrEqual(OVERLAY_MERGE_AT);
-    expect(overlayBytes(overlay)).toBeLessThanOrEqual(OVERLAY_MERGE_BYTES);
+    expect(storedBytes(overlay)).toBeLessThanOrEqual(OVERLAY_MERGE_BYTES);
     // And the tags merged last have their state items: none is left in the overlay.
     expect(merged).toEqual([]);
     const page = await listTags(reads(), { start: { offset: 1000 }, limit: 25, sort: 'asc' });
