@@ -92,6 +92,7 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
   // retried) does not leave `TAGS` open a part of every period.
   let missed = false;
   let lag = 0;
+  let closedTill = 0;
   const renew = (): Promise<unknown> => {
     if (renewing) {
       missed = true;
@@ -100,6 +101,9 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
     const started = Date.now();
     renewedAt = started;
     renewing = closeAdmission(access, generation, started, lag)
+      .then((until) => {
+        closedTill = Math.max(closedTill, until ?? 0);
+      })
       .catch(() => undefined)
       .finally(() => {
         lag = Date.now() - started;
@@ -120,6 +124,8 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
       else timer ??= setInterval(renew, ADMISSION_RENEW_MS);
       if (lookups >= ADMIT_LOOKUPS && Date.now() - renewedAt >= ADMISSION_RENEW_MS) await renew();
     },
+    /** Till when (Unix ms) the closings this run set keep writes out; 0 if it set none. */
+    closedTill: () => closedTill,
     /** The run is over (a renewal in flight settled, so none outlives it): the closing lapses within `ADMISSION_CLOSED_MS`. */
     stop: async () => {
       quiet();

@@ -60,6 +60,15 @@ export const FLOW_TICKETS = 8;
 export const FLOW_PAUSE_MS = 250;
 
 /**
+ * A `TAGS` run that closed it to new tags keeps reading, a read every `FLOW_PAUSE_MS`, till this
+ * long after its last closing lapses, even caught up: the writes it held back all go when the
+ * closing lapses. Ended when it caught up, it left them to the stream's next batch, a second or
+ * more later; on `npm run bench:scale`, 100,000 scattered new tags, 50 to 62 tickets (200 to 248
+ * lookups) waited at the next run's second read, and readers that came first met up to 137.
+ */
+export const WATCH_AFTER_MS = 1_000;
+
+/**
  * A tag's list is first folded once it holds this many tickets. A first fold writes the list's
  * counts, end mark, directory and first block to spare its readers under 1 KB of tickets; under a
  * stream of new tags it was most of the folder's work (a fold for each of the four new tags of
@@ -110,7 +119,11 @@ const foldRun = async (
   // Whether a ticket read was written after the batch was formed, so that a later batch names the list.
   let comesBack = false;
   const givesBack = () => comesBack && Date.now() >= stint;
+  const watching = () => admission !== undefined && Date.now() < admission.closedTill() + WATCH_AFTER_MS;
+  const pause = (began: number) => sleep(Math.max(0, began + FLOW_PAUSE_MS - Date.now()));
   let known: ListSnapshot | undefined;
+  // The snapshot whose merged tags' state items were written: a watching run reads on it again.
+  let statesOf: ListSnapshot | undefined;
   let blocks = new Map<string, readonly Entry[]>();
   const readBlocks = async (ids: readonly string[]) => {
     const missing = ids.filter((id) => !blocks.has(id));
@@ -128,6 +141,8 @@ const foldRun = async (
     const began = Date.now();
     // The state items of the tags the last fold merged, written while the next tickets are read.
     const last = known;
+    const states = last !== statesOf ? last : undefined;
+    statesOf = last;
     const [read] = await Promise.all([
       last
         ? readTickets(access, generation, list, FOLD_TICKETS).then(
@@ -140,17 +155,21 @@ const foldRun = async (
             FOLD_TICKETS,
             list === 'ALL' || list === 'TAGS' ? 0 : FIRST_FOLD_TICKETS,
           ),
-      last && writeStatesOf(access, last),
+      states && writeStatesOf(access, states),
     ]);
     if (read === undefined) return folded;
     // Readers would look up too many tags: writes that bring more wait (admission.ts).
     if (read.overlay) await admission?.found(toLookUp({ ...read, overlay: read.overlay }).length);
     comesBack ||= read.tickets.some((ticket) => ticket.at * 1000 > laterBatch);
-    if (read.tickets.length === 0 && !overlayToMerge(read)) return folded;
     // Written since the last read, which found fewer than a full fold: their records are in a later
     // batch, which folds them with the next ones (a fold of a few would double the folds at 10 a
     // second). With none, `TAGS`'s merges go on: no batch would come for them.
-    if (paused && read.tickets.length > 0 && read.tickets.length < FLOW_TICKETS) return folded;
+    const few = read.tickets.length === 0 ? !overlayToMerge(read) : paused && read.tickets.length < FLOW_TICKETS;
+    if (few) {
+      if (!watching() || givesBack()) return folded;
+      await pause(began);
+      continue;
+    }
     paused = false;
     const parts = overlayParts(read);
     if (!known) {
@@ -234,10 +253,11 @@ const foldRun = async (
       for (const id of blocks.keys()) if (!live.has(id)) blocks.delete(id);
       const drained = snapshot.tickets.length < FOLD_TICKETS && plan.tickets === snapshot.tickets.length;
       const flowing = plan.tickets >= FLOW_TICKETS;
-      if ((drained && !flowing && !overlayToMerge(known)) || givesBack()) return folded;
-      // Caught up while writes flow (merges too wait): more come in the pause.
-      if (drained && flowing) {
-        await sleep(Math.max(0, began + FLOW_PAUSE_MS - Date.now()));
+      if (givesBack()) return folded;
+      if (drained && !flowing && !overlayToMerge(known) && !watching()) return folded;
+      // Caught up while writes flow (merges too wait), or held back: more come in the pause.
+      if (drained && (flowing || watching())) {
+        await pause(began);
         paused = true;
       }
     } catch (error) {
