@@ -15,7 +15,7 @@ import { ConditionsFailed, transact } from './table-writes';
  *
  * So the folder, when the tickets it reads make a reader look up `ADMIT_LOOKUPS` tags or more,
  * closes `TAGS` for `ADMISSION_CLOSED_MS`, renews the closing at its reads while that lasts, and
- * from `HOLD_LOOKUPS` keeps it closed through its folds (`admissionKeeper`).
+ * keeps it closed through its folds while new tags come in as fast (`admissionKeeper`).
  * A write that puts a tag on a magazine reads the closing with the head (no call more) and waits
  * while it holds: writers slow down to what the folder sustains, rather than readers paying for
  * it. One kept out longer than `ADMISSION_WAIT_MS` answers 503 with `Retry-After`. A closing is
@@ -31,7 +31,8 @@ const FAR_AHEAD_MS = 2 * ADMISSION_CLOSED_MS;
 
 /**
  * Lookups from which the folder closes `TAGS` (half a call of them), and from which it keeps it
- * closed through its folds (a call of them). Measured with 100,000 scattered new tags on
+ * closed through its folds (a call of them; new lookups, and those to come at their pace, from
+ * `ADMIT_LOOKUPS`). Measured with 100,000 scattered new tags on
  * `npm run bench:scale` (docs/benchmarks.md): closed from 50 and kept closed from 50, 1 page in
  * 2,232 over the targets, but writers 16 to 28 % slower in every phase, as 50 distinct tags in
  * use (most workloads' popular ones) held them back; kept closed from 100 alone, 9 in 1,654.
@@ -71,12 +72,30 @@ export const closeAdmission = async (access: TableAccess, generation: string, no
 };
 
 /**
+ * The shortest span a read's new lookups are taken to have come in over, so that one ticket just
+ * written does not read as a flood.
+ */
+const FLOW_SPAN_LEAST_MS = 250;
+
+/**
+ * The lookups the last read of `TAGS` found, across the runs of one instance: a tag found again
+ * (one of the tags most in use, waiting at every read) is no more work for readers than it was; a
+ * tag not seen before is.
+ */
+let lastFound: { readonly generation: string; readonly keys: ReadonlySet<string> } | undefined;
+
+/**
  * A folder's side of admission, for one run over `TAGS`. A read that finds `ADMIT_LOOKUPS` closes
- * `TAGS` (renewed at reads, every `ADMISSION_RENEW_MS` at most); one that finds `HOLD_LOOKUPS`
- * keeps it closed, renewed every `ADMISSION_RENEW_MS`, until a read finds fewer or the run ends
- * (`stop`), through the fold's own writes: renewed only at reads, a closing lapsed in each fold
- * longer than a second (0.5–1.8 s on DynamoDB Local), and in `npm run bench:scale` up to 107
- * tickets piled up meanwhile, a `/tags` read looking up 400 tags in 6 calls. Caught up,
+ * `TAGS` (renewed at reads, every `ADMISSION_RENEW_MS` at most). It keeps it closed, renewed every
+ * `ADMISSION_RENEW_MS`, until the run ends (`stop`), through the fold's own writes, while the last
+ * read found `HOLD_LOOKUPS`, or while the tags a reader would look up that it found new, and as
+ * many more as came in at their pace since (a second's worth in a fold of a second), make
+ * `ADMIT_LOOKUPS`. Renewed only at reads, a closing lapsed in each fold longer than a second
+ * (0.5–1.8 s on DynamoDB Local), and in `npm run bench:scale` up to 107 tickets piled up
+ * meanwhile, a `/tags` read looking up 400 tags in 6 calls; kept closed only from `HOLD_LOOKUPS`,
+ * a read of 11 tickets (44 new tags) was followed by a fold of 2.7 s while 80 and more piled up.
+ * Counting all the tags found rather than the new ones, the tags most in use held writers back in
+ * loads of no new tag (16 % fewer POSTs a second). Caught up,
  * it lets the closing lapse rather than open it: opened at once, it let up to 240 tickets pile up
  * while the folder waited for the stream's next batch, and a read took 11 calls. Advice: a write
  * that fails leaves the closing as it was, to lapse by itself.
@@ -93,6 +112,10 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
   let missed = false;
   let lag = 0;
   let closedTill = 0;
+  // What the last read found: whether it holds `TAGS` closed, and its new lookups and their pace.
+  let held = false;
+  let flow = { novel: 0, perMs: 0, at: 0 };
+  const projected = () => flow.novel + flow.perMs * (Date.now() - flow.at);
   const renew = (): Promise<unknown> => {
     if (renewing) {
       missed = true;
@@ -113,22 +136,30 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
       });
     return renewing;
   };
-  const quiet = () => {
-    clearInterval(timer);
-    timer = undefined;
+  const tick = () => {
+    if (held || projected() >= ADMIT_LOOKUPS) void renew();
   };
   return {
-    /** How many tags the tickets the folder's last read found make a reader look up. */
-    found: async (lookups: number) => {
-      if (lookups < HOLD_LOOKUPS) quiet();
-      else timer ??= setInterval(renew, ADMISSION_RENEW_MS);
-      if (lookups >= ADMIT_LOOKUPS && Date.now() - renewedAt >= ADMISSION_RENEW_MS) await renew();
+    /**
+     * The tags the tickets the folder's read found make a reader look up, and when the oldest of
+     * those tickets was written (Unix ms).
+     */
+    found: async (lookups: readonly string[], since: number) => {
+      const now = Date.now();
+      const before = lastFound?.generation === generation ? lastFound.keys : new Set<string>();
+      const novel = lookups.filter((key) => !before.has(key)).length;
+      lastFound = { generation, keys: new Set(lookups) };
+      flow = { novel, perMs: novel / Math.max(now - since, FLOW_SPAN_LEAST_MS), at: now };
+      held = lookups.length >= HOLD_LOOKUPS;
+      timer ??= setInterval(tick, ADMISSION_RENEW_MS);
+      if (lookups.length >= ADMIT_LOOKUPS && now - renewedAt >= ADMISSION_RENEW_MS) await renew();
     },
     /** Till when (Unix ms) the closings this run set keep writes out; 0 if it set none. */
     closedTill: () => closedTill,
     /** The run is over (a renewal in flight settled, so none outlives it): the closing lapses within `ADMISSION_CLOSED_MS`. */
     stop: async () => {
-      quiet();
+      clearInterval(timer);
+      timer = undefined;
       await renewing;
     },
   };

@@ -159,7 +159,11 @@ const foldRun = async (
     ]);
     if (read === undefined) return folded;
     // Readers would look up too many tags: writes that bring more wait (admission.ts).
-    if (read.overlay) await admission?.found(toLookUp({ ...read, overlay: read.overlay }).length);
+    if (read.overlay)
+      await admission?.found(
+        toLookUp({ ...read, overlay: read.overlay }),
+        Math.min(began, ...read.tickets.map((ticket) => ticket.at * 1000)),
+      );
     comesBack ||= read.tickets.some((ticket) => ticket.at * 1000 > laterBatch);
     // Written since the last read, which found fewer than a full fold: their records are in a later
     // batch, which folds them with the next ones (a fold of a few would double the folds at 10 a
