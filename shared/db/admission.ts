@@ -78,11 +78,13 @@ export const closeAdmission = async (access: TableAccess, generation: string, no
 const FLOW_SPAN_LEAST_MS = 250;
 
 /**
- * The lookups the last read of `TAGS` found, across the runs of one instance: a tag found again
- * (one of the tags most in use, waiting at every read) is no more work for readers than it was; a
- * tag not seen before is.
+ * What one instance's folder knows of `TAGS`, across its runs. The lookups its last read found: a
+ * tag found again (one of the tags most in use, waiting at every read) is no more work for readers
+ * than it was; a tag not seen before is. And till when its closings keep writes out: a run that
+ * begins on a batch already folded, and ends at once, still watches for the writes they held back
+ * (ended as the closing lapsed, runs left 71 to 80 tickets to the batch after).
  */
-let lastFound: { readonly generation: string; readonly keys: ReadonlySet<string> } | undefined;
+let remembered = { generation: '', found: new Set<string>() as ReadonlySet<string>, closedTill: 0 };
 
 /**
  * A folder's side of admission, for one run over `TAGS`. A read that finds `ADMIT_LOOKUPS` closes
@@ -101,6 +103,8 @@ let lastFound: { readonly generation: string; readonly keys: ReadonlySet<string>
  * that fails leaves the closing as it was, to lapse by itself.
  */
 export const admissionKeeper = (access: TableAccess, generation: string) => {
+  if (remembered.generation !== generation) remembered = { generation, found: new Set(), closedTill: 0 };
+  const memory = remembered;
   let timer: NodeJS.Timeout | undefined;
   // One renewal at a time: a late one (retried under throttling) would find its successors' closing
   // past its own bound for a clock far ahead, and set it back, already lapsed.
@@ -111,7 +115,6 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
   // retried) does not leave `TAGS` open a part of every period.
   let missed = false;
   let lag = 0;
-  let closedTill = 0;
   // What the last read found: whether it holds `TAGS` closed, and its new lookups and their pace.
   let held = false;
   let flow = { novel: 0, perMs: 0, at: 0 };
@@ -125,7 +128,7 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
     renewedAt = started;
     renewing = closeAdmission(access, generation, started, lag)
       .then((until) => {
-        closedTill = Math.max(closedTill, until ?? 0);
+        memory.closedTill = Math.max(memory.closedTill, until ?? 0);
       })
       .catch(() => undefined)
       .finally(() => {
@@ -146,16 +149,15 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
      */
     found: async (lookups: readonly string[], since: number) => {
       const now = Date.now();
-      const before = lastFound?.generation === generation ? lastFound.keys : new Set<string>();
-      const novel = lookups.filter((key) => !before.has(key)).length;
-      lastFound = { generation, keys: new Set(lookups) };
+      const novel = lookups.filter((key) => !memory.found.has(key)).length;
+      memory.found = new Set(lookups);
       flow = { novel, perMs: novel / Math.max(now - since, FLOW_SPAN_LEAST_MS), at: now };
       held = lookups.length >= HOLD_LOOKUPS;
       timer ??= setInterval(tick, ADMISSION_RENEW_MS);
       if (lookups.length >= ADMIT_LOOKUPS && now - renewedAt >= ADMISSION_RENEW_MS) await renew();
     },
-    /** Till when (Unix ms) the closings this run set keep writes out; 0 if it set none. */
-    closedTill: () => closedTill,
+    /** Till when (Unix ms) the closings this instance set keep writes out; 0 if it set none. */
+    closedTill: () => memory.closedTill,
     /** The run is over (a renewal in flight settled, so none outlives it): the closing lapses within `ADMISSION_CLOSED_MS`. */
     stop: async () => {
       clearInterval(timer);

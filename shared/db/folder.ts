@@ -60,9 +60,8 @@ export const FLOW_TICKETS = 8;
 export const FLOW_PAUSE_MS = 250;
 
 /**
- * A `TAGS` run that closed it to new tags keeps reading, a read every `FLOW_PAUSE_MS`, till this
- * long after its last closing lapses, even caught up: the writes it held back all go when the
- * closing lapses. Ended when it caught up, it left them to the stream's next batch, a second or
+ * A `TAGS` run keeps reading, a read every `FLOW_PAUSE_MS`, till this long after the last closing
+ * its instance set lapses, even caught up: the writes it held back all go when the closing lapses. Ended when it caught up, it left them to the stream's next batch, a second or
  * more later; on `npm run bench:scale`, 100,000 scattered new tags, 50 to 62 tickets (200 to 248
  * lookups) waited at the next run's second read, and readers that came first met up to 137.
  */

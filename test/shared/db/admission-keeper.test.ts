@@ -112,6 +112,16 @@ describe("the folder's keeper of TAGS's closing", () => {
     expect(await closing()).toBeGreaterThan(Date.now());
   });
 
+  it('tells a later run of the instance till when the run before kept TAGS closed', async () => {
+    const first = admissionKeeper(tableAccess(writer, tableName, Date.now() + 5_000), generation);
+    await first.found(lookups('f', ADMIT_LOOKUPS), longAgo());
+    await first.stop();
+    const until = await closing();
+    expect(until).toBeGreaterThan(Date.now());
+    expect(admissionKeeper(tableAccess(writer, tableName, Date.now() + 5_000), generation).closedTill()).toBe(until);
+    expect(admissionKeeper(tableAccess(writer, tableName, Date.now() + 5_000), 'g2').closedTill()).toBe(0);
+  });
+
   it('lets it lapse when the new tags came slowly', async () => {
     const counted = counting();
     const keeper = admissionKeeper(counted.access, generation);
