@@ -5,7 +5,7 @@ import { netted, type Ticket } from './counts';
 import { blockDeltas, type FoldPlan, planFold, planTagsFold } from './fold';
 import { readGeneration } from './generation';
 import { decodeBlock } from './items';
-import { blockKey, type CountedList } from './keys';
+import { blockKey, type CountedList, ticketWrittenMs } from './keys';
 import { type ListSnapshot, readForFold, readTickets } from './lists';
 import { blockIndexOf, blocksTouched, type Entry, storedBytes } from './ranked';
 import { backoff, isConflict, sleep, type TableAccess } from './table-access';
@@ -61,7 +61,8 @@ export const FLOW_PAUSE_MS = 250;
 
 /**
  * A `TAGS` run keeps reading, a read every `FLOW_PAUSE_MS`, till this long after the last closing
- * its instance set lapses, even caught up: the writes it held back all go when the closing lapses. Ended when it caught up, it left them to the stream's next batch, a second or
+ * its instance set lapses (within its stint), even caught up, and folds whatever tickets it finds:
+ * the writes it held back all go when the closing lapses. Ended when it caught up, it left them to the stream's next batch, a second or
  * more later; on `npm run bench:scale`, 100,000 scattered new tags, 50 to 62 tickets (200 to 248
  * lookups) waited at the next run's second read, and readers that came first met up to 137.
  */
@@ -118,7 +119,8 @@ const foldRun = async (
   // Whether a ticket read was written after the batch was formed, so that a later batch names the list.
   let comesBack = false;
   const givesBack = () => comesBack && Date.now() >= stint;
-  const watching = () => admission !== undefined && Date.now() < admission.closedTill() + WATCH_AFTER_MS;
+  const watching = () =>
+    admission !== undefined && Date.now() < Math.min(stint, admission.closedTill() + WATCH_AFTER_MS);
   const pause = (began: number) => sleep(Math.max(0, began + FLOW_PAUSE_MS - Date.now()));
   let known: ListSnapshot | undefined;
   // The snapshot whose merged tags' state items were written: a watching run reads on it again.
@@ -161,18 +163,26 @@ const foldRun = async (
     if (read.overlay)
       await admission?.found(
         toLookUp({ ...read, overlay: read.overlay }),
-        Math.min(began, ...read.tickets.map((ticket) => ticket.at * 1000)),
+        Math.min(began, ...read.tickets.map((ticket) => ticketWrittenMs(ticket.sk) ?? ticket.at * 1000)),
       );
     comesBack ||= read.tickets.some((ticket) => ticket.at * 1000 > laterBatch);
-    // Written since the last read, which found fewer than a full fold: their records are in a later
-    // batch, which folds them with the next ones (a fold of a few would double the folds at 10 a
-    // second). With none, `TAGS`'s merges go on: no batch would come for them.
-    const few = read.tickets.length === 0 ? !overlayToMerge(read) : paused && read.tickets.length < FLOW_TICKETS;
-    if (few) {
-      if (!watching() || givesBack()) return folded;
+    if (read.tickets.length === 0 && !overlayToMerge(read)) {
+      if (!watching()) return folded;
+      // Caught up, watching: the next reads are of tickets only, on the list as read.
+      if (!known) {
+        known = read;
+        statesOf = read;
+        blocks = new Map();
+      }
       await pause(began);
       continue;
     }
+    // Written since the last read, which found fewer than a full fold: their records are in a later
+    // batch, which folds them with the next ones (a fold of a few would double the folds at 10 a
+    // second). With none, `TAGS`'s merges go on: no batch would come for them. Watching, they are
+    // folded: held back by the closing they come in a few at a time, and a few naming many tags
+    // would renew it at every read while the run waited for more.
+    if (paused && read.tickets.length > 0 && read.tickets.length < FLOW_TICKETS && !watching()) return folded;
     paused = false;
     const parts = overlayParts(read);
     if (!known) {

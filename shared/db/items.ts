@@ -2,7 +2,7 @@ import type { Article } from '../domain/article';
 import type { Magazine } from '../domain/magazine';
 import type { TagRef } from '../domain/tag';
 import { type Delta, type ListCounts, noCounts, type Ticket } from './counts';
-import { attr, TICKET_PREFIX } from './keys';
+import { attr, ticketWrittenMs } from './keys';
 import {
   type BlockRef,
   type Directory,
@@ -115,8 +115,8 @@ export const encodeDeltas = (deltas: readonly Delta[]): string => encodeEntries(
 
 /** When a ticket's write was made (Unix seconds): its sort key's milliseconds, or the `at` older tickets carry. */
 const ticketTime = (item: Item): number => {
-  const ms = Number(string(item, 'SK').slice(TICKET_PREFIX.length, TICKET_PREFIX.length + 13));
-  return item[attr.at] !== undefined || !Number.isSafeInteger(ms) ? number(item, attr.at) : Math.floor(ms / 1000);
+  const ms = ticketWrittenMs(string(item, 'SK'));
+  return item[attr.at] !== undefined || ms === undefined ? number(item, attr.at) : Math.floor(ms / 1000);
 };
 
 export const decodeTicket = (item: Item): Ticket => ({

@@ -82,6 +82,11 @@ export const ticketKey = (generation: string, list: CountedList, at: number, tok
   PK: listPartition(generation, list),
   SK: `${TICKET_PREFIX}${pad(at, 13)}#${UUID.test(token) ? Buffer.from(token.replaceAll('-', '').slice(0, 16), 'hex').toString('base64url') : token}`,
 });
+/** When a ticket's write was made (Unix ms), read from its sort key. */
+export const ticketWrittenMs = (sk: string): number | undefined => {
+  const ms = Number(sk.slice(TICKET_PREFIX.length, TICKET_PREFIX.length + 13));
+  return Number.isSafeInteger(ms) ? ms : undefined;
+};
 export const endMarkKey = (generation: string, list: CountedList): Key => ({
   PK: listPartition(generation, list),
   SK: END_MARK_SK,

@@ -28,18 +28,32 @@ const tag = (id: string): TagRef => ({ id, name: id.toUpperCase() });
 
 let generation = '';
 
-/** `count` magazines at once, each with 4 new tags among those merged: a reader looks each one up. */
-const createScattered = (prefix: string, count: number) =>
+/** `count` magazines at once, each with `perMagazine` new tags among those merged: a reader looks each one up. */
+const createScattered = (prefix: string, count: number, perMagazine = 4) =>
   Promise.all(
     Array.from({ length: count }, (_, m) =>
       createMagazine(writes(), {
         id: `${prefix}${m}`,
         title: 'Scattered',
         created: undefined,
-        tags: Array.from({ length: 4 }, (_, k) => tag(`t${String(m * 20 + k).padStart(4, '0')}${prefix}`)),
+        tags: Array.from({ length: perMagazine }, (_, k) => tag(`t${String(m * 20 + k).padStart(4, '0')}${prefix}`)),
       }),
     ),
   );
+
+/** Runs a fold of `TAGS` and, once it has closed `TAGS`, `meanwhile` (whose writes wait for the closing to lapse). */
+const foldClosing = async (meanwhile: () => Promise<unknown>) => {
+  const began = Date.now();
+  const run = foldList(writes(), generation, 'TAGS');
+  let until = 0;
+  while (until <= Date.now() && Date.now() < began + 5_000) {
+    await sleep(10);
+    until = closedUntil(await writes().get(admissionKey(generation)));
+  }
+  expect(until).toBeGreaterThan(Date.now());
+  const [folded] = await Promise.all([run, meanwhile()]);
+  return { folded, until };
+};
 
 const ticketsWaiting = async () => {
   const { items } = await writes().query({
@@ -70,20 +84,25 @@ describe('a TAGS run that closed it to new tags', () => {
   it('folds the tickets of the writes it held back, which go when its closing lapses', async () => {
     const backlog = Math.ceil(ADMIT_LOOKUPS / 4);
     await createScattered('a', backlog);
-    const began = Date.now();
-    const run = foldList(writes(), generation, 'TAGS');
-    let until = 0;
-    while (until <= Date.now() && Date.now() < began + 5_000) {
-      await sleep(10);
-      until = closedUntil(await writes().get(admissionKey(generation)));
-    }
-    expect(until).toBeGreaterThan(Date.now());
     // Made while `TAGS` is closed: each waits for the closing to lapse, then all write at once.
-    const heldBack = createScattered('b', FLOW_TICKETS);
-    const [folded] = await Promise.all([run, heldBack]);
+    const { folded, until } = await foldClosing(() => createScattered('b', FLOW_TICKETS));
     expect(folded).toBe(backlog + FLOW_TICKETS);
     expect(await ticketsWaiting()).toBe(0);
     // And it ended, caught up, soon after: its watch is bounded.
+    expect(Date.now()).toBeLessThan(until + 2 * ADMISSION_CLOSED_MS + WATCH_AFTER_MS + 4_000);
+  });
+
+  it('folds a few held-back tickets that name many tags, rather than wait for more with TAGS closed', async () => {
+    const backlog = Math.ceil(ADMIT_LOOKUPS / 4);
+    await createScattered('c', backlog);
+    // Fewer tickets than a flowing fold takes, naming more tags than close TAGS: waiting for more,
+    // the run renewed the closing at each read, and kept them out, till its deadline.
+    const few = 4;
+    const perMagazine = Math.ceil(ADMIT_LOOKUPS / few) + 1;
+    expect(few).toBeLessThan(FLOW_TICKETS);
+    const { folded, until } = await foldClosing(() => createScattered('d', few, perMagazine));
+    expect(folded).toBe(backlog + few);
+    expect(await ticketsWaiting()).toBe(0);
     expect(Date.now()).toBeLessThan(until + 2 * ADMISSION_CLOSED_MS + WATCH_AFTER_MS + 4_000);
   });
 });
