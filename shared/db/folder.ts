@@ -60,10 +60,10 @@ export const FLOW_TICKETS = 8;
 export const FLOW_PAUSE_MS = 250;
 
 /**
- * A `TAGS` run keeps reading, a read every `FLOW_PAUSE_MS`, till this long after the last closing
- * its instance set lapses (within its stint), even caught up, and folds whatever tickets it finds:
- * the writes it held back all go when the closing lapses. Ended when it caught up, it left them to the stream's next batch, a second or
- * more later; on `npm run bench:scale`, 100,000 scattered new tags, 50 to 62 tickets (200 to 248
+ * A stream batch's `TAGS` run keeps reading, a read every `FLOW_PAUSE_MS`, till this long after
+ * the last closing its instance set lapses (within its stint), even caught up, and folds whatever
+ * tickets it finds: the writes it held back all go when the closing lapses. Ended when it caught
+ * up, it left them to the stream's next batch, a second or more later; on `npm run bench:scale`, 100,000 scattered new tags, 50 to 62 tickets (200 to 248
  * lookups) waited at the next run's second read, and readers that came first met up to 137.
  */
 export const WATCH_AFTER_MS = 1_000;
@@ -112,6 +112,7 @@ const foldRun = async (
   until: number,
   batchBegan: number,
   admission: ReturnType<typeof admissionKeeper> | undefined,
+  watches: boolean,
 ): Promise<number> => {
   let folded = 0;
   const stint = batchBegan + FLOW_STINT_MS;
@@ -120,7 +121,7 @@ const foldRun = async (
   let comesBack = false;
   const givesBack = () => comesBack && Date.now() >= stint;
   const watching = () =>
-    admission !== undefined && Date.now() < Math.min(stint, admission.closedTill() + WATCH_AFTER_MS);
+    watches && admission !== undefined && Date.now() < Math.min(stint, admission.closedTill() + WATCH_AFTER_MS);
   const pause = (began: number) => sleep(Math.max(0, began + FLOW_PAUSE_MS - Date.now()));
   let known: ListSnapshot | undefined;
   // The snapshot whose merged tags' state items were written: a watching run reads on it again.
@@ -303,11 +304,16 @@ export const foldList = async (
   until = access.deadline - 1_000,
   /** When the folder's batch began (Unix ms). */
   batchBegan = Date.now(),
+  /**
+   * Whether a `TAGS` run reads on after a closing (`WATCH_AFTER_MS`): a stream batch's run does
+   * (`foldLists`); a fold made on purpose (a test, a tool) is over when it caught up.
+   */
+  watches = false,
 ): Promise<number> => {
   // The run owns `TAGS`'s closing (admission.ts): none of its renewals outlives it, however it ends.
   const admission = list === 'TAGS' ? admissionKeeper(access, generation) : undefined;
   try {
-    return await foldRun(access, generation, list, until, batchBegan, admission);
+    return await foldRun(access, generation, list, until, batchBegan, admission, watches);
   } finally {
     await admission?.stop();
   }
@@ -328,7 +334,7 @@ export const foldLists = async (
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
       // Not `folded += await …`, which reads `folded` before the wait and loses the other workers' folds.
-      const tickets = await foldList(access, next.generation, next.list, undefined, began);
+      const tickets = await foldList(access, next.generation, next.list, undefined, began, true);
       folded += tickets;
     }
   };

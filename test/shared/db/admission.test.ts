@@ -4,7 +4,6 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
 import { ADMIT_LOOKUPS, closeAdmission, closedUntil, HOLD_LOOKUPS } from '../../../shared/db/admission';
-import { replaceAllMagazines } from '../../../shared/db/bulk';
 import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
 import { admissionKey, listPartition, TICKET_PREFIX } from '../../../shared/db/keys';
@@ -13,6 +12,7 @@ import { sleep, type TableAccess, tableAccess } from '../../../shared/db/table-a
 import { AlreadyExists, StoreUnavailable } from '../../../shared/domain/errors';
 import type { TagRef } from '../../../shared/domain/tag';
 import { ADMISSION_CLOSED_MS, ADMISSION_WAIT_MS } from '../../../shared/timing';
+import { eightHundredTags } from '../../support/tags-fixture';
 
 /**
  * `TAGS`'s admission, on DynamoDB Local: found by `npm run bench:scale`, where 24 writers making
@@ -58,16 +58,7 @@ const closing = async () => closedUntil(await writes().get(admissionKey(generati
 beforeAll(async () => {
   await ensureTable(client, tableName, { stream: false });
   // 800 tags merged into `TAGS`'s blocks, `t0000` to `t0799`.
-  await replaceAllMagazines(
-    writes(),
-    Array.from({ length: 25 }, (_, m) => ({
-      id: `m${m}`,
-      title: `M ${m}`,
-      tags: Array.from({ length: 32 }, (_, k) => merged(m * 32 + k)),
-      created: 1_600_000_000 + m,
-    })),
-    undefined,
-  );
+  await eightHundredTags(writes, merged);
   generation = await readGeneration(writes());
 });
 

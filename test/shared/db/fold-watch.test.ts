@@ -4,7 +4,6 @@ import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
 import { ADMIT_LOOKUPS, closedUntil } from '../../../shared/db/admission';
-import { replaceAllMagazines } from '../../../shared/db/bulk';
 import { FLOW_TICKETS, foldList, WATCH_AFTER_MS } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
 import { admissionKey, listPartition, TICKET_PREFIX } from '../../../shared/db/keys';
@@ -12,6 +11,7 @@ import { createMagazine } from '../../../shared/db/magazines';
 import { sleep, tableAccess } from '../../../shared/db/table-access';
 import type { TagRef } from '../../../shared/domain/tag';
 import { ADMISSION_CLOSED_MS } from '../../../shared/timing';
+import { eightHundredTags } from '../../support/tags-fixture';
 
 /**
  * Found by `npm run bench:scale` under 100,000 new tags with scattered ids: a `TAGS` run that
@@ -44,7 +44,7 @@ const createScattered = (prefix: string, count: number, perMagazine = 4) =>
 /** Runs a fold of `TAGS` and, once it has closed `TAGS`, `meanwhile` (whose writes wait for the closing to lapse). */
 const foldClosing = async (meanwhile: () => Promise<unknown>) => {
   const began = Date.now();
-  const run = foldList(writes(), generation, 'TAGS');
+  const run = foldList(writes(), generation, 'TAGS', undefined, Date.now(), true);
   let until = 0;
   while (until <= Date.now() && Date.now() < began + 5_000) {
     await sleep(10);
@@ -67,16 +67,7 @@ const ticketsWaiting = async () => {
 beforeAll(async () => {
   await ensureTable(client, tableName, { stream: false });
   // 800 tags merged into `TAGS`'s blocks, `t0000` to `t0799`.
-  await replaceAllMagazines(
-    writes(),
-    Array.from({ length: 25 }, (_, m) => ({
-      id: `m${m}`,
-      title: `M ${m}`,
-      tags: Array.from({ length: 32 }, (_, k) => tag(`t${String(m * 32 + k).padStart(4, '0')}`)),
-      created: 1_600_000_000 + m,
-    })),
-    undefined,
-  );
+  await eightHundredTags(writes, (i) => tag(`t${String(i).padStart(4, '0')}`));
   generation = await readGeneration(writes());
 });
 
