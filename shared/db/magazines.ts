@@ -3,7 +3,7 @@ import { AlreadyExists, NotFound, PreconditionFailed } from '../domain/errors';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine, MagazineDraft } from '../domain/magazine';
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
-import { readAdmitted } from './admission';
+import { readAdmitted, type WriteAdmission, writeAdmission } from './admission';
 import { finishArticles, trashEntry } from './cleanup';
 import { type GenerationRead, guardCheck, readInGeneration, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
@@ -50,8 +50,8 @@ export const getMagazine = async (access: TableAccess, id: string): Promise<Maga
 interface CreateOptions extends WriteOptions {
   /** `PUT /magazines/{id}`: a create under an id that must be free. */
   readonly id?: string;
-  /** When the request began to wait for `TAGS`'s admission, if it did before (Unix ms). */
-  readonly since?: number;
+  /** The request's admission to `TAGS`, if it began to wait for it before. */
+  readonly admission?: WriteAdmission;
 }
 
 /**
@@ -68,7 +68,7 @@ export const createMagazine = async (
   if (reservation && 'replay' in reservation) return { id: reservation.replay, replayed: true };
   const id = options.id ?? draft.id ?? newId();
   const token = randomUUID();
-  const since = options.since ?? Date.now();
+  const admission = options.admission ?? writeAdmission();
   // An id the client chose may be taken: that is 405 at once, not after a wait for admission.
   const chosen = options.id ?? draft.id;
   try {
@@ -77,7 +77,7 @@ export const createMagazine = async (
       async () => {
         const { generation } = await readAdmitted(
           access,
-          since,
+          admission,
           (g) => (chosen === undefined ? [] : [magazineKey(g, chosen)]),
           ({ generation: g, items }) =>
             chosen !== undefined && items.get(magazineKey(g, chosen)) ? undefined : { before: [], after: draft.tags },
@@ -154,7 +154,7 @@ export const replaceMagazine = async (
   draft: IdentifiedDraft,
   precondition: Precondition | undefined,
 ): Promise<'created' | 'replaced'> => {
-  const since = Date.now();
+  const admission = writeAdmission();
   const recordIn = ({ generation, items }: GenerationRead) => {
     const item = items.get(magazineKey(generation, draft.id));
     return item && decodeMagazine(item);
@@ -164,7 +164,7 @@ export const replaceMagazine = async (
     async (attempt) => {
       const read = await readAdmitted(
         access,
-        since,
+        admission,
         (g) => [magazineKey(g, draft.id)],
         (found) => {
           const previous = recordIn(found)?.magazine;
@@ -178,7 +178,7 @@ export const replaceMagazine = async (
       if (!satisfies(precondition, record?.magazine.revision)) throw new PreconditionFailed();
       if (!record) {
         try {
-          await createMagazine(access, draft, { id: draft.id, since });
+          await createMagazine(access, draft, { id: draft.id, admission });
           return { done: 'created' };
         } catch (error) {
           // Created meanwhile by someone else: replace it, as asked.

@@ -3,7 +3,7 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
-import { ADMIT_LOOKUPS, closeAdmission, closedUntil, HOLD_LOOKUPS } from '../../../shared/db/admission';
+import { ADMIT_LOOKUPS, closeAdmission, closedUntil, closingEnd, HOLD_LOOKUPS } from '../../../shared/db/admission';
 import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
 import { admissionKey, listPartition, TICKET_PREFIX } from '../../../shared/db/keys';
@@ -11,7 +11,7 @@ import { createMagazine, getMagazine, replaceMagazine } from '../../../shared/db
 import { sleep, type TableAccess, tableAccess } from '../../../shared/db/table-access';
 import { AlreadyExists, StoreUnavailable } from '../../../shared/domain/errors';
 import type { TagRef } from '../../../shared/domain/tag';
-import { ADMISSION_CLOSED_MS, ADMISSION_WAIT_MS } from '../../../shared/timing';
+import { ADMISSION_CLOSED_MS, ADMISSION_OPEN_MS, ADMISSION_WAIT_MS } from '../../../shared/timing';
 import { eightHundredTags } from '../../support/tags-fixture';
 
 /**
@@ -264,5 +264,82 @@ describe("TAGS's admission", () => {
     expect(Math.min(...(await ticketTimes('TAGS', since)))).toBeLessThan(since + ADMISSION_CLOSED_MS);
     expect(await closeAdmission(writes(), generation)).toBeGreaterThan(since);
     expect(await closing()).toBeLessThanOrEqual(Date.now() + ADMISSION_CLOSED_MS);
+  });
+
+  /** A closing that lapsed `ago` ms before now (ahead, if negative), as a folder that stopped renewing it leaves it. */
+  const lapsed = async (ago: number) => {
+    const until = Date.now() - ago;
+    await writer.send(
+      new PutCommand({ TableName: tableName, Item: { ...admissionKey(generation), closedUntil: until } }),
+    );
+    return until;
+  };
+
+  it('lets the writes it held through when a closing lapses, not after the closing that follows', async () => {
+    const until = await lapsed(-200);
+    await createMagazine(writes(), { id: 'opening', title: 'In time', tags: [tag('opening')], created: undefined });
+    const [written, ...more] = await ticketTimes('TAGS', until - 200);
+    expect(more).toEqual([]);
+    expect(written).toBeGreaterThanOrEqual(until);
+    expect(written).toBeLessThan(closingEnd(until));
+  });
+
+  it('holds back a write that comes after the opening till the closing after it lapses', async () => {
+    // The writers let through in the opening, come back for more, wait for the folder to see what
+    // the first brought: let in at once, 64 writers left up to 245 tickets for every `/tags` read.
+    const until = await lapsed(ADMISSION_OPEN_MS + 1);
+    const since = Date.now();
+    await createMagazine(writes(), { id: 'after-opening', title: 'Late', tags: [tag('later')], created: undefined });
+    const held = await ticketTimes('TAGS', since);
+    expect(held).toHaveLength(1);
+    expect(held[0]).toBeGreaterThanOrEqual(closingEnd(until));
+    // Once that lapsed too, writes go at once.
+    await lapsed(closingEnd(0) + 1);
+    const after = Date.now();
+    await createMagazine(writes(), { id: 'open', title: 'Open', tags: [tag('open')], created: undefined });
+    const open = await ticketTimes('TAGS', after);
+    expect(open).toHaveLength(1);
+    expect(open[0]).toBeLessThan(after + ADMISSION_CLOSED_MS);
+  });
+
+  it('does not hold back again a write it let in that lost a race after the opening', async () => {
+    const until = await lapsed(-200);
+    const ownTags = Array.from({ length: 32 }, (_, k) => merged(160 + k));
+    // The write's first transaction waits till the opening is over, then loses to another replace.
+    let raced = false;
+    const base = writes();
+    const racing: TableAccess = {
+      ...base,
+      send: (request) =>
+        base.send(async (sdk, options) => {
+          const wrapped = {
+            send: async (command: { input?: { TransactItems?: { Update?: { Key?: Record<string, unknown> } }[] } }) => {
+              const ours = command.input?.TransactItems?.some(
+                (item) => item.Update?.Key?.PK === `G#${generation}#MAG#m5`,
+              );
+              if (ours && !raced) {
+                raced = true;
+                await sleep(until + ADMISSION_OPEN_MS - Date.now() + 50);
+                await replaceMagazine(
+                  writes(),
+                  { id: 'm5', title: 'Raced', tags: ownTags, created: undefined },
+                  undefined,
+                );
+              }
+              return sdk.send(command as never, options);
+            },
+          };
+          return request(wrapped as never, options);
+        }),
+    };
+    await replaceMagazine(
+      racing,
+      { id: 'm5', title: 'M 5', tags: [...ownTags, tag('again')], created: undefined },
+      undefined,
+    );
+    expect(raced).toBe(true);
+    const written = await ticketTimes('TAGS', until - 200);
+    expect(written).toHaveLength(1);
+    expect(written[0]).toBeLessThan(closingEnd(until));
   });
 });

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { closingEnd, keptOutTill } from '../../../shared/db/admission';
+import { ADMISSION_CLOSED_MS, ADMISSION_OPEN_MS } from '../../../shared/timing';
+
+/**
+ * Till when a closing keeps out a write, by when the write's read of it began: held till it lapses,
+ * let through in the opening after it, held again till the closing after that lapses, then free.
+ */
+describe('keptOutTill', () => {
+  const until = 1_000_000;
+  const end = until + ADMISSION_OPEN_MS + ADMISSION_CLOSED_MS;
+
+  it('holds a read that began before the closing lapsed till it lapses', () => {
+    expect(keptOutTill(until, until - 1)).toBe(until);
+  });
+
+  it('lets through a read that began in the opening', () => {
+    expect(keptOutTill(until, until)).toBe(0);
+    expect(keptOutTill(until, until + ADMISSION_OPEN_MS - 1)).toBe(0);
+  });
+
+  it('holds a read that began after the opening till the closing after it lapses', () => {
+    expect(closingEnd(until)).toBe(end);
+    expect(keptOutTill(until, until + ADMISSION_OPEN_MS)).toBe(end);
+    expect(keptOutTill(until, end - 1)).toBe(end);
+  });
+
+  it('lets through a read that began once both lapsed, or with no closing', () => {
+    expect(keptOutTill(until, end)).toBe(0);
+    expect(keptOutTill(0, until)).toBe(0);
+  });
+
+  it('ignores a closing further ahead than any folder sets, as written by a clock far ahead', () => {
+    expect(keptOutTill(until + 3 * ADMISSION_CLOSED_MS + 1, until)).toBe(0);
+    expect(keptOutTill(until + 2 * ADMISSION_CLOSED_MS, until)).toBe(until + 2 * ADMISSION_CLOSED_MS);
+    // Judged by the time the read answered, not when it began.
+    expect(keptOutTill(until + 3 * ADMISSION_CLOSED_MS, until - 500, until)).toBe(until + 3 * ADMISSION_CLOSED_MS);
+  });
+});
