@@ -55,6 +55,26 @@ const ticketTimes = async (list: 'ALL' | 'TAGS', writtenAfter: number) => {
 
 const closing = async () => closedUntil(await writes().get(admissionKey(generation)));
 
+/** A table access that lets `race` write first, before each transaction on magazine `id`. */
+const racedOn = (id: string, race: () => Promise<void>): TableAccess => {
+  const base = writes();
+  type Command = { input?: { TransactItems?: { Update?: { Key?: Record<string, unknown> } }[] } };
+  return {
+    ...base,
+    send: (request) =>
+      base.send(async (sdk, options) => {
+        const wrapped = {
+          send: async (command: Command) => {
+            if (command.input?.TransactItems?.some((item) => item.Update?.Key?.PK === `G#${generation}#MAG#${id}`))
+              await race();
+            return sdk.send(command as never, options);
+          },
+        };
+        return request(wrapped as never, options);
+      }),
+  };
+};
+
 beforeAll(async () => {
   await ensureTable(client, tableName, { stream: false });
   // 800 tags merged into `TAGS`'s blocks, `t0000` to `t0799`.
@@ -219,30 +239,15 @@ describe("TAGS's admission", () => {
     await closeAdmission(writes(), generation);
     // Then it loses eight races (a replace retries ten): another replace lands between its read and its transaction.
     let races = 0;
-    const base = writes();
-    const raced: TableAccess = {
-      ...base,
-      send: (request) =>
-        base.send(async (sdk, options) => {
-          const wrapped = {
-            send: async (command: { input?: { TransactItems?: { Update?: { Key?: Record<string, unknown> } }[] } }) => {
-              const ours = command.input?.TransactItems?.some(
-                (item) => item.Update?.Key?.PK === `G#${generation}#MAG#m3`,
-              );
-              if (ours && races < 8) {
-                races += 1;
-                await replaceMagazine(
-                  writes(),
-                  { id: 'm3', title: `Race ${races}`, tags: [merged(96)], created: undefined },
-                  undefined,
-                );
-              }
-              return sdk.send(command as never, options);
-            },
-          };
-          return request(wrapped as never, options);
-        }),
-    };
+    const raced = racedOn('m3', async () => {
+      if (races >= 8) return;
+      races += 1;
+      await replaceMagazine(
+        writes(),
+        { id: 'm3', title: `Race ${races}`, tags: [merged(96)], created: undefined },
+        undefined,
+      );
+    });
     await replaceMagazine(
       raced,
       { id: 'm3', title: 'M 3', tags: [merged(96), tag('won')], created: undefined },
@@ -307,31 +312,12 @@ describe("TAGS's admission", () => {
     const ownTags = Array.from({ length: 32 }, (_, k) => merged(160 + k));
     // The write's first transaction waits till the opening is over, then loses to another replace.
     let raced = false;
-    const base = writes();
-    const racing: TableAccess = {
-      ...base,
-      send: (request) =>
-        base.send(async (sdk, options) => {
-          const wrapped = {
-            send: async (command: { input?: { TransactItems?: { Update?: { Key?: Record<string, unknown> } }[] } }) => {
-              const ours = command.input?.TransactItems?.some(
-                (item) => item.Update?.Key?.PK === `G#${generation}#MAG#m5`,
-              );
-              if (ours && !raced) {
-                raced = true;
-                await sleep(until + ADMISSION_OPEN_MS - Date.now() + 50);
-                await replaceMagazine(
-                  writes(),
-                  { id: 'm5', title: 'Raced', tags: ownTags, created: undefined },
-                  undefined,
-                );
-              }
-              return sdk.send(command as never, options);
-            },
-          };
-          return request(wrapped as never, options);
-        }),
-    };
+    const racing = racedOn('m5', async () => {
+      if (raced) return;
+      raced = true;
+      await sleep(until + ADMISSION_OPEN_MS - Date.now() + 50);
+      await replaceMagazine(writes(), { id: 'm5', title: 'Raced', tags: ownTags, created: undefined }, undefined);
+    });
     await replaceMagazine(
       racing,
       { id: 'm5', title: 'M 5', tags: [...ownTags, tag('again')], created: undefined },
