@@ -43,7 +43,8 @@ export const LATER_BATCH_MS = 5_000;
  * `TAGS` closed to new tags (shared/db/admission.ts) stays closed this long after the folder last
  * renewed the closing (up to as long again, the time the last renewal took to land), which it does
  * at most every `ADMISSION_RENEW_MS` (at its reads, or on a timer while far behind): a folder that
- * stops leaves it open again this soon (and `ADMISSION_OPEN_MS` and as long again after, below). A write kept out waits for it to lapse and reads it again, for
+ * stops leaves it open again this soon (and `ADMISSION_OPENINGS` of `ADMISSION_OPEN_MS`, each
+ * followed by as long again, below). A write kept out waits for it to lapse and reads it again, for
  * at most `ADMISSION_WAIT_MS` in all, then answers 503 with `Retry-After`. (Closings of 2 s, with
  * held writes reading them every 250 ms, made writers slower and `/tags` reads larger on
  * `npm run bench:scale`: the reads load the table the folder works on.)
@@ -58,6 +59,8 @@ export const ADMISSION_WAIT_MS = 4_000;
  * (0.1 to 2 s on DynamoDB Local under 64 writers) the writers that had gone came back for more.
  */
 export const ADMISSION_OPEN_MS = 400;
+/** Openings, each followed by such a closing, after a closing lapses, before `TAGS` is open. */
+export const ADMISSION_OPENINGS = 2;
 /** The folder's function timeout. */
 export const FOLDER_TIMEOUT_MS = 60_000;
 

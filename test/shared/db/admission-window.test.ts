@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { closingEnd, keptOutTill } from '../../../shared/db/admission';
-import { ADMISSION_CLOSED_MS, ADMISSION_OPEN_MS } from '../../../shared/timing';
+import { ADMISSION_CLOSED_MS, ADMISSION_OPEN_MS, ADMISSION_OPENINGS } from '../../../shared/timing';
 
 /**
  * Till when a closing keeps out a write, by when the write's read of it began: held till it lapses,
@@ -8,7 +8,8 @@ import { ADMISSION_CLOSED_MS, ADMISSION_OPEN_MS } from '../../../shared/timing';
  */
 describe('keptOutTill', () => {
   const until = 1_000_000;
-  const end = until + ADMISSION_OPEN_MS + ADMISSION_CLOSED_MS;
+  const period = ADMISSION_OPEN_MS + ADMISSION_CLOSED_MS;
+  const end = until + ADMISSION_OPENINGS * period;
 
   it('holds a read that began before the closing lapsed till it lapses', () => {
     expect(keptOutTill(until, until - 1)).toBe(until);
@@ -19,9 +20,13 @@ describe('keptOutTill', () => {
     expect(keptOutTill(until, until + ADMISSION_OPEN_MS - 1)).toBe(0);
   });
 
-  it('holds a read that began after the opening till the closing after it lapses', () => {
+  it('holds a read that began after an opening till the closing after it lapses, opening after opening', () => {
     expect(closingEnd(until)).toBe(end);
-    expect(keptOutTill(until, until + ADMISSION_OPEN_MS)).toBe(end);
+    expect(keptOutTill(until, until + ADMISSION_OPEN_MS)).toBe(until + period);
+    expect(keptOutTill(until, until + period - 1)).toBe(until + period);
+    expect(keptOutTill(until, until + period)).toBe(0);
+    expect(keptOutTill(until, until + period + ADMISSION_OPEN_MS - 1)).toBe(0);
+    expect(keptOutTill(until, end - ADMISSION_CLOSED_MS)).toBe(end);
     expect(keptOutTill(until, end - 1)).toBe(end);
   });
 
