@@ -26,9 +26,9 @@ import { ConditionsFailed, transact } from './table-writes';
  * A write that puts a tag on a magazine reads the closing with the head (no call more) and waits
  * while it holds, then goes in the opening after it lapses (`keptOutTill`): writers slow down to
  * what the folder sustains, rather than readers paying for it. One kept out longer than
- * `ADMISSION_WAIT_MS` answers 503 with `Retry-After`. A closing is advice: counts are exact whether it was read or not, and one that is not renewed lapses by
- * itself (and the closings after its openings), soon enough that a folder that stops does not hold
- * writes back.
+ * `ADMISSION_WAIT_MS` answers 503 with `Retry-After`. A closing is advice: counts are exact
+ * whether it was read or not, and one that is not renewed lapses by itself (and the closings after
+ * its openings), soon enough that a folder that stops does not hold writes back.
  */
 
 /**
@@ -165,7 +165,7 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
       timer ??= setInterval(tick, ADMISSION_RENEW_MS);
       if (lookups.length >= ADMIT_LOOKUPS && now - renewedAt >= ADMISSION_RENEW_MS) await renew();
     },
-    /** Till when (Unix ms) the closings this instance set keep writes out, the one after their opening too; 0 if it set none. */
+    /** Till when (Unix ms) the closings this instance set keep writes out, with those after their openings; 0 if none. */
     closedTill: () => memory.closedTill,
     /** The run is over (a renewal in flight settled, so none outlives it): the closing lapses by itself (`closingEnd`). */
     stop: async () => {

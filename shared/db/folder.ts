@@ -65,8 +65,8 @@ export const FLOW_PAUSE_MS = 250;
  * (`closingEnd`; within its stint), even caught up, and folds whatever tickets it finds: the writes
  * it held back go when the closing lapses, and those held after an opening when the next one
  * comes. Ended when it caught up, it left them to the stream's next batch, a second or more later:
- * on `npm run bench:scale`, under 100,000 scattered new tags, 50 to 62 tickets (200 to 248 lookups) waited at the next run's
- * second read, and readers that came first met up to 137.
+ * on `npm run bench:scale`, under 100,000 scattered new tags, 50 to 62 tickets (200 to 248
+ * lookups) waited at the next run's second read, and readers that came first met up to 137.
  */
 export const WATCH_AFTER_MS = 1_000;
 
