@@ -165,9 +165,9 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
       timer ??= setInterval(tick, ADMISSION_RENEW_MS);
       if (lookups.length >= ADMIT_LOOKUPS && now - renewedAt >= ADMISSION_RENEW_MS) await renew();
     },
-    /** Till when (Unix ms) the closings this instance set keep writes out, with those after their openings; 0 if none. */
+    /** Till when (Unix ms) this instance's closings keep writes out, the ones after their openings too; 0: none. */
     closedTill: () => memory.closedTill,
-    /** The run is over (a renewal in flight settled, so none outlives it): the closing lapses by itself (`closingEnd`). */
+    /** The run is over (a renewal in flight settled, so none outlives it): the closing lapses by itself. */
     stop: async () => {
       clearInterval(timer);
       timer = undefined;
