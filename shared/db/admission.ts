@@ -191,8 +191,11 @@ export const closingEnd = (until: number) => until + ADMISSION_OPENINGS * PERIOD
  * closing after it keeps those who come back for more out until the folder has seen what the first
  * brought, and so on for `ADMISSION_OPENINGS` openings, then it is open. On `npm run bench:scale`,
  * under 100,000 scattered new tags by 64 writers: let in till the folder's next closing landed, up
- * to 245 tickets waited, and 144 `/tags` pages of 530 were over their bounds; with one opening, 27
- * of 624, as all went at its second closing's end while DynamoDB Local stalled; with two, 7 of 612.
+ * to 245 tickets waited, and 144 `/tags` pages of 530 were over their bounds; with one opening,
+ * 22 and 27 of about 620; with two, 7 to 50 in three runs (docs/benchmarks.md). Tried and not
+ * kept: each write at its own random point of a ramp after the lapse, so that fewer go at once;
+ * the folder closed `TAGS` again after the first few, and a third of the writes waited past
+ * `ADMISSION_WAIT_MS`.
  */
 export const keptOutTill = (until: number, began: number, now = began): number => {
   // Further ahead than any folder closes it: a clock far ahead wrote it; a folder replaces it.
