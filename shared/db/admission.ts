@@ -61,7 +61,7 @@ export const HOLD_LOOKUPS = 100;
 export const ADMIT_TICKET_BYTES = 12_000;
 
 /** A ticket's bytes beside its sort key and changes: its partition key and attribute names. */
-const TICKET_ITEM_BYTES = 32;
+const TICKET_ITEM_BYTES = 24;
 
 /**
  * What the tickets of a folder's read (begun at `began`) cost readers beside their lookups: when
