@@ -56,7 +56,7 @@ export const HOLD_LOOKUPS = 100;
  * name: what every reader reads of them beside the page (a fifth of its 64 KB), before the writes
  * already let in land. In the first 45 s of `npm run bench:scale` under 100,000 scattered new tags
  * by 64 writers, `TAGS` had few blocks, its tickets named few tags to look up, nothing closed it,
- * and 160 to 202 tickets made pages of 66 to 90 KB.
+ * and 160 to 202 tickets made pages of 65 to 88 KB.
  */
 export const ADMIT_TICKET_BYTES = 12_000;
 

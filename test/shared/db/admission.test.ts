@@ -96,7 +96,7 @@ describe("TAGS's admission", () => {
   });
 
   it('closes while the tickets the folder reads are ADMIT_TICKET_BYTES, though they name no tag to look up', async () => {
-    // Before `TAGS` had blocks to look new tags up in, 160 to 202 tickets made pages of 66 to 90 KB.
+    // Before `TAGS` had blocks to look new tags up in, 160 to 202 tickets made pages of 65 to 88 KB.
     for (let m = 0; m < 30; m++) {
       const tags = Array.from({ length: 8 }, (_, k) => ({ id: `zz${m}-${k}`, name: `${'Long name '.repeat(5)}${k}` }));
       await createMagazine(writes(), { id: `long${m}`, title: 'Long', created: undefined, tags });
