@@ -8,10 +8,8 @@ import {
   ADMISSION_WAIT_MS,
   CALL_ATTEMPT_MS,
 } from '../timing';
-import type { Ticket } from './counts';
 import { type GenerationRead, readInGeneration } from './generation';
-import { admissionKey, attr, type Key, ticketWrittenMs } from './keys';
-import { storedBytes } from './ranked';
+import { admissionKey, attr, type Key } from './keys';
 import { type Item, sleep, type TableAccess } from './table-access';
 import { ConditionsFailed, transact } from './table-writes';
 
@@ -50,27 +48,6 @@ const FAR_AHEAD_MS = 3 * ADMISSION_CLOSED_MS;
  */
 export const ADMIT_LOOKUPS = 50;
 export const HOLD_LOOKUPS = 100;
-
-/**
- * Bytes of tickets from which the folder closes `TAGS` and keeps it closed, whatever tags they
- * name: what every reader reads of them beside the page (a fifth of its 64 KB), before the writes
- * already let in land. In the first 45 s of `npm run bench:scale` under 100,000 scattered new tags
- * by 64 writers, `TAGS` had few blocks, its tickets named few tags to look up, nothing closed it,
- * and 160 to 202 tickets made pages of 65 to 88 KB.
- */
-export const ADMIT_TICKET_BYTES = 12_000;
-
-/** A ticket's bytes beside its sort key and changes: its partition key and attribute names. */
-const TICKET_ITEM_BYTES = 24;
-
-/**
- * What the tickets of a folder's read (begun at `began`) cost readers beside their lookups: when
- * the oldest was written (Unix ms), and about their bytes.
- */
-export const ticketsLoad = (tickets: readonly Ticket[], began: number): [since: number, bytes: number] => [
-  Math.min(began, ...tickets.map((ticket) => ticketWrittenMs(ticket.sk) ?? ticket.at * 1000)),
-  tickets.reduce((sum, ticket) => sum + TICKET_ITEM_BYTES + ticket.sk.length + storedBytes(ticket.deltas), 0),
-];
 
 /**
  * Closes `TAGS` to new tags till `ADMISSION_CLOSED_MS` from `now` (and `lag` more, what the last
@@ -176,18 +153,17 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
   };
   return {
     /**
-     * The tags the tickets the folder's read found make a reader look up, when the oldest of
-     * those tickets was written (Unix ms), and their bytes (`ticketsLoad`).
+     * The tags the tickets the folder's read found make a reader look up, and when the oldest of
+     * those tickets was written (Unix ms).
      */
-    found: async (lookups: readonly string[], since: number, bytes = 0) => {
+    found: async (lookups: readonly string[], since: number) => {
       const now = Date.now();
       const novel = lookups.filter((key) => !memory.found.has(key)).length;
       memory.found = new Set(lookups);
       flow = { novel, perMs: novel / Math.max(now - since, FLOW_SPAN_LEAST_MS), at: now };
-      const heavy = bytes >= ADMIT_TICKET_BYTES;
-      held = lookups.length >= HOLD_LOOKUPS || heavy;
+      held = lookups.length >= HOLD_LOOKUPS;
       timer ??= setInterval(tick, ADMISSION_RENEW_MS);
-      if ((lookups.length >= ADMIT_LOOKUPS || heavy) && now - renewedAt >= ADMISSION_RENEW_MS) await renew();
+      if (lookups.length >= ADMIT_LOOKUPS && now - renewedAt >= ADMISSION_RENEW_MS) await renew();
     },
     /** Till when (Unix ms) this instance's closings keep writes out, the ones after their openings too; 0: none. */
     closedTill: () => memory.closedTill,

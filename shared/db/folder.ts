@@ -1,11 +1,11 @@
 import { StoreUnavailable } from '../domain/errors';
 import { FLOW_STINT_MS, LATER_BATCH_MS } from '../timing';
-import { admissionKeeper, ticketsLoad } from './admission';
+import { admissionKeeper } from './admission';
 import { netted, type Ticket } from './counts';
 import { blockDeltas, type FoldPlan, planFold, planTagsFold } from './fold';
 import { readGeneration } from './generation';
 import { decodeBlock } from './items';
-import { blockKey, type CountedList } from './keys';
+import { blockKey, type CountedList, ticketWrittenMs } from './keys';
 import { type ListSnapshot, readForFold, readTickets } from './lists';
 import { blockIndexOf, blocksTouched, type Entry, storedBytes } from './ranked';
 import { backoff, isConflict, sleep, type TableAccess } from './table-access';
@@ -162,9 +162,12 @@ const foldRun = async (
       states && writeStatesOf(access, states),
     ]);
     if (read === undefined) return folded;
-    // Readers would look up too many tags, or read too many tickets: writes that bring more wait (admission.ts).
+    // Readers would look up too many tags: writes that bring more wait (admission.ts).
     if (read.overlay)
-      await admission?.found(toLookUp({ ...read, overlay: read.overlay }), ...ticketsLoad(read.tickets, began));
+      await admission?.found(
+        toLookUp({ ...read, overlay: read.overlay }),
+        Math.min(began, ...read.tickets.map((ticket) => ticketWrittenMs(ticket.sk) ?? ticket.at * 1000)),
+      );
     comesBack ||= read.tickets.some((ticket) => ticket.at * 1000 > laterBatch);
     if (read.tickets.length === 0 && !overlayToMerge(read)) {
       if (!watching()) return folded;

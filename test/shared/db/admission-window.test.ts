@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closingEnd, keptOutTill, ticketsLoad } from '../../../shared/db/admission';
-import { encodeDeltas } from '../../../shared/db/items';
-import { attr, FIRST_GENERATION, listPartition } from '../../../shared/db/keys';
+import { closingEnd, keptOutTill } from '../../../shared/db/admission';
 import { ADMISSION_CLOSED_MS, ADMISSION_OPEN_MS, ADMISSION_OPENINGS } from '../../../shared/timing';
 
 /**
@@ -42,29 +40,5 @@ describe('keptOutTill', () => {
     expect(keptOutTill(until + 2 * ADMISSION_CLOSED_MS, until)).toBe(until + 2 * ADMISSION_CLOSED_MS);
     // Judged by the time the read answered, not when it began.
     expect(keptOutTill(until + 3 * ADMISSION_CLOSED_MS, until - 500, until)).toBe(until + 3 * ADMISSION_CLOSED_MS);
-  });
-});
-
-/** What a folder's read of tickets tells the keeper of readers' bytes: about each item's size. */
-describe('ticketsLoad', () => {
-  const deltas = [0, 1, 2, 3].map((k) => ({
-    key: `a3f9c2e1-${k}`,
-    n: 1,
-    names: [[`Tag ${k}`, 1]] as [string, number][],
-  }));
-  const ticket = (ms: number) => ({ sk: `#T${ms}#ukd-kJPYQ28`, at: Math.floor(ms / 1000), deltas });
-
-  it('dates the read by its oldest ticket, or by when it began if none is older', () => {
-    expect(ticketsLoad([ticket(5_000), ticket(3_000)], 9_000)[0]).toBe(3_000);
-    expect(ticketsLoad([], 9_000)).toEqual([9_000, 0]);
-  });
-
-  it("counts each ticket's bytes as DynamoDB sizes its item, within a tenth", () => {
-    const one = ticket(1_795_872_757_397);
-    const item = { PK: listPartition(FIRST_GENERATION, 'TAGS'), SK: one.sk, [attr.changes]: encodeDeltas(deltas) };
-    const size = Object.entries(item).reduce((sum, [name, value]) => sum + name.length + value.length, 0);
-    const [, bytes] = ticketsLoad([one, one], 0);
-    expect(bytes / 2).toBeGreaterThan(size * 0.9);
-    expect(bytes / 2).toBeLessThan(size * 1.1);
   });
 });

@@ -95,25 +95,6 @@ describe("TAGS's admission", () => {
     expect(await closing()).toBe(0);
   });
 
-  it('closes while the tickets the folder reads are ADMIT_TICKET_BYTES, though they name no tag to look up', async () => {
-    // Before `TAGS` had blocks to look new tags up in, 160 to 202 tickets made pages of 65 to 88 KB.
-    for (let m = 0; m < 30; m++) {
-      const tags = Array.from({ length: 8 }, (_, k) => ({ id: `zz${m}-${k}`, name: `${'Long name '.repeat(5)}${k}` }));
-      await createMagazine(writes(), { id: `long${m}`, title: 'Long', created: undefined, tags });
-    }
-    const seen: number[] = [];
-    const watching = writes();
-    const watched = {
-      ...watching,
-      query: async (input: Parameters<typeof watching.query>[0]) => {
-        seen.push((await closing()) - Date.now());
-        return watching.query(input);
-      },
-    };
-    await foldList(watched, generation, 'TAGS');
-    expect(seen.some((ahead) => ahead > 0)).toBe(true);
-  });
-
   it('closes while the tickets the folder reads make a reader look up ADMIT_LOOKUPS tags', async () => {
     // New tags among those merged: each may be in a block, so a reader looks each one up.
     const perPost = 4;
