@@ -1,4 +1,5 @@
 import type { Magazine } from '../domain/magazine';
+import type { Fresh } from './fresh-tags';
 import { type CountedList, createdOfPosition, listPosition, type MagazineList, tagList } from './keys';
 
 /**
@@ -27,6 +28,8 @@ export interface Ticket {
   /** Unix seconds. */
   readonly at: number;
   readonly deltas: readonly Delta[];
+  /** `TAGS`: its tags that had no state item when it was written (fresh-tags.ts). */
+  readonly fresh?: Fresh | undefined;
 }
 
 /** Every list a magazine is in: all magazines, and one per tag (with the tag, whose name it counts). */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Delta, type ListCounts, netted, noCounts, type Ticket, versionWith, withTickets } from './counts';
+import { leftAfter, oldestFresh } from './fresh-tags';
 import {
   countsAttributes,
   directoryAttributes,
@@ -106,7 +107,12 @@ export const foldInto = (
 /** The items a fold's result puts: counts, end mark, directory, blocks (and `TAGS`'s overlay). */
 export const foldedItems = (generation: string, list: CountedList, result: FoldResult | TagsFold): Item[] => [
   { ...countsKey(generation, list), ...countsAttributes(result.counts, result.stamp) },
-  { ...endMarkKey(generation, list), [attr.stamp]: result.stamp },
+  {
+    ...endMarkKey(generation, list),
+    [attr.stamp]: result.stamp,
+    // For creates, which read it to mark fresh tags: none past it is ever looked up (tickets.ts).
+    ...('overlay' in result && result.directory.high !== undefined && { [attr.high]: result.directory.high }),
+  },
   { ...directoryKey(generation, list), ...directoryAttributes(result.directory, result.stamp) },
   { ...retiredKey(generation, list), ...retiredAttributes(result.directory, result.stamp) },
   ...result.written.map((block) => ({
@@ -136,8 +142,9 @@ export const builtList = (generation: string, list: CountedList, deltas: readonl
   const tickets = [{ sk: '', at: Math.floor(now / 1000), deltas }];
   const empty = { stamp: -1, counts: noCounts, directory: emptyDirectory };
   if (list !== 'TAGS') return foldedItems(generation, list, foldInto(list, empty, tickets, new Map(), now));
+  // Every tag in its blocks has its state item, below: the folds after it note what they drop.
   const result = foldTags(
-    { ...empty, overlay: [] },
+    { ...empty, overlay: [], left: { floor: 0, filters: [] } },
     tickets,
     new Map(),
     { ids: [], keys: netted(deltas).map((delta) => delta.key), blocks: new Map() },
@@ -218,12 +225,16 @@ export const planTagsFold = (
   before: ReadonlyMap<string, Known>,
   merge: Merge & { readonly blocks: ReadonlyMap<string, readonly Entry[]> },
   now: number,
+  /** The tags it drops from the overlay (their state items written): noted for fresh tickets' readers (fresh-tags.ts). */
+  dropped: readonly string[] = [],
 ): FoldPlan => {
+  const stamp = snapshot.stamp + 1;
   const state = {
     stamp: snapshot.stamp,
     counts: snapshot.folded,
     directory: snapshot.directory,
     overlay: snapshot.overlay ?? [],
+    left: leftAfter(snapshot.left, stamp, dropped, oldestFresh(snapshot.tickets.slice(tickets.length)) ?? stamp - 1),
   };
   let result = foldTags(state, tickets, before, merge, { now, newId: newBlockId });
   // Counts, end mark, directory, retired list, overlay, the new blocks, the tickets.

@@ -231,7 +231,8 @@ const foldRun = async (
             return entry ? [[delta.key, entry] as const] : [];
           }),
         );
-        plan = planTagsFold(access, snapshot, tickets, before, { ...merge, blocks }, Date.now());
+        const dropped = parts.merged.map((entry) => entry.key);
+        plan = planTagsFold(access, snapshot, tickets, before, { ...merge, blocks }, Date.now(), dropped);
         // Long ids and spellings, or blocks split in more than two: fewer tags merged.
         const tooMuch =
           ('merged' in plan.result && storedBytes(plan.result.merged) > MERGE_MOST_BYTES) ||
@@ -262,6 +263,7 @@ const foldRun = async (
           overlay: storedOverlay(result),
           merged: result.merged.map((entry) => entry.key),
           firsts: result.firsts,
+          left: result.left,
         }),
       };
       const live = new Set(result.directory.blocks.map((block) => block.id));

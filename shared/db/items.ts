@@ -2,6 +2,7 @@ import type { Article } from '../domain/article';
 import type { Magazine } from '../domain/magazine';
 import type { TagRef } from '../domain/tag';
 import { type Delta, type ListCounts, noCounts, type Ticket } from './counts';
+import { decodeFresh, decodeLeft, encodeLeft } from './fresh-tags';
 import { attr, ticketWrittenMs } from './keys';
 import {
   type BlockRef,
@@ -119,11 +120,15 @@ const ticketTime = (item: Item): number => {
   return item[attr.at] !== undefined || ms === undefined ? number(item, attr.at) : Math.floor(ms / 1000);
 };
 
-export const decodeTicket = (item: Item): Ticket => ({
-  sk: string(item, 'SK'),
-  at: ticketTime(item),
-  deltas: item[attr.changes] === undefined ? [] : decodeEntries(string(item, attr.changes)),
-});
+export const decodeTicket = (item: Item): Ticket => {
+  const fresh = decodeFresh(item[attr.fresh]);
+  return {
+    sk: string(item, 'SK'),
+    at: ticketTime(item),
+    deltas: item[attr.changes] === undefined ? [] : decodeEntries(string(item, attr.changes)),
+    ...(fresh && { fresh }),
+  };
+};
 
 const isYears = (value: unknown): value is Record<string, number> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every(isNumber);
@@ -164,19 +169,11 @@ const isBlockRefs = (value: unknown): value is [string, string, number, number][
   );
 
 /**
- * The directory's blocks as stored: `~` then `id,bound,size[,visible];` each (visible only where
- * it differs from size, as in `TAGS`), each bound front-coded as a block's members are: one
- * base-36 digit, the length of the prefix it shares with the bound before, then the rest.
- * Consecutive bounds share most of their leading digits (a magazine list's are positions), so this
- * is a quarter to a third less than bounds written whole, on every page read: the most where
- * magazines were made close together. Block ids are base64url and bounds are key prefixes, so
- * neither holds a comma, a semicolon or a space. Readers also take what older folds wrote: bounds
- * written whole, separated by spaces, and JSON.
- *
- * Functions older than this form split on spaces and would take a one-block directory for a
- * block named `~…`, which their sweeps skip as missing; ending every entry with `;` makes each
- * size they read no number, so they find every such directory malformed (a corrupt item: 500)
- * rather than misread it or leave a generation's items behind.
+ * The directory's blocks as stored (docs/data-model.md, "The table"): `~` then
+ * `id,bound,size[,visible];` each, every bound front-coded; ids are base64url and bounds key
+ * prefixes, so neither holds a comma, a semicolon or a space. Readers also take what older folds
+ * wrote (bounds whole, separated by spaces; JSON). Functions older than this form split on spaces:
+ * ending every entry with `;` makes them find it malformed (500) rather than misread it.
  */
 const FRONT_CODED = '~';
 const ENTRY_END = ';';
@@ -261,15 +258,17 @@ export const decodeOverlay = (item: Item) => {
   const part = (name: string) => ((item[name] ?? '') === '' ? [] : decodeEntries(string(item, name)));
   const keysOf = (entries: readonly Entry[]) => entries.map((entry) => entry.key);
   const merged = part(attr.merged);
+  const left = decodeLeft(item[attr.left]);
   return {
     entries: part(attr.entries),
     merged: keysOf(merged),
     firsts: keysOf(merged.filter((entry) => entry.n === 0)),
+    ...(left && { left }),
   };
 };
 
 /** The overlay with the tags its fold merged among its entries: readers, older folders included, read them as the rest. */
-export const overlayAttributes = (fold: Pick<TagsFold, 'overlay' | 'merged' | 'firsts' | 'stamp'>): Item => {
+export const overlayAttributes = (fold: Pick<TagsFold, 'overlay' | 'merged' | 'firsts' | 'stamp' | 'left'>): Item => {
   const all = storedOverlay(fold);
   const first = new Set(fold.firsts);
   const keys = fold.merged.map((entry) => ({ key: entry.key, n: first.has(entry.key) ? 0 : 1 }));
@@ -277,6 +276,7 @@ export const overlayAttributes = (fold: Pick<TagsFold, 'overlay' | 'merged' | 'f
     [attr.entries]: all.length === 0 ? '' : encodeEntries(all),
     [attr.merged]: keys.length === 0 ? '' : encodeEntries(keys),
     [attr.stamp]: fold.stamp,
+    ...(fold.left && { [attr.left]: encodeLeft(fold.left) }),
   };
 };
 

@@ -224,6 +224,10 @@ export const attr = {
   entries: 'entries',
   /** Overlay: the tags its fold merged into their blocks, their state items not written yet (entries). */
   merged: 'merged',
+  /** Overlay: the tags each fold since a floor dropped from it, a filter per fold (fresh-tags.ts). */
+  left: 'left',
+  /** `TAGS` ticket of a create: its tags that had no state item, and the stamp of the fold before (fresh-tags.ts). */
+  fresh: 'fresh',
   /** Admission: writes that put tags on magazines wait till then (Unix ms). */
   closedUntil: 'closedUntil',
   /** A tag's state: `[[stamp, count, spellings]]` as the fold that last merged it left it (JSON). */

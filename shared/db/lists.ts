@@ -1,17 +1,9 @@
 import { StoreUnavailable } from '../domain/errors';
-import type { Magazine } from '../domain/magazine';
 import { noteTicketsRead } from '../metrics';
-import { countChanges, type Delta, type ListCounts, netted, type Ticket, withTickets } from './counts';
+import { type Delta, type ListCounts, netted, type Ticket, withTickets } from './counts';
+import type { Left } from './fresh-tags';
 import { readInGeneration } from './generation';
-import {
-  decodeBlock,
-  decodeCounts,
-  decodeDirectory,
-  decodeOverlay,
-  decodeStamp,
-  decodeTicket,
-  encodeDeltas,
-} from './items';
+import { decodeBlock, decodeCounts, decodeDirectory, decodeOverlay, decodeStamp, decodeTicket } from './items';
 import {
   attr,
   blockKey,
@@ -24,7 +16,6 @@ import {
   OVERLAY_SK,
   RETIRED_SK,
   TICKET_PREFIX,
-  ticketKey,
 } from './keys';
 import {
   type BlockRef,
@@ -37,7 +28,6 @@ import {
   withDeltas,
 } from './ranked';
 import { type Item, type ItemsByKey, queryAll, type TableAccess } from './table-access';
-import type { TransactItem } from './table-writes';
 import { withOverlay } from './tag-states';
 
 /**
@@ -64,6 +54,8 @@ export interface ListSnapshot {
   readonly merged?: readonly string[];
   /** Those of them merged for the first time. */
   readonly firsts?: readonly string[];
+  /** `TAGS`: the tags the folds since a floor dropped from the overlay (fresh-tags.ts). */
+  readonly left?: Left;
 }
 
 /** What the items of a list's partition hold (counts, tickets, directory, retired blocks). */
@@ -80,6 +72,8 @@ const LIST_ATTRIBUTES = [
   attr.blocks,
   attr.retired,
   attr.entries,
+  attr.fresh,
+  attr.left,
 ] as const;
 
 /** A fold landing during the Query makes its start and end disagree; the Query is made again, at most this often. */
@@ -324,23 +318,3 @@ export const pageMembers = async (
 /** A magazine list's page: its members' keys in ascending order. */
 export const magazinePage = async (access: TableAccess, snapshot: ListSnapshot, window: Window): Promise<Entry[]> =>
   (await pageMembers(access, snapshot, window, sizesWith(snapshot.directory.blocks, snapshot.pending))).members;
-
-/**
- * The tickets of one write, for its transaction: one per list it changes (see `countChanges`), each
- * in that list's own partition, so that no two writes share an item and each list's readers read
- * only their own list's tickets.
- */
-export const ticketPuts = (
-  tableName: string,
-  generation: string,
-  before: Magazine | undefined,
-  after: Magazine | undefined,
-  token: string,
-  now = Date.now(),
-): TransactItem[] =>
-  [...countChanges(before, after)].map(([list, deltas]) => ({
-    Put: {
-      TableName: tableName,
-      Item: { ...ticketKey(generation, list, now, token), [attr.changes]: encodeDeltas(deltas) },
-    },
-  }));

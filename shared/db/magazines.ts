@@ -9,7 +9,6 @@ import { type GenerationRead, guardCheck, readInGeneration, writeLoop, writerOf 
 import { reserve } from './idempotency';
 import { decodeMagazine } from './items';
 import { attr, magazineKey } from './keys';
-import { ticketPuts } from './lists';
 import {
   deletionNote,
   isClosing,
@@ -23,6 +22,7 @@ import {
 import { currentRequestId } from './request';
 import { backoff, isConflict, type TableAccess } from './table-access';
 import { ConditionsFailed, type Transaction } from './table-writes';
+import { freshKeys, freshMarker, ticketPuts } from './tickets';
 
 /** Magazines: one read, and writes that touch no item another write needs (lists: magazine-list.ts). */
 
@@ -75,13 +75,16 @@ export const createMagazine = async (
     await writeLoop(
       access,
       async () => {
-        const { generation } = await readAdmitted(
+        const marked = freshMarker(access.tableName);
+        const read = await readAdmitted(
           access,
           admission,
-          (g) => (chosen === undefined ? [] : [magazineKey(g, chosen)]),
+          (g) => [...(chosen === undefined ? [] : [magazineKey(g, chosen)]), ...freshKeys(g, draft.tags)],
           ({ generation: g, items }) =>
             chosen !== undefined && items.get(magazineKey(g, chosen)) ? undefined : { before: [], after: draft.tags },
         );
+        const { generation } = read;
+        const fresh = marked(read, draft.tags);
         const now = nowInSeconds();
         const magazine: Magazine = {
           id,
@@ -105,7 +108,7 @@ export const createMagazine = async (
                 ExpressionAttributeNames: { '#pk': 'PK' },
               },
             },
-            tickets: ticketPuts(access.tableName, generation, undefined, magazine, token),
+            tickets: ticketPuts(access.tableName, generation, undefined, magazine, token, Date.now(), fresh),
             idempotency: reservation?.commit(id),
           },
           result: id,

@@ -1,4 +1,5 @@
 import { type Delta, type ListCounts, type NameCounts, netted, type Ticket, versionWith } from './counts';
+import type { Left } from './fresh-tags';
 import { applyToBlocks, type BlockChanges, blockIndexOf, type Directory, type Entry } from './ranked';
 
 /**
@@ -143,6 +144,8 @@ export interface TagsFold extends BlockChanges {
   readonly merged: readonly Entry[];
   /** Those of them that were in no block before (their first merge). */
   readonly firsts: readonly string[];
+  /** The tags this fold and those before it dropped from the overlay (fresh-tags.ts), as the fold found them plus its own. */
+  readonly left?: Left | undefined;
 }
 
 /**
@@ -189,6 +192,8 @@ export const foldTags = (
     readonly counts: ListCounts;
     readonly directory: Directory;
     readonly overlay: readonly Entry[];
+    /** The overlay's `left` once this fold's drops are added. */
+    readonly left?: Left | undefined;
   },
   tickets: readonly Ticket[],
   current: ReadonlyMap<string, Known>,
@@ -264,5 +269,6 @@ export const foldTags = (
     overlay: withOverlay([], kept),
     merged: withOverlay([], merged),
     firsts,
+    ...(state.left && { left: state.left }),
   };
 };

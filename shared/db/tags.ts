@@ -3,6 +3,7 @@ import { isIdentifier } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
 import type { TagSummary } from '../domain/tag';
 import { shownName, versionWith, withTickets } from './counts';
+import { provenNew } from './fresh-tags';
 import { lastGeneration, readInGeneration } from './generation';
 import { decodeTagStates } from './items';
 import { tagList, tagStateKey } from './keys';
@@ -171,7 +172,9 @@ const tagsInUse = async (
     return { ...withPending(snapshot, (key) => folded.get(key) ?? NEVER_MERGED), read };
   }
   const inOverlay = new Map(overlay.map((entry) => [entry.key, entry]));
-  const unknown = toLookUp({ ...snapshot, overlay });
+  // A fresh tag no fold since its ticket dropped was in no block: at zero, nothing to read.
+  const proven = provenNew(snapshot.tickets, snapshot.left);
+  const unknown = toLookUp({ ...snapshot, overlay }).filter((key) => !proven.has(key));
   // The page's blocks, guessed before the lookups with each tag they are for taken as new (under a
   // stream of new tags, most are): a guess that missed cost a call and a block more.
   const guessed = withPending(snapshot, (key) => inOverlay.get(key) ?? NEVER_MERGED);

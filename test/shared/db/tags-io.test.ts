@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { countChanges, shownName } from '../../../shared/db/counts';
 import { foldList } from '../../../shared/db/folder';
-import { encodeDeltas } from '../../../shared/db/items';
-import { ticketKey } from '../../../shared/db/keys';
+import { encodeFresh } from '../../../shared/db/fresh-tags';
+import { decodeStamp, encodeDeltas } from '../../../shared/db/items';
+import { endMarkKey, tagStateKey, ticketKey } from '../../../shared/db/keys';
 import type { Item, TableAccess } from '../../../shared/db/table-access';
 import { listTags } from '../../../shared/db/tags';
 import type { Magazine } from '../../../shared/domain/magazine';
@@ -44,6 +45,8 @@ describe('TAGS through the real folder and reader', () => {
                   }),
                   { nil: undefined, freq: 4 },
                 ),
+                // Its tags with no state item marked fresh, with a stamp read this many folds before.
+                fc.option(fc.nat(3), { nil: undefined, freq: 3 }),
               ),
             },
             { weight: 2, arbitrary: fc.tuple(fc.constant('fold' as const)) },
@@ -62,7 +65,7 @@ describe('TAGS through the real folder and reader', () => {
           { minLength: 60, maxLength: 160 },
         ),
         async (ops) => {
-          const { access, put, setHook } = fakeTableWithWrites();
+          const { access, put, setHook, items } = fakeTableWithWrites();
           const stored = new Map<string, Magazine>();
           let ms = 1_700_000_000_000;
           const fold = () => foldList(access, '0', 'TAGS', Date.now() + 60_000);
@@ -85,13 +88,23 @@ describe('TAGS through the real folder and reader', () => {
           };
           for (const op of ops) {
             if (op[0] === 'write') {
-              const [, m, tags] = op;
+              const [, m, tags, staleness] = op;
               const id = `m${m}`;
               const before = stored.get(id);
               const after = tags === undefined ? undefined : magazine(id, tags);
               if (!before && !after) continue;
               const deltas = countChanges(before, after).get('TAGS');
-              if (deltas) put({ ...ticketKey('0', 'TAGS', ms++, `w${ms}`), changes: encodeDeltas(deltas) });
+              const stamp = decodeStamp(items.get(`${endMarkKey('0', 'TAGS').PK}\u0000#U`));
+              const fresh = (deltas ?? [])
+                .map((delta) => delta.key)
+                .filter((key) => !items.has(`${tagStateKey('0', key).PK}\u0000${tagStateKey('0', key).SK}`));
+              if (deltas)
+                put({
+                  ...ticketKey('0', 'TAGS', ms++, `w${ms}`),
+                  changes: encodeDeltas(deltas),
+                  ...(staleness !== undefined &&
+                    fresh.length > 0 && { fresh: encodeFresh({ stamp: Math.max(0, stamp - staleness), ids: fresh }) }),
+                });
               if (after) stored.set(id, after);
               else stored.delete(id);
             } else if (op[0] === 'fold') {

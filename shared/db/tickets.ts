@@ -1,0 +1,78 @@
+import type { Magazine } from '../domain/magazine';
+import type { TagRef } from '../domain/tag';
+import { countChanges } from './counts';
+import { encodeFresh, type Fresh } from './fresh-tags';
+import type { GenerationRead } from './generation';
+import { decodeStamp, encodeDeltas } from './items';
+import { attr, endMarkKey, type Key, tagStateKey, ticketKey } from './keys';
+import type { TransactItem } from './transaction';
+
+/**
+ * The tickets of a write; and a create's side of fresh tags (fresh-tags.ts): it reads `TAGS`'s end
+ * mark and its tags' state items in the BatchGetItem it starts with (a read unit each, no call more).
+ *
+ * The stamp a ticket carries is not the one that read found but the one a read of this instance
+ * found before that read began. A fold drops a tag only after the tag's state item is written, and
+ * this read found none: so every fold that drops it commits after this read, after any read that
+ * had finished before it, and its stamp is above the one that read found. The stamp of the same
+ * read would not do: within one BatchGetItem, the end mark may be read after a fold that the state
+ * item's read came before. (Checking in the transaction that the state items are still missing
+ * would make it sound too, but a tag in many creates at once, before its first merge, would be one
+ * item in all their transactions: a conflict in most.)
+ */
+
+/** Per table and generation, the latest stamp of `TAGS`'s end mark a finished read of this instance found. */
+const seen = new Map<string, number>();
+
+export const freshKeys = (generation: string, tags: readonly TagRef[]): Key[] => [
+  endMarkKey(generation, 'TAGS'),
+  ...tags.map((tag) => tagStateKey(generation, tag.id)),
+];
+
+/**
+ * Called before a create's read: what that read then shows of `tags`, marked with a stamp known
+ * before it. Only tags at or before the end mark's `high`, the last tag merged into a block: a
+ * reader looks up no other (nor any while `TAGS` has no block, and no `high`).
+ */
+export const freshMarker = (tableName: string) => {
+  const before = new Map(seen);
+  return (read: GenerationRead, tags: readonly TagRef[]): Fresh | undefined => {
+    const { generation, items } = read;
+    const end = items.get(endMarkKey(generation, 'TAGS'));
+    const list = `${tableName} ${generation}`;
+    seen.set(list, Math.max(seen.get(list) ?? 0, decodeStamp(end)));
+    const stamp = before.get(list);
+    const high = end?.[attr.high];
+    if (stamp === undefined || typeof high !== 'string') return undefined;
+    const ids = [...new Set(tags.map((tag) => tag.id))].filter(
+      (id) => id <= high && !items.get(tagStateKey(generation, id)),
+    );
+    return ids.length > 0 ? { stamp, ids } : undefined;
+  };
+};
+
+/**
+ * The tickets of one write, for its transaction: one per list it changes (see `countChanges`), each
+ * in that list's own partition, so that no two writes share an item and each list's readers read
+ * only their own list's tickets.
+ */
+export const ticketPuts = (
+  tableName: string,
+  generation: string,
+  before: Magazine | undefined,
+  after: Magazine | undefined,
+  token: string,
+  now = Date.now(),
+  /** A create's tags with no state item (fresh-tags.ts), noted on its `TAGS` ticket. */
+  fresh?: Fresh,
+): TransactItem[] =>
+  [...countChanges(before, after)].map(([list, deltas]) => ({
+    Put: {
+      TableName: tableName,
+      Item: {
+        ...ticketKey(generation, list, now, token),
+        [attr.changes]: encodeDeltas(deltas),
+        ...(list === 'TAGS' && fresh && { [attr.fresh]: encodeFresh(fresh) }),
+      },
+    },
+  }));

@@ -1,0 +1,192 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { countChanges, shownName } from '../../../shared/db/counts';
+import { foldList } from '../../../shared/db/folder';
+import {
+  decodeFresh,
+  decodeLeft,
+  encodeFresh,
+  encodeLeft,
+  filterOf,
+  LEFT_MOST_BYTES,
+  leftAfter,
+  mayHold,
+  provenNew,
+} from '../../../shared/db/fresh-tags';
+import { decodeOverlay, encodeDeltas } from '../../../shared/db/items';
+import { endMarkKey, overlayKey, tagStateKey, ticketKey } from '../../../shared/db/keys';
+import { ItemsByKey, type TableAccess } from '../../../shared/db/table-access';
+import { listTags } from '../../../shared/db/tags';
+import { freshMarker } from '../../../shared/db/tickets';
+import type { Magazine } from '../../../shared/domain/magazine';
+import { fakeTableWithWrites } from '../../support/fake-table';
+import { recountTags, taggedMagazine } from '../../support/tag-recount';
+
+const ids = fc.uniqueArray(
+  fc.string({ minLength: 1, maxLength: 64 }).filter((s) => !/[ ;:]/.test(s)),
+  {
+    maxLength: 500,
+  },
+);
+
+describe('the filter of the tags a fold dropped', () => {
+  it('finds every tag it was made of', () => {
+    fc.assert(fc.property(ids, (keys) => keys.every((key) => mayHold(filterOf(keys), key))));
+  });
+
+  it('finds a tag it was not made of about once in a hundred', () => {
+    const dropped = Array.from({ length: 400 }, (_, i) => `tag-${i}`);
+    const filter = filterOf(dropped);
+    const others = Array.from({ length: 20_000 }, (_, i) => `other-${i}`);
+    expect(others.filter((key) => mayHold(filter, key)).length / others.length).toBeLessThan(0.02);
+    expect(filter.length).toBe(500);
+  });
+
+  it('is stored and read back as written; anything else is no filter at all', () => {
+    fc.assert(
+      fc.property(ids, fc.nat(1000), fc.nat(5), (keys, floor, n) => {
+        const left = {
+          floor,
+          filters: Array.from({ length: n }, (_, i) => ({ stamp: floor + i, bits: filterOf(keys) })),
+        };
+        expect(decodeLeft(encodeLeft(left))).toEqual(left);
+      }),
+    );
+    expect(decodeLeft('x;1:AA')).toBeUndefined();
+    expect(decodeLeft(7)).toBeUndefined();
+    expect(decodeFresh(encodeFresh({ stamp: 4, ids: ['a', 'b'] }))).toEqual({ stamp: 4, ids: ['a', 'b'] });
+    expect(decodeFresh('4')).toBeUndefined();
+    expect(decodeFresh('-1 a')).toBeUndefined();
+  });
+});
+
+describe('what a fold keeps of the filters', () => {
+  const tags = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `t${from + i}`);
+
+  it('notes from its own stamp on when the overlay had none', () => {
+    expect(leftAfter(undefined, 7, [], 6)).toEqual({ floor: 7, filters: [] });
+    const left = leftAfter(undefined, 7, tags(3), 6);
+    expect(left.floor).toBe(7);
+    expect(left.filters.map((f) => f.stamp)).toEqual([7]);
+  });
+
+  it('keeps the filters of the folds after the oldest fresh ticket left, and no more bytes than its bound', () => {
+    let left = leftAfter(undefined, 1, tags(10), 0);
+    for (let stamp = 2; stamp <= 5; stamp++) left = leftAfter(left, stamp, tags(10, stamp * 10), 0);
+    expect(left.floor).toBe(1);
+    expect(left.filters.map((f) => f.stamp)).toEqual([1, 2, 3, 4, 5]);
+    const later = leftAfter(left, 6, [], 3);
+    expect(later.floor).toBe(4);
+    expect(later.filters.map((f) => f.stamp)).toEqual([4, 5]);
+    let big = later;
+    for (let stamp = 7; stamp <= 20; stamp++) big = leftAfter(big, stamp, tags(400, stamp * 1000), 3);
+    const bytes = big.filters.reduce((sum, f) => sum + f.bits.length, 0);
+    expect(bytes).toBeLessThanOrEqual(LEFT_MOST_BYTES);
+    expect(big.floor).toBe((big.filters[0]?.stamp ?? 0) - 0);
+    expect(big.filters.at(-1)?.stamp).toBe(20);
+  });
+
+  it('proves a fresh tag new only where every fold since its stamp is noted and none dropped it', () => {
+    const left = { floor: 3, filters: [{ stamp: 4, bits: filterOf(['x']) }] };
+    const ticket = (stamp: number, ...fresh: string[]) => ({ fresh: { stamp, ids: fresh } });
+    expect([...provenNew([ticket(3, 'y', 'x')], left)]).toEqual(['y']);
+    // Its stamp before the floor: a fold not noted may have dropped it.
+    expect([...provenNew([ticket(1, 'y')], left)]).toEqual([]);
+    // Dropped at 4, before the ticket read stamp 4: the drop is no concern of this ticket.
+    expect([...provenNew([ticket(4, 'x')], left)]).toEqual(['x']);
+    expect([...provenNew([ticket(3, 'y')], undefined)]).toEqual([]);
+  });
+});
+
+describe('a fresh ticket waiting while a fold drops its tag', () => {
+  it('reads the tag as its block has it, not as new', async () => {
+    const { access, put, items } = fakeTableWithWrites();
+    const stored = new Map<string, Magazine>();
+    let ms = 1_700_000_000_000;
+    const write = (magazine: Magazine, fresh?: { stamp: number; ids: string[] }) => {
+      const deltas = countChanges(undefined, magazine).get('TAGS') ?? [];
+      put({
+        ...ticketKey('0', 'TAGS', ms++, `w${ms}`),
+        changes: encodeDeltas(deltas),
+        ...(fresh && { fresh: encodeFresh(fresh) }),
+      });
+      stored.set(magazine.id, magazine);
+    };
+    const overlay = () => decodeOverlay(items.get(`${overlayKey('0').PK}\u0000#V`) ?? {});
+    // A folder that stops after its first fold.
+    const foldOnce = () => {
+      let folds = 0;
+      const stopping: TableAccess = {
+        ...access,
+        send: (request) =>
+          access.send((sdk, options) =>
+            request(
+              {
+                send: (command: { input?: { TransactItems?: { Put?: { Item?: { SK?: unknown } } }[] } }) => {
+                  const folding = (command.input?.TransactItems ?? []).some((item) => item.Put?.Item?.SK === '#A');
+                  if (folding && ++folds > 1)
+                    throw Object.assign(new Error('stopped'), { name: 'InternalServerError' });
+                  return sdk.send(command as never, options);
+                },
+              } as never,
+              options,
+            ),
+          ),
+      };
+      return expect(foldList(stopping, '0', 'TAGS', Date.now() + 60_000)).rejects.toThrow('stopped');
+    };
+    // 120 tags: the first fold puts them in the overlay and merges them into a block.
+    write(
+      taggedMagazine(
+        'm0',
+        Array.from({ length: 120 }, (_, i) => [`t${String(i).padStart(3, '0')}`, 'T'] as const),
+      ),
+    );
+    await foldOnce();
+    expect(overlay().merged).toContain('t050');
+    // A create of t050 before its state item is written: fresh, as of fold 1. Then a full fold of
+    // others ahead of it, which drops t050 from the overlay; the create's ticket still waits.
+    for (let i = 0; i < 80; i++) write(taggedMagazine(`f${i}`, [['u', 'U']]));
+    write(taggedMagazine('late', [['t050', 'T']]), { stamp: 1, ids: ['t050'] });
+    await foldOnce();
+    expect(overlay().entries.map((entry) => entry.key)).not.toContain('t050');
+    const expected = recountTags(stored.values());
+    const page = await listTags(access, { start: { offset: 0 }, limit: 500, sort: 'asc' });
+    expect(page.count).toBe(expected.length);
+    expect(page.items).toEqual(
+      expected.map((entry) => ({ id: entry.key, magazineCount: entry.n, name: shownName(entry.names ?? []) })),
+    );
+  });
+});
+
+describe('the marks a create makes', () => {
+  const read = (stamp: number, high: string | undefined, withState: readonly string[] = []) => {
+    const items = new ItemsByKey();
+    items.set({ ...endMarkKey('0', 'TAGS'), stamp, ...(high !== undefined && { high }) });
+    for (const id of withState) items.set({ ...tagStateKey('0', id), states: '[[1,1,[]]]', stamp: 1 });
+    return { generation: '0', items };
+  };
+  const tags = (...ids: string[]) => ids.map((id) => ({ id, name: id }));
+
+  it('carries the stamp a read before its own found, never its own read', () => {
+    const table = `marks-${Math.random()}`;
+    // The instance's first create knows no earlier stamp: no mark.
+    expect(freshMarker(table)(read(3, 'm'), tags('a'))).toBeUndefined();
+    const second = freshMarker(table);
+    const third = freshMarker(table);
+    expect(second(read(9, 'm'), tags('a', 'b'))).toEqual({ stamp: 3, ids: ['a', 'b'] });
+    // Begun before the second's read finished: only the first's stamp is known to precede it.
+    expect(third(read(12, 'm'), tags('a'))).toEqual({ stamp: 3, ids: ['a'] });
+    expect(freshMarker(table)(read(12, 'm'), tags('a'))).toEqual({ stamp: 12, ids: ['a'] });
+    // Another table's stamps are no concern of this one.
+    expect(freshMarker(`${table}-other`)(read(12, 'm'), tags('a'))).toBeUndefined();
+  });
+
+  it('marks only tags with no state item, at or before the last tag merged into a block', () => {
+    const table = `marks-${Math.random()}`;
+    freshMarker(table)(read(1, 'm'), []);
+    expect(freshMarker(table)(read(2, 'm', ['b']), tags('a', 'b', 'm', 'n'))).toEqual({ stamp: 1, ids: ['a', 'm'] });
+    expect(freshMarker(table)(read(2, undefined), tags('a'))).toBeUndefined();
+    expect(freshMarker(table)(read(2, 'm'), tags('z'))).toBeUndefined();
+  });
+});
