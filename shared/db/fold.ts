@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type Delta, type ListCounts, netted, noCounts, type Ticket, versionWith, withTickets } from './counts';
-import { leftAfter, oldestFresh } from './fresh-tags';
+import { leftAfter } from './fresh-tags';
 import {
   countsAttributes,
   directoryAttributes,
@@ -234,7 +234,7 @@ export const planTagsFold = (
     counts: snapshot.folded,
     directory: snapshot.directory,
     overlay: snapshot.overlay ?? [],
-    left: leftAfter(snapshot.left, stamp, dropped, oldestFresh(snapshot.tickets.slice(tickets.length)) ?? stamp - 1),
+    left: leftAfter(snapshot.left, stamp, dropped, snapshot.tickets.slice(tickets.length)),
   };
   let result = foldTags(state, tickets, before, merge, { now, newId: newBlockId });
   // Counts, end mark, directory, retired list, overlay, the new blocks, the tickets.

@@ -1,14 +1,15 @@
 /**
- * Tags a `/tags` reader need not look up. A create marks its `TAGS` ticket's tags that have no
- * state item as fresh, with the stamp of `TAGS`'s last fold as it read it, and its transaction
- * checks that those state items are still missing. A fold of `TAGS` drops from the overlay only
- * tags whose state items are written, and notes them in the overlay (`left`: a filter per fold).
- * So a fresh tag outside the snapshot's overlay that no fold after the ticket's stamp dropped was
- * in no block at the snapshot: at zero, with nothing to read. Under a stream of scattered new
+ * Tags a `/tags` reader need not look up. A create marks its `TAGS` ticket's tags whose state
+ * items its read found missing as fresh, with a stamp of `TAGS`'s end mark that an earlier read,
+ * finished before that one began, found (tickets.ts: not the stamp of the same read). A fold of
+ * `TAGS` drops from the overlay only tags whose state items are written, and notes them in the
+ * overlay (`left`: a filter per fold); so every fold that drops a fresh tag has a stamp above the
+ * ticket's. A fresh tag outside the snapshot's overlay that no fold after the ticket's stamp
+ * dropped was in no block at the snapshot: at zero, with nothing to read. Under a stream of scattered new
  * tags those are most of a reader's lookups (docs/data-model.md, "How counts stay exact").
  */
 
-/** A ticket's fresh tags: no state item when its write committed, `stamp` of `TAGS`'s last fold before. */
+/** A ticket's fresh tags (no state item when its create read them), and a stamp found before that read began. */
 export interface Fresh {
   readonly stamp: number;
   readonly ids: readonly string[];
@@ -58,31 +59,45 @@ export const mayHold = (filter: Uint8Array, key: string) => {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Stored forms: a ticket's `fresh` is `<stamp> <id> <id>…` (an id holds no space); the overlay's
-// `left` is `<floor>;<stamp>:<filter, base64url>;…`.
+// Stored forms. A ticket's `fresh` names its tags by their place among its changes, whose ids it
+// would otherwise repeat (every `/tags` read reads every waiting ticket): `<stamp>` when all of
+// them are fresh, else `<stamp> <mask>`, a base-36 bit mask of their places (a create changes at
+// most 32). The overlay's `left` is `<floor>;<stamp>:<filter, base64url>;…`.
 
-export const encodeFresh = (fresh: Fresh) => [String(fresh.stamp), ...fresh.ids].join(' ');
+const MASK_MOST = 53;
 
-/** Undefined for anything but the stored form: a ticket read that way is looked up as any other. */
-export const decodeFresh = (text: unknown): Fresh | undefined => {
+/** Undefined when nothing is to be stored: no fresh tag among `keys`, or more than a mask holds. */
+export const encodeFresh = (fresh: Fresh, keys: readonly string[]): string | undefined => {
+  const ids = new Set(fresh.ids);
+  const places = keys.flatMap((key, place) => (ids.has(key) ? [place] : []));
+  if (places.length === 0) return undefined;
+  if (places.length === keys.length) return String(fresh.stamp);
+  if (keys.length > MASK_MOST) return undefined;
+  return `${fresh.stamp} ${places.reduce((mask, place) => mask + 2 ** place, 0).toString(36)}`;
+};
+
+/** The ticket's fresh tags among `keys` (its changes'); undefined for anything but the stored form: looked up as any other. */
+export const decodeFresh = (text: unknown, keys: readonly string[]): Fresh | undefined => {
   if (typeof text !== 'string') return undefined;
-  const [stamp, ...ids] = text.split(' ');
+  const [stamp, mask, ...rest] = text.split(' ');
   const value = Number(stamp);
-  return Number.isSafeInteger(value) && value >= 0 && ids.length > 0 ? { stamp: value, ids } : undefined;
+  if (!/^\d{1,15}$/.test(stamp ?? '') || rest.length > 0) return undefined;
+  if (mask !== undefined && !/^[0-9a-z]{1,11}$/.test(mask)) return undefined;
+  const bits = mask === undefined ? undefined : Number.parseInt(mask, 36);
+  const ids = keys.filter((_, place) => bits === undefined || Math.floor(bits / 2 ** place) % 2 === 1);
+  return ids.length > 0 ? { stamp: value, ids } : undefined;
 };
 
 export const encodeLeft = (left: Left) =>
   [String(left.floor), ...left.filters.map((f) => `${f.stamp}:${Buffer.from(f.bits).toString('base64url')}`)].join(';');
 
 export const decodeLeft = (text: unknown): Left | undefined => {
-  if (typeof text !== 'string') return undefined;
+  if (typeof text !== 'string' || !/^\d{1,15}(;\d{1,15}:[\w-]+)*$/.test(text)) return undefined;
   const [floor, ...parts] = text.split(';');
   const filters = parts.map((part) => {
     const [stamp, bits] = part.split(':');
     return { stamp: Number(stamp), bits: new Uint8Array(Buffer.from(bits ?? '', 'base64url')) };
   });
-  const valid = (n: number) => Number.isSafeInteger(n) && n >= 0;
-  if (!valid(Number(floor)) || filters.some((f) => !valid(f.stamp) || f.bits.length === 0)) return undefined;
   return { floor: Number(floor), filters };
 };
 
@@ -92,20 +107,27 @@ export const decodeLeft = (text: unknown): Left | undefined => {
 /** The bytes of filters an overlay keeps at most: every `/tags` read reads them. */
 export const LEFT_MOST_BYTES = 3 * 1024;
 
+/** Folds whose filters a fold that leaves no ticket waiting keeps, for creates still in flight. */
+const CAUGHT_UP_KEEPS = 2;
+
 /**
- * `left` after fold `stamp`, which drops `dropped`: its filter added, and those of folds no
- * pending fresh ticket needs (at or before `oldestFresh`, the smallest stamp of the fresh tickets
- * the fold leaves) or past LEFT_MOST_BYTES (oldest first) left out, the floor raised past them. A
- * fold that read an overlay without `left` (a list new to it) notes from its own stamp on.
+ * `left` after fold `stamp`, which drops `dropped` and leaves `waiting` (the tickets it read and did
+ * not take): its filter added, LEFT_MOST_BYTES at most (oldest left out first), and the floor raised
+ * past the filters no ticket needs: those at or before the smallest stamp of the fresh tickets
+ * waiting; with tickets but none fresh among them, none (later ones, unread, may need any); with
+ * none waiting, all but the last CAUGHT_UP_KEEPS folds'. A fold that read an overlay without `left`
+ * (written by an older folder) notes from its own stamp on.
  */
 export const leftAfter = (
   before: Left | undefined,
   stamp: number,
   dropped: readonly string[],
-  oldestFresh: number | undefined,
+  waiting: readonly { readonly fresh?: Fresh | undefined }[],
 ): Left => {
-  let floor = before?.floor ?? stamp;
-  if (oldestFresh !== undefined) floor = Math.max(floor, oldestFresh + 1);
+  const stamps = waiting.flatMap((ticket) => (ticket.fresh ? [ticket.fresh.stamp] : []));
+  const needed =
+    stamps.length > 0 ? Math.min(...stamps) + 1 : waiting.length > 0 ? 0 : stamp - CAUGHT_UP_KEEPS + 1;
+  let floor = Math.max(before?.floor ?? stamp, needed);
   const filters = [
     ...(before?.filters ?? []),
     ...(dropped.length > 0 ? [{ stamp, bits: filterOf(dropped) }] : []),
@@ -117,13 +139,7 @@ export const leftAfter = (
     bytes -= oldest.bits.length;
     floor = oldest.stamp + 1;
   }
-  return { floor, filters };
-};
-
-/** The smallest stamp of the fresh tickets among `tickets`. */
-export const oldestFresh = (tickets: readonly { readonly fresh?: Fresh | undefined }[]): number | undefined => {
-  const stamps = tickets.flatMap((ticket) => (ticket.fresh ? [ticket.fresh.stamp] : []));
-  return stamps.length > 0 ? Math.min(...stamps) : undefined;
+  return { floor: Math.min(floor, stamp + 1), filters };
 };
 
 // ---------------------------------------------------------------------------------------------

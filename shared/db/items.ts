@@ -121,13 +121,12 @@ const ticketTime = (item: Item): number => {
 };
 
 export const decodeTicket = (item: Item): Ticket => {
-  const fresh = decodeFresh(item[attr.fresh]);
-  return {
-    sk: string(item, 'SK'),
-    at: ticketTime(item),
-    deltas: item[attr.changes] === undefined ? [] : decodeEntries(string(item, attr.changes)),
-    ...(fresh && { fresh }),
-  };
+  const deltas = item[attr.changes] === undefined ? [] : decodeEntries(string(item, attr.changes));
+  const fresh = decodeFresh(
+    item[attr.fresh],
+    deltas.map((delta) => delta.key),
+  );
+  return { sk: string(item, 'SK'), at: ticketTime(item), deltas, ...(fresh && { fresh }) };
 };
 
 const isYears = (value: unknown): value is Record<string, number> =>

@@ -226,7 +226,7 @@ export const attr = {
   merged: 'merged',
   /** Overlay: the tags each fold since a floor dropped from it, a filter per fold (fresh-tags.ts). */
   left: 'left',
-  /** `TAGS` ticket of a create: its tags that had no state item, and the stamp of the fold before (fresh-tags.ts). */
+  /** `TAGS` ticket of a create: its tags whose state items it found missing, and a stamp read before that (fresh-tags.ts). */
   fresh: 'fresh',
   /** Admission: writes that put tags on magazines wait till then (Unix ms). */
   closedUntil: 'closedUntil',

@@ -40,10 +40,12 @@ export const freshMarker = (tableName: string) => {
     const { generation, items } = read;
     const end = items.get(endMarkKey(generation, 'TAGS'));
     const list = `${tableName} ${generation}`;
-    seen.set(list, Math.max(seen.get(list) ?? 0, decodeStamp(end)));
+    const found = decodeStamp(end);
+    seen.set(list, found);
     const stamp = before.get(list);
     const high = end?.[attr.high];
-    if (stamp === undefined || typeof high !== 'string') return undefined;
+    // Above what this read found: not the table the earlier read was of (made again under its name).
+    if (stamp === undefined || stamp > found || typeof high !== 'string') return undefined;
     const ids = [...new Set(tags.map((tag) => tag.id))].filter(
       (id) => id <= high && !items.get(tagStateKey(generation, id)),
     );
@@ -66,13 +68,22 @@ export const ticketPuts = (
   /** A create's tags with no state item (fresh-tags.ts), noted on its `TAGS` ticket. */
   fresh?: Fresh,
 ): TransactItem[] =>
-  [...countChanges(before, after)].map(([list, deltas]) => ({
-    Put: {
-      TableName: tableName,
-      Item: {
-        ...ticketKey(generation, list, now, token),
-        [attr.changes]: encodeDeltas(deltas),
-        ...(list === 'TAGS' && fresh && { [attr.fresh]: encodeFresh(fresh) }),
+  [...countChanges(before, after)].map(([list, deltas]) => {
+    const marks =
+      list === 'TAGS' && fresh
+        ? encodeFresh(
+            fresh,
+            deltas.map((delta) => delta.key),
+          )
+        : undefined;
+    return {
+      Put: {
+        TableName: tableName,
+        Item: {
+          ...ticketKey(generation, list, now, token),
+          [attr.changes]: encodeDeltas(deltas),
+          ...(marks !== undefined && { [attr.fresh]: marks }),
+        },
       },
-    },
-  }));
+    };
+  });

@@ -103,7 +103,12 @@ describe('TAGS through the real folder and reader', () => {
                   ...ticketKey('0', 'TAGS', ms++, `w${ms}`),
                   changes: encodeDeltas(deltas),
                   ...(staleness !== undefined &&
-                    fresh.length > 0 && { fresh: encodeFresh({ stamp: Math.max(0, stamp - staleness), ids: fresh }) }),
+                    fresh.length > 0 && {
+                      fresh: encodeFresh(
+                        { stamp: Math.max(0, stamp - staleness), ids: fresh },
+                        deltas.map((delta) => delta.key),
+                      ),
+                    }),
                 });
               if (after) stored.set(id, after);
               else stored.delete(id);
