@@ -125,8 +125,7 @@ export const leftAfter = (
   waiting: readonly { readonly fresh?: Fresh | undefined }[],
 ): Left => {
   const stamps = waiting.flatMap((ticket) => (ticket.fresh ? [ticket.fresh.stamp] : []));
-  const needed =
-    stamps.length > 0 ? Math.min(...stamps) + 1 : waiting.length > 0 ? 0 : stamp - CAUGHT_UP_KEEPS + 1;
+  const needed = stamps.length > 0 ? Math.min(...stamps) + 1 : waiting.length > 0 ? 0 : stamp - CAUGHT_UP_KEEPS + 1;
   let floor = Math.max(before?.floor ?? stamp, needed);
   const filters = [
     ...(before?.filters ?? []),
