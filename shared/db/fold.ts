@@ -227,14 +227,18 @@ export const planTagsFold = (
   now: number,
   /** The tags it drops from the overlay (their state items written): noted for fresh tickets' readers (fresh-tags.ts). */
   dropped: readonly string[] = [],
+  /** Whether tickets wait past those the snapshot read (its read was full). */
+  unread = false,
 ): FoldPlan => {
   const stamp = snapshot.stamp + 1;
+  // Tickets not read may be fresh, of any stamp: one unmarked among those left stands for them.
+  const waiting = [...snapshot.tickets.slice(tickets.length), ...(unread ? [{}] : [])];
   const state = {
     stamp: snapshot.stamp,
     counts: snapshot.folded,
     directory: snapshot.directory,
     overlay: snapshot.overlay ?? [],
-    left: leftAfter(snapshot.left, stamp, dropped, snapshot.tickets.slice(tickets.length)),
+    left: leftAfter(snapshot.left, stamp, dropped, waiting),
   };
   let result = foldTags(state, tickets, before, merge, { now, newId: newBlockId });
   // Counts, end mark, directory, retired list, overlay, the new blocks, the tickets.

@@ -232,7 +232,8 @@ const foldRun = async (
           }),
         );
         const dropped = parts.merged.map((entry) => entry.key);
-        plan = planTagsFold(access, snapshot, tickets, before, { ...merge, blocks }, Date.now(), dropped);
+        const full = snapshot.tickets.length >= FOLD_TICKETS;
+        plan = planTagsFold(access, snapshot, tickets, before, { ...merge, blocks }, Date.now(), dropped, full);
         // Long ids and spellings, or blocks split in more than two: fewer tags merged.
         const tooMuch =
           ('merged' in plan.result && storedBytes(plan.result.merged) > MERGE_MOST_BYTES) ||

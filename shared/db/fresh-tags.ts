@@ -107,8 +107,11 @@ export const decodeLeft = (text: unknown): Left | undefined => {
 /** The bytes of filters an overlay keeps at most: every `/tags` read reads them. */
 export const LEFT_MOST_BYTES = 3 * 1024;
 
-/** Folds whose filters a fold that leaves no ticket waiting keeps, for creates still in flight. */
-const CAUGHT_UP_KEEPS = 2;
+/**
+ * Folds whose filters a fold that leaves no ticket waiting keeps, for creates in flight: their stamp
+ * is from their instance's read before theirs, a request or more ago (folds come every 250 ms or more).
+ */
+const CAUGHT_UP_KEEPS = 8;
 
 /**
  * `left` after fold `stamp`, which drops `dropped` and leaves `waiting` (the tickets it read and did

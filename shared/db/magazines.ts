@@ -22,7 +22,7 @@ import {
 import { currentRequestId } from './request';
 import { backoff, isConflict, type TableAccess } from './table-access';
 import { ConditionsFailed, type Transaction } from './table-writes';
-import { freshKeys, freshMarker, ticketPuts } from './tickets';
+import { freshMarker, ticketPuts } from './tickets';
 
 /** Magazines: one read, and writes that touch no item another write needs (lists: magazine-list.ts). */
 
@@ -75,16 +75,19 @@ export const createMagazine = async (
     await writeLoop(
       access,
       async () => {
-        const marked = freshMarker(access.tableName);
+        const marker = freshMarker(access.tableName);
         const read = await readAdmitted(
           access,
           admission,
-          (g) => [...(chosen === undefined ? [] : [magazineKey(g, chosen)]), ...freshKeys(g, draft.tags)],
-          ({ generation: g, items }) =>
-            chosen !== undefined && items.get(magazineKey(g, chosen)) ? undefined : { before: [], after: draft.tags },
+          (g) => [...(chosen === undefined ? [] : [magazineKey(g, chosen)]), ...marker.keys(g, draft.tags)],
+          (found) => {
+            marker.noted(found);
+            const taken = chosen !== undefined && found.items.get(magazineKey(found.generation, chosen));
+            return taken ? undefined : { before: [], after: draft.tags };
+          },
         );
         const { generation } = read;
-        const fresh = marked(read, draft.tags);
+        const fresh = marker.marks(read, draft.tags);
         const now = nowInSeconds();
         const magazine: Magazine = {
           id,

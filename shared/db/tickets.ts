@@ -24,32 +24,36 @@ import type { TransactItem } from './transaction';
 /** Per table and generation, the latest stamp of `TAGS`'s end mark a finished read of this instance found. */
 const seen = new Map<string, number>();
 
-export const freshKeys = (generation: string, tags: readonly TagRef[]): Key[] => [
-  endMarkKey(generation, 'TAGS'),
-  ...tags.map((tag) => tagStateKey(generation, tag.id)),
-];
-
 /**
- * Called before a create's read: what that read then shows of `tags`, marked with a stamp known
- * before it. Only tags at or before the end mark's `high`, the last tag merged into a block: a
- * reader looks up no other (nor any while `TAGS` has no block, and no `high`).
+ * A create's marks, read by read: `keys` (what a read must get, called as it is made) takes the
+ * stamp the reads finished before it found; `noted` records what a read found; `marks` are the fresh
+ * tags of the last read, with the stamp taken before it. A create held back by `TAGS`'s admission
+ * reads again and again: each read's stamp serves the next one, not the wait's first. Only tags at
+ * or before the end mark's `high`, the last tag merged into a block, are marked: a reader looks up
+ * no other (nor any while `TAGS` has no block, and no `high`).
  */
 export const freshMarker = (tableName: string) => {
-  const before = new Map(seen);
-  return (read: GenerationRead, tags: readonly TagRef[]): Fresh | undefined => {
-    const { generation, items } = read;
-    const end = items.get(endMarkKey(generation, 'TAGS'));
-    const list = `${tableName} ${generation}`;
-    const found = decodeStamp(end);
-    seen.set(list, found);
-    const stamp = before.get(list);
-    const high = end?.[attr.high];
-    // Above what this read found: not the table the earlier read was of (made again under its name).
-    if (stamp === undefined || stamp > found || typeof high !== 'string') return undefined;
-    const ids = [...new Set(tags.map((tag) => tag.id))].filter(
-      (id) => id <= high && !items.get(tagStateKey(generation, id)),
-    );
-    return ids.length > 0 ? { stamp, ids } : undefined;
+  let before: number | undefined;
+  const listOf = (generation: string) => `${tableName} ${generation}`;
+  return {
+    keys: (generation: string, tags: readonly TagRef[]): Key[] => {
+      before = seen.get(listOf(generation));
+      return [endMarkKey(generation, 'TAGS'), ...tags.map((tag) => tagStateKey(generation, tag.id))];
+    },
+    noted: (read: GenerationRead) => {
+      seen.set(listOf(read.generation), decodeStamp(read.items.get(endMarkKey(read.generation, 'TAGS'))));
+    },
+    marks: (read: GenerationRead, tags: readonly TagRef[]): Fresh | undefined => {
+      const { generation, items } = read;
+      const end = items.get(endMarkKey(generation, 'TAGS'));
+      const high = end?.[attr.high];
+      // Above what this read found: not the table the earlier read was of (made again under its name).
+      if (before === undefined || before > decodeStamp(end) || typeof high !== 'string') return undefined;
+      const ids = [...new Set(tags.map((tag) => tag.id))].filter(
+        (id) => id <= high && !items.get(tagStateKey(generation, id)),
+      );
+      return ids.length > 0 ? { stamp: before, ids } : undefined;
+    },
   };
 };
 

@@ -101,8 +101,9 @@ describe('what a fold keeps of the filters', () => {
     const later = leftAfter(left, 6, [], waiting(4, 3));
     expect(later.floor).toBe(4);
     expect(later.filters.map((f) => f.stamp)).toEqual([4, 5]);
-    // None waiting: the last two folds', for creates in flight.
-    expect(leftAfter(later, 6, [], []).floor).toBe(5);
+    // None waiting: the last eight folds', for creates in flight.
+    expect(leftAfter(later, 6, [], [])).toEqual(later);
+    expect(leftAfter(later, 12, [], [])).toEqual({ floor: 5, filters: later.filters.slice(1) });
     let big = later;
     for (let stamp = 7; stamp <= 20; stamp++) big = leftAfter(big, stamp, tags(400, stamp * 1000), waiting(3));
     const bytes = big.filters.reduce((sum, f) => sum + f.bits.length, 0);
@@ -202,29 +203,45 @@ describe('the marks a create makes', () => {
     return { generation: '0', items };
   };
   const tags = (...ids: string[]) => ids.map((id) => ({ id, name: id }));
+  /** A create's reads in order: each made (`keys`), then finished (`noted`); its marks, of the last. */
+  const create = (table: string, reads: ReturnType<typeof read>[], ids: string[]) => {
+    const marker = freshMarker(table);
+    for (const found of reads) {
+      marker.keys('0', tags(...ids));
+      marker.noted(found);
+    }
+    return marker.marks(reads.at(-1) ?? read(0, undefined), tags(...ids));
+  };
 
-  it('carries the stamp a read before its own found, never its own read', () => {
+  it("carries the stamp a read finished before its last one began found, never that read's own", () => {
     const table = `marks-${Math.random()}`;
-    // The instance's first create knows no earlier stamp: no mark.
-    expect(freshMarker(table)(read(3, 'm'), tags('a'))).toBeUndefined();
+    // The instance's first create, one read: no earlier stamp, no mark.
+    expect(create(table, [read(3, 'm')], ['a'])).toBeUndefined();
+    expect(create(table, [read(9, 'm')], ['a', 'b'])).toEqual({ stamp: 3, ids: ['a', 'b'] });
+    // Held back, it reads again: each read's stamp serves the next.
+    expect(create(table, [read(10, 'm'), read(14, 'm'), read(15, 'm')], ['a'])).toEqual({ stamp: 14, ids: ['a'] });
+    // Two at once: the second began before the first's read finished.
+    const first = freshMarker(table);
     const second = freshMarker(table);
-    const third = freshMarker(table);
-    expect(second(read(9, 'm'), tags('a', 'b'))).toEqual({ stamp: 3, ids: ['a', 'b'] });
-    // Begun before the second's read finished: only the first's stamp is known to precede it.
-    expect(third(read(12, 'm'), tags('a'))).toEqual({ stamp: 3, ids: ['a'] });
-    expect(freshMarker(table)(read(12, 'm'), tags('a'))).toEqual({ stamp: 12, ids: ['a'] });
+    const keys = first.keys('0', tags('a'));
+    second.keys('0', tags('a'));
+    first.noted(read(20, 'm'));
+    second.noted(read(21, 'm'));
+    expect(keys.map((key) => key.SK)).toEqual(['#U', 'S#a']);
+    expect(first.marks(read(20, 'm'), tags('a'))).toEqual({ stamp: 15, ids: ['a'] });
+    expect(second.marks(read(21, 'm'), tags('a'))).toEqual({ stamp: 15, ids: ['a'] });
     // Another table's stamps are no concern of this one.
-    expect(freshMarker(`${table}-other`)(read(12, 'm'), tags('a'))).toBeUndefined();
+    expect(create(`${table}-other`, [read(30, 'm')], ['a'])).toBeUndefined();
     // A table made again under the same name: a stamp above what the read finds is not trusted.
-    expect(freshMarker(table)(read(2, 'm'), tags('a'))).toBeUndefined();
-    expect(freshMarker(table)(read(2, 'm'), tags('a'))).toEqual({ stamp: 2, ids: ['a'] });
+    expect(create(table, [read(2, 'm')], ['a'])).toBeUndefined();
+    expect(create(table, [read(2, 'm')], ['a'])).toEqual({ stamp: 2, ids: ['a'] });
   });
 
   it('marks only tags with no state item, at or before the last tag merged into a block', () => {
     const table = `marks-${Math.random()}`;
-    freshMarker(table)(read(1, 'm'), []);
-    expect(freshMarker(table)(read(2, 'm', ['b']), tags('a', 'b', 'm', 'n'))).toEqual({ stamp: 1, ids: ['a', 'm'] });
-    expect(freshMarker(table)(read(2, undefined), tags('a'))).toBeUndefined();
-    expect(freshMarker(table)(read(2, 'm'), tags('z'))).toBeUndefined();
+    create(table, [read(1, 'm')], []);
+    expect(create(table, [read(2, 'm', ['b'])], ['a', 'b', 'm', 'n'])).toEqual({ stamp: 1, ids: ['a', 'm'] });
+    expect(create(table, [read(2, undefined)], ['a'])).toBeUndefined();
+    expect(create(table, [read(2, 'm')], ['z'])).toBeUndefined();
   });
 });
