@@ -1,7 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { localDynamoDbClient } from '../../../local/dynamodb-local';
 import { ensureTable } from '../../../local/ensure-table';
 import { foldList } from '../../../shared/db/folder';
 import { readGeneration } from '../../../shared/db/generation';
@@ -9,10 +6,9 @@ import { decodeOverlay } from '../../../shared/db/items';
 import { overlayKey } from '../../../shared/db/keys';
 import { createMagazine } from '../../../shared/db/magazines';
 import { storedBytes } from '../../../shared/db/ranked';
-import { tableAccess } from '../../../shared/db/table-access';
 import { OVERLAY_MERGE_AT, OVERLAY_MERGE_BYTES } from '../../../shared/db/tag-states';
 import { listTags } from '../../../shared/db/tags';
-import { threeBlocksOfTags } from '../../support/tags-fixture';
+import { pagesAroundAFold, tableWithNotedReads, threeBlocksOfTags } from '../../support/tags-fixture';
 
 /**
  * A `/tags` read with many tickets waiting (the folder behind a stream of new tags): whatever their
@@ -21,23 +17,7 @@ import { threeBlocksOfTags } from '../../support/tags-fixture';
  * 800 tags made by a bulk write (three blocks), then 280 magazines of 2 new tags each and 7
  * magazines deleted, none of it folded yet.
  */
-const client = localDynamoDbClient(inject('dynamoDbEndpoint'));
-const options = { marshallOptions: { removeUndefinedValues: true } };
-const tableName = `tag-lookups-${randomUUID()}`;
-const writer = DynamoDBDocumentClient.from(client, options);
-const writes = () => tableAccess(writer, tableName, Date.now() + 30_000);
-
-/** A reader whose calls are noted, by command. */
-const reader = DynamoDBDocumentClient.from(localDynamoDbClient(inject('dynamoDbEndpoint')), options);
-const calls: string[] = [];
-reader.middlewareStack.add(
-  (next, context) => async (args) => {
-    calls.push(context.commandName ?? '');
-    return next(args);
-  },
-  { step: 'initialize', name: 'noteCalls' },
-);
-const reads = () => tableAccess(reader, tableName, Date.now() + 30_000);
+const { client, tableName, calls, writes, reads } = tableWithNotedReads(inject('dynamoDbEndpoint'), 'tag-lookups');
 
 const tag = (i: number) => ({ id: `t${String(i).padStart(4, '0')}`, name: `T${i}` });
 const NEW = 280;
@@ -63,20 +43,9 @@ const inUse = [
 
 describe('a page of /tags with hundreds of tickets waiting', () => {
   it('counts and pages exactly in at most four calls, before the folder and after it', async () => {
-    for (const folded of [false, true]) {
-      if (folded) await foldList(writes(), await readGeneration(writes()), 'TAGS');
-      for (const offset of [0, 500, 1000]) {
-        calls.length = 0;
-        const page = await listTags(reads(), { start: { offset }, limit: 25, sort: 'asc' });
-        const where = `${folded ? 'folded' : 'waiting'}, offset ${offset}: ${calls.join(', ')}`;
-        expect(page.count, where).toBe(inUse.length);
-        expect(
-          page.items.map((t) => t.id),
-          where,
-        ).toEqual(inUse.slice(offset, offset + 25));
-        expect(calls.length, where).toBeLessThanOrEqual(4);
-      }
-    }
+    await pagesAroundAFold({ writes, reads, calls }, inUse, (calls, where) =>
+      expect(calls.length, where).toBeLessThanOrEqual(4),
+    );
   });
 
   it('leaves the overlay no bigger than a quiet fold leaves it once the tickets are all folded', async () => {
