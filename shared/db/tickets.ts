@@ -14,11 +14,11 @@ import type { TransactItem } from './transaction';
  * The stamp a ticket carries is not the one that read found but one that an earlier read of this
  * instance, finished before that read began, found. A fold drops a tag only after the tag's state
  * item is written, and this read found none: so every fold that drops it commits after this read
- * began, after the earlier read finished, and its stamp is above the earlier read's. The stamp of the same
- * read would not do: within one BatchGetItem, the end mark may be read after a fold that the state
- * item's read came before. (Checking in the transaction that the state items are still missing
- * would make it sound too, but a tag in many creates at once, before its first merge, would be one
- * item in all their transactions: a conflict in most.)
+ * began, after the earlier read finished, and its stamp is above the earlier read's. The stamp of
+ * the same read would not do: within one BatchGetItem, the end mark may be read after a fold that
+ * the state item's read came before. (Checking in the transaction that the state items are still
+ * missing would make it sound too, but a tag in many creates at once, before its first merge, would
+ * be one item in all their transactions: a conflict in most.)
  */
 
 /** Per table and generation, the latest stamp of `TAGS`'s end mark a finished read of this instance found. */
