@@ -76,9 +76,14 @@ export const encodeFresh = (fresh: Fresh, keys: readonly string[]): string | und
   return `${fresh.stamp} ${places.reduce((mask, place) => mask + 2 ** place, 0).toString(36)}`;
 };
 
-/** The ticket's fresh tags among `keys` (its changes'); undefined for anything but the stored form: looked up as any other. */
-export const decodeFresh = (text: unknown, keys: readonly string[]): Fresh | undefined => {
+/**
+ * The ticket's fresh tags among its `changes`; undefined for anything but the stored form (looked
+ * up as any other). Every list's reader decodes every ticket, and only a create's `TAGS` ticket
+ * carries marks: nothing else is worked out for the others.
+ */
+export const decodeFresh = (text: unknown, changes: readonly { readonly key: string }[]): Fresh | undefined => {
   if (typeof text !== 'string') return undefined;
+  const keys = changes.map((change) => change.key);
   const [stamp, mask, ...rest] = text.split(' ');
   const value = Number(stamp);
   if (!/^\d{1,15}$/.test(stamp ?? '') || rest.length > 0) return undefined;

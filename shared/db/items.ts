@@ -122,10 +122,7 @@ const ticketTime = (item: Item): number => {
 
 export const decodeTicket = (item: Item): Ticket => {
   const deltas = item[attr.changes] === undefined ? [] : decodeEntries(string(item, attr.changes));
-  const fresh = decodeFresh(
-    item[attr.fresh],
-    deltas.map((delta) => delta.key),
-  );
+  const fresh = decodeFresh(item[attr.fresh], deltas);
   return { sk: string(item, 'SK'), at: ticketTime(item), deltas, ...(fresh && { fresh }) };
 };
 

@@ -29,6 +29,8 @@ const ids = fc.uniqueArray(
   },
 );
 
+const changes = (keys: readonly string[]) => keys.map((key) => ({ key }));
+
 describe('the filter of the tags a fold dropped', () => {
   it('finds every tag it was made of', () => {
     fc.assert(fc.property(ids, (keys) => keys.every((key) => mayHold(filterOf(keys), key))));
@@ -65,7 +67,7 @@ describe('the filter of the tags a fold dropped', () => {
         (keys, stamp, isFresh) => {
           const ids = keys.filter((key) => isFresh(key));
           const stored = encodeFresh({ stamp, ids }, keys);
-          expect(stored === undefined ? undefined : decodeFresh(stored, keys)).toEqual(
+          expect(stored === undefined ? undefined : decodeFresh(stored, changes(keys))).toEqual(
             ids.length === 0 ? undefined : { stamp, ids },
           );
         },
@@ -73,8 +75,9 @@ describe('the filter of the tags a fold dropped', () => {
     );
     expect(encodeFresh({ stamp: 4, ids: ['a', 'b'] }, ['a', 'b'])).toBe('4');
     expect(encodeFresh({ stamp: 4, ids: ['b'] }, ['a', 'b', 'c'])).toBe('4 2');
-    expect(decodeFresh('4 2', ['a', 'b', 'c'])).toEqual({ stamp: 4, ids: ['b'] });
-    for (const bad of ['-1', 'x', '4 Z', '4 1 1', '4 0', '']) expect(decodeFresh(bad, ['a', 'b']), bad).toBeUndefined();
+    expect(decodeFresh('4 2', changes(['a', 'b', 'c']))).toEqual({ stamp: 4, ids: ['b'] });
+    for (const bad of ['-1', 'x', '4 Z', '4 1 1', '4 0', ''])
+      expect(decodeFresh(bad, changes(['a', 'b'])), bad).toBeUndefined();
   });
 });
 
