@@ -4,6 +4,7 @@ import {
   ADMISSION_CLOSED_MS,
   ADMISSION_OPEN_MS,
   ADMISSION_OPENINGS,
+  ADMISSION_RECLOSED_MS,
   ADMISSION_RENEW_MS,
   ADMISSION_WAIT_MS,
   CALL_ATTEMPT_MS,
@@ -180,7 +181,7 @@ export const admissionKeeper = (access: TableAccess, generation: string) => {
 export const closedUntil = (item: Item | undefined): number => Number(item?.[attr.closedUntil] ?? 0);
 
 /** An opening and the closing after it. */
-const PERIOD_MS = ADMISSION_OPEN_MS + ADMISSION_CLOSED_MS;
+const PERIOD_MS = ADMISSION_OPEN_MS + ADMISSION_RECLOSED_MS;
 
 /** When a closing till `until` lapses for good, past its openings and the closings after them. */
 export const closingEnd = (until: number) => until + ADMISSION_OPENINGS * PERIOD_MS;

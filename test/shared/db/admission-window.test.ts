@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { closingEnd, keptOutTill } from '../../../shared/db/admission';
-import { ADMISSION_CLOSED_MS, ADMISSION_OPEN_MS, ADMISSION_OPENINGS } from '../../../shared/timing';
+import {
+  ADMISSION_CLOSED_MS,
+  ADMISSION_OPEN_MS,
+  ADMISSION_OPENINGS,
+  ADMISSION_RECLOSED_MS,
+} from '../../../shared/timing';
 
 /**
  * Till when a closing keeps out a write, by when the write's read of it began: held till it lapses,
@@ -8,7 +13,7 @@ import { ADMISSION_CLOSED_MS, ADMISSION_OPEN_MS, ADMISSION_OPENINGS } from '../.
  */
 describe('keptOutTill', () => {
   const until = 1_000_000;
-  const period = ADMISSION_OPEN_MS + ADMISSION_CLOSED_MS;
+  const period = ADMISSION_OPEN_MS + ADMISSION_RECLOSED_MS;
   const end = until + ADMISSION_OPENINGS * period;
 
   it('holds a read that began before the closing lapsed till it lapses', () => {
@@ -26,7 +31,7 @@ describe('keptOutTill', () => {
     expect(keptOutTill(until, until + period - 1)).toBe(until + period);
     expect(keptOutTill(until, until + period)).toBe(0);
     expect(keptOutTill(until, until + period + ADMISSION_OPEN_MS - 1)).toBe(0);
-    expect(keptOutTill(until, end - ADMISSION_CLOSED_MS)).toBe(end);
+    expect(keptOutTill(until, end - ADMISSION_RECLOSED_MS)).toBe(end);
     expect(keptOutTill(until, end - 1)).toBe(end);
   });
 

@@ -11,7 +11,12 @@ import { createMagazine, getMagazine, replaceMagazine } from '../../../shared/db
 import { sleep, type TableAccess, tableAccess } from '../../../shared/db/table-access';
 import { AlreadyExists, StoreUnavailable } from '../../../shared/domain/errors';
 import type { TagRef } from '../../../shared/domain/tag';
-import { ADMISSION_CLOSED_MS, ADMISSION_OPEN_MS, ADMISSION_WAIT_MS } from '../../../shared/timing';
+import {
+  ADMISSION_CLOSED_MS,
+  ADMISSION_OPEN_MS,
+  ADMISSION_RECLOSED_MS,
+  ADMISSION_WAIT_MS,
+} from '../../../shared/timing';
 import { eightHundredTags } from '../../support/tags-fixture';
 
 /**
@@ -286,7 +291,7 @@ describe("TAGS's admission", () => {
     const [written, ...more] = await ticketTimes('TAGS', until - 200);
     expect(more).toEqual([]);
     expect(written).toBeGreaterThanOrEqual(until);
-    expect(written).toBeLessThan(until + ADMISSION_OPEN_MS + ADMISSION_CLOSED_MS);
+    expect(written).toBeLessThan(until + ADMISSION_OPEN_MS + ADMISSION_RECLOSED_MS);
   });
 
   it('holds back a write that comes after the opening till the closing after it lapses', async () => {
@@ -297,7 +302,7 @@ describe("TAGS's admission", () => {
     await createMagazine(writes(), { id: 'after-opening', title: 'Late', tags: [tag('later')], created: undefined });
     const held = await ticketTimes('TAGS', since);
     expect(held).toHaveLength(1);
-    expect(held[0]).toBeGreaterThanOrEqual(until + ADMISSION_OPEN_MS + ADMISSION_CLOSED_MS);
+    expect(held[0]).toBeGreaterThanOrEqual(until + ADMISSION_OPEN_MS + ADMISSION_RECLOSED_MS);
     // Once that lapsed too, writes go at once.
     await lapsed(closingEnd(0) + 1);
     const after = Date.now();
@@ -326,6 +331,6 @@ describe("TAGS's admission", () => {
     expect(raced).toBe(true);
     const written = await ticketTimes('TAGS', until - 200);
     expect(written).toHaveLength(1);
-    expect(written[0]).toBeLessThan(until + ADMISSION_OPEN_MS + ADMISSION_CLOSED_MS);
+    expect(written[0]).toBeLessThan(until + ADMISSION_OPEN_MS + ADMISSION_RECLOSED_MS);
   });
 });
