@@ -44,7 +44,7 @@ export const LATER_BATCH_MS = 5_000;
  * renewed the closing (up to as long again, the time the last renewal took to land), which it does
  * at most every `ADMISSION_RENEW_MS` (at its reads, or on a timer while far behind): a folder that
  * stops leaves it open again this soon (and `ADMISSION_OPENINGS` of `ADMISSION_OPEN_MS`, each
- * followed by as long again, below). A write kept out waits for it to lapse and reads it again, for
+ * followed by `ADMISSION_RECLOSED_MS`, below). A write kept out waits for it to lapse and reads it again, for
  * at most `ADMISSION_WAIT_MS` in all, then answers 503 with `Retry-After`. (Closings of 2 s, with
  * held writes reading them every 250 ms, made writers slower and `/tags` reads larger on
  * `npm run bench:scale`: the reads load the table the folder works on.)
@@ -57,9 +57,10 @@ export const ADMISSION_WAIT_MS = 4_500;
  * holds new tags back for `ADMISSION_RECLOSED_MS` more, unless the folder closed it again
  * meanwhile: the writes a closing held back all go when it lapses, and the writers that had gone
  * come back for more before the folder's next closing lands (0.1 to 2 s on DynamoDB Local under 64
- * writers, as the folder reads what they wrote first). With a second there, POSTs under 100,000
- * new tags by 64 writers came back in the next opening: answered in bursts of 90 to 130 in 2.5 s,
- * two openings' worth of tickets for the folder's next read.
+ * writers, as the folder reads what they wrote first). With a second there, under 100,000
+ * scattered new tags by 64 writers on `npm run bench:scale`, 34 `/tags` pages of 1,104 read over
+ * 64 KB, of 135 tickets at the median (more than one opening lets in); with 2 s, 4 and 0 of about
+ * 1,140, at 6–9 % fewer POSTs a second (docs/benchmarks.md).
  */
 export const ADMISSION_OPEN_MS = 400;
 export const ADMISSION_RECLOSED_MS = 2_000;
