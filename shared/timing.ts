@@ -44,8 +44,8 @@ export const LATER_BATCH_MS = 5_000;
  * renewed the closing (up to as long again, the time the last renewal took to land), which it does
  * at most every `ADMISSION_RENEW_MS` (at its reads, or on a timer while far behind): a folder that
  * stops leaves it open again this soon (and `ADMISSION_OPENINGS` of `ADMISSION_OPEN_MS`, each
- * followed by `ADMISSION_RECLOSED_MS`, below). A write kept out waits for it to lapse and reads it again, for
- * at most `ADMISSION_WAIT_MS` in all, then answers 503 with `Retry-After`. (Closings of 2 s, with
+ * followed by `ADMISSION_RECLOSED_MS`, below). A write kept out waits for it to lapse and reads it
+ * again, for at most `ADMISSION_WAIT_MS` in all, then answers 503 with `Retry-After`. (Closings of 2 s, with
  * held writes reading them every 250 ms, made writers slower and `/tags` reads larger on
  * `npm run bench:scale`: the reads load the table the folder works on.)
  */

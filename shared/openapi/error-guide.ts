@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../http/error-catalogue';
+import { ADMISSION_WAIT_MS } from '../timing';
 
 /**
  * The documentation of each error code: the OpenAPI text and the pages at /v1/documentation/errors.
@@ -221,8 +222,7 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   },
   '50302': {
     title: 'Tags arriving too fast',
-    cause:
-      'The request puts on a magazine a tag it did not carry while the counts of many distinct tags change at once (new tags at about a hundred a second and more), faster than the tag counts take them in. Such a write waits up to 5 seconds for them to catch up, then gives up; nothing was written.',
+    cause: `The request puts on a magazine a tag it did not carry while the counts of many distinct tags change at once (new tags at about a hundred a second and more), faster than the tag counts take them in. Such a write waits up to ${ADMISSION_WAIT_MS / 1000} seconds for them to catch up, then gives up; nothing was written.`,
     fix: 'Retry after the number of seconds in the `Retry-After` header. Writes that bring no new tag to a magazine are not held back.',
   },
   '50401': {
