@@ -45,9 +45,9 @@ export const LATER_BATCH_MS = 5_000;
  * at most every `ADMISSION_RENEW_MS` (at its reads, or on a timer while far behind): a folder that
  * stops leaves it open again this soon (and `ADMISSION_OPENINGS` of `ADMISSION_OPEN_MS`, each
  * followed by `ADMISSION_RECLOSED_MS`, below). A write kept out waits for it to lapse and reads it
- * again, for at most `ADMISSION_WAIT_MS` in all, then answers 503 with `Retry-After`. (Closings of 2 s, with
- * held writes reading them every 250 ms, made writers slower and `/tags` reads larger on
- * `npm run bench:scale`: the reads load the table the folder works on.)
+ * again, for at most `ADMISSION_WAIT_MS` in all, then answers 503 with `Retry-After`. (The folder's
+ * closings at 2 s, with held writes reading them every 250 ms, made writers slower and `/tags`
+ * reads larger on `npm run bench:scale`: the reads load the table the folder works on.)
  */
 export const ADMISSION_CLOSED_MS = 1_000;
 export const ADMISSION_RENEW_MS = 500;
