@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import { InvalidInput } from './errors';
-import { isIdentifier, newId } from './fields';
+import { isIdentifier } from './fields';
 import type { MagazineInput } from './magazine-input';
 import { type TagRef, tagIdFromName } from './tag';
 
@@ -52,12 +53,28 @@ export const toDraft = (input: MagazineInput, at = ''): MagazineDraft => {
   return { id: input.id, title: input.title, tags, created: input.created };
 };
 
+/**
+ * The id of an element of PUT /magazines sent without one, made from the whole request and the
+ * element's place in it rather than at random: the same request sent again (the retry of one cut
+ * short) names the same magazines, so it resumes the first rather than waiting out its lease, and
+ * sending it twice leaves the collection as sending it once did. A UUID in form (version 8, the
+ * form for ids made by a rule of one's own), as the ids of POST are.
+ */
+const requestDerivedId = (request: string, index: number) => {
+  const hex = createHash('sha256').update(`${index}\n${request}`).digest('hex');
+  const variant = (8 | (Number.parseInt(hex.charAt(16), 16) & 3)).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+};
+
 /** The drafts of PUT /magazines: every element checked before anything is written; ids left out are made here. */
 export const identifyDrafts = (inputs: readonly MagazineInput[]): IdentifiedDraft[] => {
+  const drafts = inputs.map((input, index) => toDraft(input, `[${index}].`));
+  const request = drafts.some((draft) => draft.id === undefined)
+    ? JSON.stringify(drafts.map((d) => [d.id ?? null, d.title, d.tags, d.created ?? null]))
+    : '';
   const seen = new Map<string, number>();
-  return inputs.map((input, index) => {
-    const draft = toDraft(input, `[${index}].`);
-    const id = draft.id ?? newId();
+  return drafts.map((draft, index) => {
+    const id = draft.id ?? requestDerivedId(request, index);
     const first = seen.get(id);
     if (first !== undefined) {
       throw new InvalidInput(

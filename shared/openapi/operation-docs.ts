@@ -30,7 +30,7 @@ export const operationDocs = {
   },
   replaceAllMagazines: {
     description:
-      'Replaces the whole collection: magazines not in the array are deleted with their articles; the others are created or replaced (their articles are kept). Every element is checked first; any error, or two elements with one `id`, changes nothing.',
+      'Replaces the whole collection: magazines not in the array are deleted with their articles; the others are created or replaced (their articles are kept). Every element is checked first; any error, or two elements with one `id`, changes nothing. An element without an `id` gets one made from the request and its place in it, so the same request sent again names the same magazines: it completes one that was cut short, and changes nothing after one that succeeded.',
     body: 'Every magazine the collection is to hold; `GET /magazines` results can be sent back as they are.',
     success: { 200: 'Replaced. The `id` is `magazines`.' },
   },

@@ -156,4 +156,20 @@ describe('PUT /magazines cut short', () => {
     expect(answer.status, answer.text).toBe(200);
     expect(await observe(removedArticle)).toEqual(newView);
   });
+
+  it('of elements sent without an id: the same request again completes it, rather than waiting out the claim of the first', {
+    timeout: 60_000,
+  }, async () => {
+    await arrange();
+    const anonymous = newSet.map(({ id: _id, ...rest }) => rest);
+    proxy.inject({ fault: 'internal', after: calls.findIndex((call, i, all) => stageOf(call, i, all) === 'build') });
+    const answer = await replace(anonymous);
+    proxy.clearFaults();
+    expect([answer.status, answer.headers['retry-after'] !== undefined]).toEqual([503, true]);
+    const again = await replace(anonymous);
+    expect(again.status, again.text).toBe(200);
+    const listed = (await local.client.get('/magazines?limit=100')).json<Listed>();
+    expect(listed.metadata.resultset.count).toBe(SIZE);
+    expect(listed.results.map(({ title }) => title).sort()).toEqual(newSet.map(({ title }) => title).sort());
+  });
 });

@@ -85,6 +85,21 @@ describe('PUT /magazines', () => {
     expect(new Set(all.results.map((m) => m.id)).size).toBe(2);
   });
 
+  it('makes the same ids when the same request comes again, so a repeat leaves the same magazines', async () => {
+    const body = [{ title: 'Anon 1' }, { title: 'Anon 2', tags: [{ name: 'Kept' }] }];
+    const ids = async () =>
+      (await local.client.get('/magazines')).json<Envelope<MagazineView>>().results.map((m) => m.id);
+    expect((await local.client.put('/magazines', body)).status).toBe(200);
+    const first = await ids();
+    expect((await local.client.put('/magazines', body)).status).toBe(200);
+    expect(await ids()).toEqual(first);
+    // Another request names other magazines, even for an element sent the same.
+    expect((await local.client.put('/magazines', [...body, { title: 'Anon 3' }])).status).toBe(200);
+    const third = await ids();
+    expect(third).toHaveLength(3);
+    expect(third.filter((id) => first.includes(id))).toEqual([]);
+  });
+
   it('takes the results of GET /magazines back as its body, and nothing changes', async () => {
     for (let i = 0; i < 4; i++) {
       expect(
