@@ -111,7 +111,7 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   '40303': {
     title: 'Blocked by the firewall',
     cause:
-      'A web application firewall stands in front of the API. It blocks requests that match known attack patterns (such as script or SQL fragments in places they do not belong, or oversized headers), and any address that sends more requests in five minutes than it allows.',
+      'A web application firewall stands in front of the API. It blocks requests whose path, query or headers match known attack patterns (such as a script fragment in a query value, or an oversized header), and any address that sends more requests in five minutes than it allows. A request body is not blocked for what its text says: an article may quote any code.',
     fix: 'If you sent many requests, slow down and try again after a few minutes. If a normal request is blocked, report the time, path and the `developerMessage` to the operator of the API.',
   },
   '40401': {

@@ -11,7 +11,15 @@ interface Rule {
     readonly ManagedRuleGroupStatement?: { VendorName: string; Name: string; RuleActionOverrides?: unknown[] };
     readonly RateBasedStatement?: { Limit: number; AggregateKeyType: string };
   };
-  readonly Action?: { Block?: { CustomResponse?: { ResponseCode: number; CustomResponseBodyKey: string } } };
+  readonly Action?: {
+    Block?: {
+      CustomResponse?: {
+        ResponseCode: number;
+        CustomResponseBodyKey: string;
+        ResponseHeaders?: { Name: string; Value: string }[];
+      };
+    };
+  };
 }
 
 describe('the WAF web ACL of prod, by default', () => {
@@ -26,16 +34,32 @@ describe('the WAF web ACL of prod, by default', () => {
     expect(rate?.Statement.RateBasedStatement).toEqual({ Limit: 2000, AggregateKeyType: 'IP' });
   });
 
-  it('lets request bodies up to what the API accepts through the common rule set (its body rule only counts)', () => {
-    const common = rules.find((r) => r.Name === 'AWSManagedRulesCommonRuleSet')!;
-    expect(common.Statement.ManagedRuleGroupStatement?.RuleActionOverrides).toEqual([
-      { Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } },
-    ]);
+  it('lets through what the API takes: bodies up to 1 MiB of any text, and clients that send no User-Agent (those rules only count)', () => {
+    const counted = (group: string) =>
+      rules.find((r) => r.Name === group)!.Statement.ManagedRuleGroupStatement?.RuleActionOverrides;
+    const counting = (...names: string[]) => names.map((Name) => ({ Name, ActionToUse: { Count: {} } }));
+    expect(counted('AWSManagedRulesCommonRuleSet')).toEqual(
+      counting(
+        'NoUserAgent_HEADER',
+        'SizeRestrictions_BODY',
+        'EC2MetaDataSSRF_BODY',
+        'GenericLFI_BODY',
+        'GenericRFI_BODY',
+        'CrossSiteScripting_BODY',
+      ),
+    );
+    expect(counted('AWSManagedRulesKnownBadInputsRuleSet')).toEqual(
+      counting('JavaDeserializationRCE_BODY', 'Log4JRCE_BODY'),
+    );
   });
 
   it("blocks with the API's error object", () => {
     const rate = rules.find((r) => r.Statement.RateBasedStatement)!;
     expect(rate.Action?.Block?.CustomResponse).toMatchObject({ ResponseCode: 403, CustomResponseBodyKey: 'blocked' });
+    const headers = Object.fromEntries(
+      (rate.Action?.Block?.CustomResponse?.ResponseHeaders ?? []).map(({ Name, Value }) => [Name, Value]),
+    );
+    expect(headers).toMatchObject({ 'Retry-After': '300', Vary: 'Accept', 'Access-Control-Allow-Origin': '*' });
     const body = (acl.Properties.CustomResponseBodies as Record<string, { ContentType: string; Content: unknown }>)
       .blocked!;
     expect(body.ContentType).toBe('APPLICATION_JSON');
