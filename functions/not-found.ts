@@ -1,6 +1,6 @@
 import { ApiError } from '../shared/http/errors';
 import { unknownLabel } from '../shared/http/negotiation';
-import { currentVersion } from '../shared/operation/paths';
+import { currentVersion, resourceTakesLabels } from '../shared/operation/paths';
 import { api } from '../shared/routes/api';
 import { isOperationPath, suggestPath } from '../shared/routes/suggest-path';
 import { resourceList } from '../shared/routes/table';
@@ -19,8 +19,11 @@ export const handler = api('notFound', {
         `Version \`${unknownVersion[1]}\` of this API does not exist. The versions that exist are: v1 (paths \`/v1/...\` or \`/api/v1/...\`), and the latest version without a version segment.`,
       );
     }
+    // A label on a path that takes none (the documents: `/documentation.json`) is an unknown path.
     const label = /\.([A-Za-z0-9]+)$/.exec(requestPath);
-    if (label && isOperationPath(requestPath.slice(0, label.index))) throw unknownLabel(label[1] ?? '');
+    const labelled = label && requestPath.slice(0, label.index);
+    if (label && labelled && isOperationPath(labelled) && resourceTakesLabels(labelled))
+      throw unknownLabel(label[1] ?? '');
     const suggestion = suggestPath(requestPath);
     throw new ApiError(
       '40401',

@@ -68,7 +68,11 @@ const describe = (format: Format, ranges: readonly MediaRange[] | undefined): Ne
 export const isFormat = (value: string): value is Format => value === 'json' || value === 'xml';
 
 export const unknownLabel = (label: string) =>
-  notAcceptable(`The path label \`.${label}\` is not a format of this API; use \`.json\` or \`.xml\`.`);
+  notAcceptable(
+    isFormat(label.toLowerCase())
+      ? `The path label \`.${label}\` is written in lower case on this path: \`.${label.toLowerCase()}\`.`
+      : `The path label \`.${label}\` is not a format of this API; use \`.json\` or \`.xml\`.`,
+  );
 
 interface FormatRequest {
   /** The `.json`/`.xml` (or other) label at the end of the path, without the dot. */

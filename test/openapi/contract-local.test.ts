@@ -144,6 +144,19 @@ describe('responses of the local API match the OpenAPI document', () => {
     }
   });
 
+  it('answers a label on a path that takes none with 404, and one in capitals with a 406 that says so', async () => {
+    for (const path of ['/documentation.json', '/v1/documentation/errors.xml', '/openapi.json.json']) {
+      const response = await checked('GET', path);
+      expect(response.status, path).toBe(404);
+      expect(response.text, path).toContain('40401');
+    }
+    const capitals = await send(api.baseUrl, 'GET', '/magazines.JSON');
+    expect(capitals.status).toBe(406);
+    expect(capitals.json<{ developerMessage: string }>().developerMessage).toContain(
+      'lower case on this path: `.json`',
+    );
+  });
+
   it('serves mock data that matches the document', async () => {
     expect((await checked('GET', '/magazines?mock=True&limit=3')).status).toBe(200);
     expect((await checked('GET', '/magazines/anything.xml?mock')).status).toBe(200);
