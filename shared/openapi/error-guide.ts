@@ -1,3 +1,4 @@
+import { TAKEN_ID_ALLOW } from '../http/domain-errors';
 import type { ErrorCode } from '../http/error-catalogue';
 import { ADMISSION_WAIT_MS } from '../timing';
 
@@ -151,7 +152,7 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   },
   '40502': {
     title: 'Magazine already exists',
-    cause: 'POST /magazines was sent an `id` that another magazine has.',
+    cause: `POST /magazines was sent an \`id\` that another magazine has. The \`Allow\` header lists what the collection still takes: \`${TAKEN_ID_ALLOW}\`.`,
     fix: 'Leave out `id` to let the server choose one, pick another identifier, or replace the magazine with PUT /magazines/{id}.',
   },
   '40601': {

@@ -194,4 +194,9 @@ export const responseHeaders: Record<string, JsonObject> = {
     schema: { type: 'string', format: 'uri' },
   },
   RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
+  Allow: {
+    description: 'The methods the resource takes, such as `GET, HEAD, PUT, DELETE`.',
+    required: true,
+    schema: { type: 'string' },
+  },
 };

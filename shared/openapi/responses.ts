@@ -175,6 +175,7 @@ const errorHeaders = (status: number) => ({
   Vary: ref('headers', 'Vary'),
   'Content-Type': ref('headers', 'ContentType'),
   ...((status === 503 || status === 409 || status === 429) && { 'Retry-After': ref('headers', 'RetryAfter') }),
+  ...(status === 405 && { Allow: ref('headers', 'Allow') }),
 });
 
 /** A HEAD's errors: whatever the GET's are, without a body; documented by class. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TAKEN_ID_ALLOW } from '../../shared/http/domain-errors';
 import { resourcePaths } from '../../shared/operation/paths';
 import { suggestPath } from '../../shared/routes/suggest-path';
 import { allowedMethods, expandRoutes, operations } from '../../shared/routes/table';
@@ -49,6 +50,14 @@ describe('the route table', () => {
     expect(allowedMethods('/magazines/{id}/articles.json')).toEqual(['GET', 'HEAD', 'POST']);
     expect(allowedMethods('/magazines/{id}/articles')).toEqual(['GET', 'HEAD', 'POST']);
     expect(allowedMethods('/openapi.json')).toEqual(['GET', 'HEAD']);
+  });
+
+  it("gives the 405 of a taken id the collection's methods but POST", () => {
+    expect(TAKEN_ID_ALLOW).toBe(
+      allowedMethods('/magazines')
+        .filter((method) => method !== 'POST')
+        .join(', '),
+    );
   });
 
   it('suggests the path a near miss meant', () => {
