@@ -190,7 +190,7 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   '42201': {
     title: 'Idempotency-Key reused',
     cause:
-      'A POST carried an `Idempotency-Key` that an earlier request (within the last 25 hours) carried with a different body or to another resource. A key stands for one request only.',
+      'A POST carried an `Idempotency-Key` that an earlier request (within the last 25 hours) carried with a different body, or to another magazine’s articles. A key stands for one request of one operation only.',
     fix: 'Choose a new key for a new request; send the same key only to retry the very same request.',
   },
   '42901': {

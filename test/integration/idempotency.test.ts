@@ -165,6 +165,15 @@ describe('Idempotency-Key on POST /magazines/{id}/articles', () => {
     expect(await articlesOf(b)).toBe(0);
   });
 
+  it('a key belongs to one operation: the same key on a magazine and on an article is two requests, both carried out', async () => {
+    const key = uniqueId('key');
+    const magazine = uniqueId();
+    expect((await local.client.post('/magazines', magazineBody({ id: magazine }), withKey(key))).status).toBe(201);
+    const article = await local.client.post(`/magazines/${magazine}/articles`, articleBody(), withKey(key));
+    expect(article.status, article.text).toBe(201);
+    expect(await articlesOf(magazine)).toBe(1);
+  });
+
   it('without the key, a POST sent twice adds two articles: the key is what makes a retry safe', async () => {
     const magazine = uniqueId();
     expect((await local.client.post('/magazines', magazineBody({ id: magazine }))).status).toBe(201);
