@@ -115,7 +115,7 @@ export const queryParameterDescriptions: Record<string, string> = {
   cursor:
     'Where the page starts: the opaque `cursor` of a `next` link of the same list, sent back unchanged. A cursor page costs one page whatever its depth. A cursor altered, or from another list, filter or order: 400. Not together with `offset`.',
   limit: 'Largest number of items to return.',
-  sort: 'Order by creation time, then identifier: `asc` (oldest first) or `desc`.',
+  sort: 'The order, `asc` or `desc`: magazines and articles by creation time, then identifier (`asc`: oldest first); tags by identifier.',
   year: 'Only magazines created in this year (UTC).',
   tag: 'Only magazines that carry the tag with this identifier.',
   fields:

@@ -277,6 +277,15 @@ describe('mock data', () => {
     expect(created).toEqual([...created].sort((x, y) => x - y));
   });
 
+  it('orders tags as the table does: by id', async () => {
+    const ids = async (query: string) =>
+      (await local.client.get(`/tags?mock=1${query}`)).json<Envelope<{ id: string }>>().results.map((t) => t.id);
+    const asc = await ids('');
+    expect(asc.length).toBeGreaterThan(1);
+    expect(asc).toEqual([...asc].sort());
+    expect(await ids('&sort=desc')).toEqual([...asc].reverse());
+  });
+
   it('honours year', async () => {
     const all = await mockList('&limit=100');
     const years = new Set(all.results.map((m) => new Date(Number(m.created) * 1000).getUTCFullYear()));
