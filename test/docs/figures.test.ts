@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../../shared/domain/paging';
 import { MAX_BODY_BYTES } from '../../shared/http/request-body';
+import { openApiJson } from '../../shared/openapi/document';
 import { IDEMPOTENCY_RETENTION_MS } from '../../shared/timing';
 
 /**
@@ -60,6 +62,21 @@ describe('the figures the docs state', () => {
 
   it('give a request body the size the API takes', () => {
     expectEvery(/(?:at most|larger than|over|exceeds the) (\d+) MiB/g, MAX_BODY_BYTES / 1024 / 1024);
+  });
+
+  it('give the OpenAPI document the size it is served at, and gzipped, within a tenth', () => {
+    const served = Buffer.from(openApiJson('https://abc123.execute-api.eu-west-1.amazonaws.com/prod'));
+    const kb = (bytes: number) => bytes / 1024;
+    const near = (pattern: RegExp, truth: number) => {
+      const found = stated(pattern);
+      expect(found.length, `no text states ${pattern}`).toBeGreaterThan(0);
+      for (const { file, figure } of found)
+        expect(Math.abs(figure - truth) / truth, `${file}: ${figure} KB`).toBeLessThan(0.1);
+    };
+    near(/operations, (\d+) KB; \d+ KB gzipped/g, kb(served.length));
+    near(/operations, \d+ KB; (\d+) KB gzipped/g, kb(gzipSync(served).length));
+    near(/\((\d+) KB as this is written\)/g, kb(served.length));
+    near(/as this is written\) travels as (\d+) KB/g, kb(gzipSync(served).length));
   });
 
   it('price each request as npm run bench last priced it', () => {
