@@ -253,8 +253,8 @@ const localSignature = (headers: Pairs, body: Buffer, now: Date): Pairs => [
   ...sigV4Headers(localPublisher, body, now).filter(([name]) => !has(headers, name)),
 ];
 
-/** The address and port the local server answered on, as a URL's host. */
-const ownAddress = (req: IncomingMessage): string => {
+/** The address and port the local server answered on, as a URL's host: what its links and `moreInfo` name, never the client's Host. */
+export const ownAddress = (req: IncomingMessage): string => {
   const address = (req.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
   return `${address.includes(':') ? `[${address}]` : address}:${req.socket.localPort ?? 80}`;
 };

@@ -8,6 +8,7 @@ import {
   gatewayErrorOf,
   requestIdVariable,
 } from '../shared/http/gateway-errors';
+import { ownAddress } from './api-gateway-event';
 import type { KeyRefusal } from './api-keys';
 
 /**
@@ -52,7 +53,7 @@ export class GatewayFailure extends Error {
 /** The gateway response the deployed API sends (infra/gateway-responses.ts), with the `$context` filled in locally. */
 export const gatewayError = (req: IncomingMessage, res: ServerResponse, requestId: string, failure: GatewayFailure) => {
   const error = gatewayErrorOf(failure.responseType);
-  const object = gatewayErrorObject(error, `http://${req.headers.host ?? 'localhost'}`);
+  const object = gatewayErrorObject(error, `http://${ownAddress(req)}`);
   const body = JSON.stringify({
     ...object,
     developerMessage: (failure.developerMessage ?? object.developerMessage).replaceAll(requestIdVariable, requestId),

@@ -64,6 +64,10 @@ describe('the local server with --keys', () => {
     expect(unknown.developerMessage).toMatch(/unknown or revoked/);
   });
 
+  it("names its own address in moreInfo, not the client's Host header", async () => {
+    expectError(await client.get('/magazines', { headers: { Host: 'evil.example' } }), 403, '40302');
+  });
+
   it('leaves the documentation pages, /openapi.json and CORS preflight open', async () => {
     for (const path of [
       '/openapi.json',
