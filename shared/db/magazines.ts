@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AlreadyExists, NotFound, PreconditionFailed } from '../domain/errors';
+import { AlreadyExists, NotFound, PreconditionFailed, StoreUnavailable } from '../domain/errors';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine, MagazineDraft } from '../domain/magazine';
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
@@ -141,14 +141,26 @@ export const createMagazine = async (
   return { id, replayed: false };
 };
 
+/** Attempts of a write that keeps losing its magazine's revision to other writes before it gives up with 503. */
+const RACE_ATTEMPTS = 10;
+
 /**
  * Whether a write conditioned on the revision it read (its `magazine` item) lost to another write made
  * meanwhile, and should read again: under `If-Match` that is 412, since the client's version is gone.
+ * Writers of one magazine that met back off with jitter, so that they take turns rather than meet
+ * again; one that lost every turn (dozens of writers of one magazine at once) gets a 503 to retry.
  */
-const lostRace = (error: unknown, precondition: Precondition | undefined, attempt: number): boolean => {
+const lostRace = async (error: unknown, precondition: Precondition | undefined, attempt: number) => {
   if (!(error instanceof ConditionsFailed && error.has('magazine'))) return false;
   if (precondition) throw new PreconditionFailed();
-  return attempt < 10;
+  await takeTurn(error, attempt);
+  return true;
+};
+
+/** Waits before the next attempt of a write that lost a race, or gives up with 503 once it has lost them all. */
+const takeTurn = async (error: unknown, attempt: number) => {
+  if (attempt + 1 >= RACE_ATTEMPTS) throw new StoreUnavailable('conflict', 1, { cause: error });
+  await backoff(attempt);
 };
 
 /**
@@ -187,9 +199,10 @@ export const replaceMagazine = async (
           await createMagazine(access, draft, { id: draft.id, admission });
           return { done: 'created' };
         } catch (error) {
-          // Created meanwhile by someone else: replace it, as asked.
-          if (error instanceof AlreadyExists && attempt < 5) return 'again';
-          throw error;
+          if (!(error instanceof AlreadyExists)) throw error;
+          // Created meanwhile by someone else: replace it, as asked (a PUT is never 405).
+          await takeTurn(error, attempt);
+          return 'again';
         }
       }
       const previous = record.magazine;

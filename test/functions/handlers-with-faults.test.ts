@@ -223,6 +223,39 @@ describe('handlers facing DynamoDB faults', () => {
     expect(last?.ExpressionAttributeValues?.[':previous']).toBe('r2');
   });
 
+  it('answers 503 with Retry-After, not 500, when a replace loses its revision to other writers at every attempt', async () => {
+    dynamo.on(BatchGetCommand).callsFake(batchGetFrom([magazineItem('r1')]));
+    dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed', 'None'));
+    const res = await invoke(replaceMagazine, {
+      method: 'PUT',
+      resource: '/magazines/{id}',
+      params: { id: 'm1' },
+      headers: json,
+      body: { title: 'New' },
+    });
+    expect([res.status, res.headers['Retry-After']]).toEqual([503, '1']);
+    expect(res.json).toMatchObject({ errorCode: '50301' });
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(10);
+  });
+
+  it('never answers a PUT with 405: one whose create keeps meeting another create tries again, then answers 503', async () => {
+    // The magazine is missing at each read, and taken by another writer at each create.
+    dynamo.on(BatchGetCommand).callsFake(batchGetFrom([]));
+    dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed', 'None', 'None'));
+    dynamo
+      .on(GetCommand, { Key: { PK: 'G#0#MAG#m1', SK: 'MAGAZINE' } })
+      .resolves({ Item: magazineItem('r1', { writeToken: 'someone-else' }) });
+    const res = await invoke(replaceMagazine, {
+      method: 'PUT',
+      resource: '/magazines/{id}',
+      params: { id: 'm1' },
+      headers: json,
+      body: { title: 'New' },
+    });
+    expect([res.status, res.headers['Retry-After'], res.json?.errorCode]).toEqual([503, '1', '50301']);
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(10);
+  });
+
   it('answers 412 when the If-Match revision lost the race', async () => {
     dynamo.on(BatchGetCommand).callsFake(batchGetFrom([magazineItem('r1')]));
     dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed', 'None'));

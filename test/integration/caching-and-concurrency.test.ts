@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import {
   articleBody,
+  type Envelope,
   expectError,
   expectTableUnchanged,
   expectVaryAccept,
@@ -281,6 +282,39 @@ describe('concurrent writes', () => {
     const after = (await local.client.get('/magazines?limit=1')).json<{ metadata: { resultset: { count: number } } }>()
       .metadata.resultset.count;
     expect(after).toBe(before + 1);
+  });
+
+  it('forty PUTs and DELETEs of one magazine at once: each applied whole or answered 503 with Retry-After, never 500', async () => {
+    const id = uniqueId();
+    expect((await local.client.put(`/magazines/${id}`, { title: 'Start' })).status).toBe(201);
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        i % 10 === 9
+          ? local.client.delete(`/magazines/${id}`)
+          : local.client.put(`/magazines/${id}`, { title: `T${i}`, tags: [{ name: `Race ${i % 3}` }] }),
+      ),
+    );
+    for (const response of responses) {
+      expect([200, 201, 404, 503], response.text).toContain(response.status);
+      if (response.status === 503) expect(response.headers['retry-after'], response.text).toBeDefined();
+    }
+    const applied = responses.filter((r) => r.status === 200 || r.status === 201).length;
+    expect(applied).toBeGreaterThan(0);
+    // What is stored is one whole write, in its tag's list and in no other's.
+    const stored = await local.client.get(`/magazines/${id}`);
+    const tagOf = stored.status === 200 ? stored.json<MagazineView>().tags[0]?.id : undefined;
+    for (const tag of ['race-0', 'race-1', 'race-2']) {
+      const tagged = await local.client.get(`/magazines?tag=${tag}&limit=100`);
+      const ids = tagged.status === 200 ? tagged.json<Envelope<MagazineView>>().results.map((m) => m.id) : [];
+      expect(
+        ids.filter((member) => member === id),
+        tag,
+      ).toHaveLength(tag === tagOf ? 1 : 0);
+    }
+    if (stored.status === 200) {
+      const magazine = stored.json<MagazineView>();
+      expect(magazine.tags[0]?.name).toBe(`Race ${Number(magazine.title.slice(1)) % 3}`);
+    }
   });
 
   it('ten articles added at once are all counted', async () => {
