@@ -4,11 +4,23 @@ import type { MagazineFilter, Page, PageQuery } from './paging';
 import type { TagSummary } from './tag';
 
 /** `If-Match`: any current version, or one of the revisions the client holds. */
-export type Precondition = { readonly any: true } | { readonly any: false; readonly revisions: readonly string[] };
+/**
+ * A write's preconditions (RFC 9110 §13.1), on the current revision of what it changes: `match`,
+ * from `If-Match`, is `*` (any version, but one must exist) or revisions one of which must be
+ * current; `noneMatch`, from `If-None-Match`, is `*` (nothing may exist yet: create only) or
+ * revisions none of which may be current.
+ */
+export interface Precondition {
+  readonly match?: '*' | readonly string[];
+  readonly noneMatch?: '*' | readonly string[];
+}
 
-export const satisfies = (precondition: Precondition | undefined, revision: string | undefined): boolean =>
-  precondition === undefined ||
-  (revision !== undefined && (precondition.any || precondition.revisions.includes(revision)));
+export const satisfies = (precondition: Precondition | undefined, revision: string | undefined): boolean => {
+  if (precondition === undefined) return true;
+  const { match, noneMatch } = precondition;
+  if (match !== undefined && (revision === undefined || (match !== '*' && !match.includes(revision)))) return false;
+  return noneMatch === undefined || revision === undefined || (noneMatch !== '*' && !noneMatch.includes(revision));
+};
 
 /**
  * What a write carries besides its input: the client's idempotency key (a replay gives back the

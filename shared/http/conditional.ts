@@ -43,13 +43,23 @@ export const isNotModified = (
   return Number.isFinite(since) && lastModified <= Math.floor(since / 1000);
 };
 
-/** `If-Match` on a write: `*`, or the revisions of the ETags the client holds. */
-export const parseIfMatch = (header: string | undefined): Precondition | undefined => {
-  if (header === undefined) return undefined;
-  if (header.trim() === '*') return { any: true };
-  // `If-Match` compares strongly: a weak tag matches nothing, so the write is refused (412).
-  const revisions = entityTags(header, true)
-    .map((tag) => tag.replace(/^"|"$/g, '').replace(/-(json|xml)$/, ''))
-    .filter(Boolean);
-  return { any: false, revisions };
+/** The revisions of a header's entity tags (`"<revision>-<format>"`). */
+const revisionsOf = (tags: readonly string[]) =>
+  tags.map((tag) => tag.replace(/^"|"$/g, '').replace(/-(json|xml)$/, '')).filter(Boolean);
+
+/**
+ * The preconditions of a write: `If-Match` (`*`, or the ETags the client holds, compared strongly:
+ * a weak tag matches nothing, so the write is refused with 412) and `If-None-Match` (`*`, to create
+ * only, or ETags, compared weakly as that header is).
+ */
+export const parsePrecondition = (
+  ifMatch: string | undefined,
+  ifNoneMatch: string | undefined,
+): Precondition | undefined => {
+  if (ifMatch === undefined && ifNoneMatch === undefined) return undefined;
+  const conditionOf = (header: string | undefined, strong: boolean) =>
+    header === undefined ? undefined : header.trim() === '*' ? '*' : revisionsOf(entityTags(header, strong));
+  const match = conditionOf(ifMatch, true);
+  const noneMatch = conditionOf(ifNoneMatch, false);
+  return { ...(match !== undefined && { match }), ...(noneMatch !== undefined && { noneMatch }) };
 };

@@ -90,7 +90,7 @@ const operationObject = (
   if (negotiates(operation) && !labelled) parameterKeys.push('HeaderAccept');
   if (reads) parameterKeys.push('HeaderIfNoneMatch');
   if (reads && negotiates(operation)) parameterKeys.push('HeaderIfModifiedSince');
-  if (operation.ifMatch) parameterKeys.push('HeaderIfMatch');
+  if (operation.ifMatch) parameterKeys.push('HeaderIfMatch', 'HeaderIfNoneMatchWrite');
   if (operation.idempotent) parameterKeys.push('HeaderIdempotencyKey');
 
   const responses: Record<string, Reference> = {};

@@ -1,4 +1,3 @@
-import { TAKEN_ID_ALLOW } from '../http/domain-errors';
 import type { ErrorCode } from '../http/error-catalogue';
 import { ADMISSION_WAIT_MS } from '../timing';
 
@@ -112,7 +111,7 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   '40303': {
     title: 'Blocked by the firewall',
     cause:
-      'A web application firewall stands in front of the API. It blocks requests whose path, query or headers match known attack patterns (such as a script fragment in a query value, or an oversized header), and any address that sends more requests in five minutes than it allows. A request body is not blocked for what its text says: an article may quote any code.',
+      'A web application firewall stands in front of the API. It blocks requests whose path, query or headers match known attack patterns (such as a script in a query value), and any address that sends more requests in five minutes than it allows. A body is never blocked for its text.',
     fix: 'If you sent many requests, slow down and try again after a few minutes. If a normal request is blocked, report the time, path and the `developerMessage` to the operator of the API.',
   },
   '40401': {
@@ -152,7 +151,7 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   },
   '40502': {
     title: 'Magazine already exists',
-    cause: `POST /magazines was sent an \`id\` that another magazine has. The \`Allow\` header lists what the collection still takes: \`${TAKEN_ID_ALLOW}\`.`,
+    cause: 'POST /magazines was sent an `id` that another magazine has.',
     fix: 'Leave out `id` to let the server choose one, pick another identifier, or replace the magazine with PUT /magazines/{id}.',
   },
   '40601': {
@@ -168,8 +167,9 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   },
   '41201': {
     title: 'Precondition failed',
-    cause: 'The resource changed (or was deleted) since the client read the `ETag` it sent in `If-Match`.',
-    fix: 'GET the resource again, reapply your change to the new version and send it with the new `ETag`.',
+    cause:
+      'The resource changed (or was deleted) since the client read the `ETag` it sent in `If-Match`; or, under `If-None-Match`, it exists (`*`) or is the version named.',
+    fix: 'GET the resource again, reapply your change to the new version and send it with the new `ETag`; to create only, send another id.',
   },
   '41301': {
     title: 'Request body too large',

@@ -115,7 +115,7 @@ export const queryParameterDescriptions: Record<string, string> = {
   cursor:
     'Where the page starts: the opaque `cursor` of a `next` link of the same list, sent back unchanged. A cursor page costs one page whatever its depth. A cursor altered, or from another list, filter or order: 400. Not together with `offset`.',
   limit: 'Largest number of items to return.',
-  sort: 'The order, `asc` or `desc`: magazines and articles by creation time, then identifier (`asc`: oldest first); tags by identifier.',
+  sort: 'Order by creation time, then identifier (tags: by identifier): `asc` or `desc`.',
   year: 'Only magazines created in this year (UTC).',
   tag: 'Only magazines that carry the tag with this identifier.',
   fields:
@@ -131,7 +131,7 @@ export const infoDescription = `An HTTP API over a collection of magazines, thei
 
 **Text.** Every string the API takes is Unicode text that can be stored as UTF-8: body fields and field names, path segments, the query parameters an operation reads (\`mock\` and \`format\` included) and the headers the API reads. A string holding an unpaired UTF-16 surrogate (such as the JSON escape \`\\udfff\` alone) is refused with 400 (\`40015\`), whose \`developerMessage\` names the field, parameter or header; nothing is written.
 
-**Caching and concurrency.** GET and HEAD send \`ETag\` and \`Last-Modified\` and answer \`If-None-Match\` / \`If-Modified-Since\` with 304. PUT and DELETE honour \`If-Match\` (412): on one magazine with its \`ETag\`, on the collection with the \`ETag\` of \`GET /magazines\`.
+**Caching and concurrency.** GET and HEAD send \`ETag\` and \`Last-Modified\` and answer \`If-None-Match\` / \`If-Modified-Since\` with 304. PUT and DELETE honour \`If-Match\` (412): on one magazine with its \`ETag\`, on the collection with the \`ETag\` of \`GET /magazines\`; \`If-None-Match: *\` makes a PUT create only.
 
 **Errors.** Every error response, including those API Gateway makes itself, carries the error object \`{developerMessage, userMessage, errorCode, moreInfo}\`. \`errorCode\` starts with the HTTP status; \`moreInfo\` links to the code's page under \`/v1/documentation/errors/\`. A path that names no resource answers 404 (\`40401\`, or \`40406\` for an unknown version such as \`/v2\`); a known path with a method it does not support answers 405 (\`40501\`) with an \`Allow\` header (see \`x-unrouted-responses\`).
 

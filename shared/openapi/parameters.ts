@@ -140,9 +140,17 @@ export const fixedParameters: Record<string, JsonObject> = {
     in: 'header',
     required: false,
     description:
-      'A key of 1 to 255 printable characters, chosen anew for each new request (a UUID does). A retry with the same key and the same body gets the first request’s answer again and changes nothing; the same key with another body, or on another magazine’s articles: 422 (`42201`); a key belongs to one operation (the same key on `POST /magazines` and on `POST /magazines/{id}/articles` is two keys); while the first is still running: 409 (`40901`). Keys are kept 25 hours. Without it, every POST is a new request.',
+      'A key of 1 to 255 printable characters, chosen anew for each new request (a UUID does). A retry with the same key and the same body gets the first request’s answer again and changes nothing; the same key with another body or magazine: 422 (`42201`); a key belongs to one operation; while the first is still running: 409 (`40901`). Keys are kept 25 hours. Without it, every POST is a new request.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     example: '6f2c1d9e-3f4b-4a7e-9b8c-0d1e2f3a4b5c',
+  },
+  HeaderIfNoneMatchWrite: {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: '`*`: create only, 412 if it exists. `ETag`s: 412 if one is current.',
+    schema: { type: 'string' },
+    example: '*',
   },
   HeaderIfMatch: {
     name: 'If-Match',
@@ -195,7 +203,7 @@ export const responseHeaders: Record<string, JsonObject> = {
   },
   RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
   Allow: {
-    description: 'The methods the resource takes, such as `GET, HEAD, PUT, DELETE`.',
+    description: 'The methods the resource takes.',
     required: true,
     schema: { type: 'string' },
   },

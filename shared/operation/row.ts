@@ -70,7 +70,7 @@ export interface Operation<Code extends string = string> {
   readonly errors: readonly Code[];
   /** A paged list: its query has `offset`, `limit`, `sort` and `cursor`. */
   readonly list?: boolean;
-  /** Honours `If-Match`. */
+  /** Honours `If-Match` and `If-None-Match` (a write's preconditions). */
   readonly ifMatch?: boolean;
   /** Honours `Idempotency-Key`. */
   readonly idempotent?: boolean;

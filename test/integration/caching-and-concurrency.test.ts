@@ -215,6 +215,36 @@ describe('If-Match on PUT and DELETE', () => {
   });
 });
 
+describe('If-None-Match on PUT and DELETE', () => {
+  it('PUT with If-None-Match: * creates a magazine that does not exist, and refuses with 412 to replace one that does', async () => {
+    const id = uniqueId();
+    const created = await local.client.put(
+      `/magazines/${id}`,
+      { title: 'First' },
+      { headers: { 'If-None-Match': '*' } },
+    );
+    expect(created.status, created.text).toBe(201);
+    const again = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.put(`/magazines/${id}`, { title: 'Second' }, { headers: { 'If-None-Match': '*' } }),
+    );
+    expectError(again, { status: 412, baseUrl: local.api.baseUrl });
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('First');
+  });
+
+  it('PUT or DELETE with If-None-Match naming the current ETag: 412; naming another: applied', async () => {
+    const id = await newMagazine();
+    const { etag } = (await local.client.get(`/magazines/${id}`)).headers;
+    expect(
+      (await local.client.put(`/magazines/${id}`, { title: 'X' }, { headers: { 'If-None-Match': etag! } })).status,
+    ).toBe(412);
+    expect((await local.client.delete(`/magazines/${id}`, { headers: { 'If-None-Match': etag! } })).status).toBe(412);
+    expect(
+      (await local.client.put(`/magazines/${id}`, { title: 'Y' }, { headers: { 'If-None-Match': '"other-json"' } }))
+        .status,
+    ).toBe(200);
+  });
+});
+
 describe('If-Match on the whole collection (PUT and DELETE /magazines)', () => {
   const everything = async () =>
     (await local.client.get('/magazines?limit=100')).json<{ results: MagazineView[] }>().results;

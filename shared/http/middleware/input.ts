@@ -3,7 +3,7 @@ import type { APIGatewayProxyEvent } from 'aws-lambda';
 import type { PageQuery, PageStart } from '../../domain/paging';
 import { takesLabels } from '../../operation/paths';
 import type { Operation } from '../../operation/row';
-import { parseIfMatch } from '../conditional';
+import { parsePrecondition } from '../conditional';
 import { decodeCursor, encodeCursor } from '../cursor';
 import { ApiError, invalidParameter } from '../errors';
 import type { Format } from '../negotiation';
@@ -112,7 +112,7 @@ export const input = (
       label,
       requestPath: event.path,
       resource: event.resource,
-      precondition: operation?.ifMatch ? parseIfMatch(headers['if-match']) : undefined,
+      precondition: operation?.ifMatch ? parsePrecondition(headers['if-match'], headers['if-none-match']) : undefined,
       idempotency: operation?.idempotent
         ? idempotencyOf(headers['idempotency-key'], event.httpMethod, path, rawBodyText(event))
         : undefined,
