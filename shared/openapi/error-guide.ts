@@ -88,7 +88,7 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
     title: 'Invalid Idempotency-Key',
     cause:
       'The `Idempotency-Key` header is empty, longer than 255 characters, or holds characters other than printable ASCII.',
-    fix: 'Send a key of 1 to 255 printable characters, such as a UUID, chosen anew for each new request.',
+    fix: 'Send a key of 1 to 255 printable ASCII characters, such as a UUID, chosen anew for each new request.',
   },
   '40015': {
     title: 'Text is not valid Unicode',

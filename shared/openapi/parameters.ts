@@ -140,7 +140,7 @@ export const fixedParameters: Record<string, JsonObject> = {
     in: 'header',
     required: false,
     description:
-      'A key of 1 to 255 printable characters, chosen anew for each new request (a UUID does). A retry with the same key and the same body gets the first request’s answer again and changes nothing; the same key with another body or magazine: 422 (`42201`); a key belongs to one operation; while the first is still running: 409 (`40901`). Keys are kept 25 hours. Without it, every POST is a new request.',
+      'A key of 1 to 255 printable ASCII characters, chosen anew for each new request (a UUID does). A retry with the same key and the same body gets the first request’s answer again and changes nothing; the same key with another body or magazine: 422 (`42201`); a key belongs to one operation; while the first is still running: 409 (`40901`). Keys are kept 25 hours. Without it, every POST is a new request.',
     schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
     example: '6f2c1d9e-3f4b-4a7e-9b8c-0d1e2f3a4b5c',
   },
