@@ -128,7 +128,9 @@ describe('the OpenAPI document', () => {
       'replaceMagazine',
     ]);
     const reads = documented.filter(({ method }) => method === 'get' || method === 'head');
-    expect(takes('If-None-Match')).toEqual([...reads.map(({ operation }) => operation.operationId), ...takes('If-Match')].sort());
+    expect(takes('If-None-Match')).toEqual(
+      [...reads.map(({ operation }) => operation.operationId), ...takes('If-Match')].sort(),
+    );
     const lists = documented.filter(({ operation }) =>
       /^(list|head)(Magazines|Articles|Tags|TagMagazines)/.test(operation.operationId),
     );
