@@ -12,6 +12,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../local/lambda-context';
+import { awsError, batchGetFrom, cancelled, json, magazineItem, serverFault } from '../support/handler-faults';
 import { type EventOptions, invoke, type ProxyHandler, proxyEvent } from '../support/proxy-event';
 
 /** Faults DynamoDB Local never produces: throttling, lost races, lost replies, partial batches, silence. */
@@ -23,37 +24,6 @@ const { handler: deleteMagazine } = await import('../../functions/delete-magazin
 const { handler: getMagazine } = await import('../../functions/get-magazine');
 const { handler: replaceMagazine } = await import('../../functions/replace-magazine');
 
-const awsError = (name: string, extra: object = {}) => Object.assign(new Error(name), { name, $metadata: {} }, extra);
-const serverFault = () => awsError('InternalServerError', { $fault: 'server', $metadata: { httpStatusCode: 500 } });
-const cancelled = (...codes: string[]) =>
-  awsError('TransactionCanceledException', { CancellationReasons: codes.map((Code) => ({ Code })) });
-
-const magazineItem = (revision: string, extra: object = {}) => ({
-  PK: 'G#0#MAG#m1',
-  SK: 'MAGAZINE',
-  id: 'm1',
-  title: 'Old',
-  tags: [{ id: 'science', name: 'Science' }],
-  created: 1_700_000_000,
-  updated: 1_700_000_000,
-  revision,
-  incarnation: 'inc1',
-  articles: 0,
-  ...extra,
-});
-
-/** BatchGetItem answers: the head (first generation: no item) and whatever of `items` was asked. */
-const batchGetFrom =
-  (items: Record<string, unknown>[]) =>
-  (input: { RequestItems?: Record<string, { Keys?: { PK: string; SK: string }[] }> }) => {
-    const [table, request] = Object.entries(input.RequestItems ?? {})[0] ?? ['t', { Keys: [] }];
-    const keys = request.Keys ?? [];
-    return {
-      Responses: { [table]: items.filter((item) => keys.some((key) => key.PK === item.PK && key.SK === item.SK)) },
-    };
-  };
-
-const json = { 'Content-Type': 'application/json' };
 const article = {
   title: 'T',
   author_first_name: 'A',
@@ -200,74 +170,6 @@ describe('handlers facing DynamoDB faults', () => {
     });
     expect(res.status).toBe(201);
     expect(res.json).toEqual({ id: 'm1' });
-  });
-
-  it('re-reads and retries a replace that raced with another writer', async () => {
-    dynamo
-      .on(BatchGetCommand)
-      .callsFakeOnce(batchGetFrom([magazineItem('r1')]))
-      .callsFake(batchGetFrom([magazineItem('r2')]));
-    dynamo
-      .on(TransactWriteCommand)
-      .rejectsOnce(cancelled('None', 'ConditionalCheckFailed', 'None'))
-      .resolves({});
-    const res = await invoke(replaceMagazine, {
-      method: 'PUT',
-      resource: '/magazines/{id}',
-      params: { id: 'm1' },
-      headers: json,
-      body: { title: 'New' },
-    });
-    expect(res.status).toBe(200);
-    const last = dynamo.commandCalls(TransactWriteCommand)[1]?.args[0].input.TransactItems?.[1]?.Update;
-    expect(last?.ExpressionAttributeValues?.[':previous']).toBe('r2');
-  });
-
-  it('answers 503 with Retry-After, not 500, when a replace loses its revision to other writers at every attempt', async () => {
-    dynamo.on(BatchGetCommand).callsFake(batchGetFrom([magazineItem('r1')]));
-    dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed', 'None'));
-    const res = await invoke(replaceMagazine, {
-      method: 'PUT',
-      resource: '/magazines/{id}',
-      params: { id: 'm1' },
-      headers: json,
-      body: { title: 'New' },
-    });
-    expect([res.status, res.headers['Retry-After']]).toEqual([503, '1']);
-    expect(res.json).toMatchObject({ errorCode: '50301' });
-    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(10);
-  });
-
-  it('never answers a PUT with 405: one whose create keeps meeting another create tries again, then answers 503', async () => {
-    // The magazine is missing at each read, and taken by another writer at each create.
-    dynamo.on(BatchGetCommand).callsFake(batchGetFrom([]));
-    dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed', 'None', 'None'));
-    dynamo
-      .on(GetCommand, { Key: { PK: 'G#0#MAG#m1', SK: 'MAGAZINE' } })
-      .resolves({ Item: magazineItem('r1', { writeToken: 'someone-else' }) });
-    const res = await invoke(replaceMagazine, {
-      method: 'PUT',
-      resource: '/magazines/{id}',
-      params: { id: 'm1' },
-      headers: json,
-      body: { title: 'New' },
-    });
-    expect([res.status, res.headers['Retry-After'], res.json?.errorCode]).toEqual([503, '1', '50301']);
-    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(10);
-  });
-
-  it('answers 412 when the If-Match revision lost the race', async () => {
-    dynamo.on(BatchGetCommand).callsFake(batchGetFrom([magazineItem('r1')]));
-    dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed', 'None'));
-    const res = await invoke(replaceMagazine, {
-      method: 'PUT',
-      resource: '/magazines/{id}',
-      params: { id: 'm1' },
-      headers: { ...json, 'If-Match': '"r1-json"' },
-      body: { title: 'New' },
-    });
-    expect(res.status).toBe(412);
-    expect(res.json).toMatchObject({ errorCode: '41201' });
   });
 
   it('closes a magazine with articles to new ones before its deletion, then deletes it and notes its articles as garbage', async () => {
