@@ -92,8 +92,8 @@ export class Firewall extends Construct {
               customResponse: {
                 responseCode: 403,
                 customResponseBodyKey: 'blocked',
-                // The rate is counted over five minutes.
-                // The CORS headers of every response (the managed groups' blocks get them from WAF_FILTERED).
+                // Retry-After: the rate is counted over five minutes. The CORS headers are every
+                // response's (the managed groups' blocks get them from WAF_FILTERED).
                 responseHeaders: [
                   { name: 'Retry-After', value: '300' },
                   { name: 'Vary', value: 'Accept' },

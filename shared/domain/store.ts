@@ -3,7 +3,6 @@ import type { IdentifiedDraft, Magazine, MagazineDraft } from './magazine';
 import type { MagazineFilter, Page, PageQuery } from './paging';
 import type { TagSummary } from './tag';
 
-/** `If-Match`: any current version, or one of the revisions the client holds. */
 /**
  * A write's preconditions (RFC 9110 §13.1), on the current revision of what it changes: `match`,
  * from `If-Match`, is `*` (any version, but one must exist) or revisions one of which must be

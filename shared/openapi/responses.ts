@@ -256,11 +256,7 @@ export const unroutedResponses = (): Record<string, JsonObject> => ({
     'x-error-codes': ['40501'],
     headers: {
       Vary: ref('headers', 'Vary'),
-      Allow: {
-        description: 'The methods the path supports, such as `GET, HEAD, POST, PUT, DELETE`.',
-        required: true,
-        schema: { type: 'string' },
-      },
+      Allow: ref('headers', 'Allow'),
     },
     content: unroutedContent(),
   },
