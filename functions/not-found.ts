@@ -21,9 +21,8 @@ export const handler = api('notFound', {
     }
     // A label on a path that takes none (the documents: `/documentation.json`) is an unknown path.
     const label = /\.([A-Za-z0-9]+)$/.exec(requestPath);
-    const labelled = label && requestPath.slice(0, label.index);
-    if (label && labelled && isOperationPath(labelled) && resourceTakesLabels(labelled))
-      throw unknownLabel(label[1] ?? '');
+    const labelled = label ? requestPath.slice(0, label.index) : '';
+    if (label && isOperationPath(labelled) && resourceTakesLabels(labelled)) throw unknownLabel(label[1] ?? '');
     const suggestion = suggestPath(requestPath);
     throw new ApiError(
       '40401',

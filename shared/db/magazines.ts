@@ -146,13 +146,15 @@ const RACE_ATTEMPTS = 10;
 
 /**
  * Whether a write conditioned on the revision it read (its `magazine` item) lost to another write made
- * meanwhile, and should read again: under `If-Match` that is 412, since the client's version is gone.
+ * meanwhile, and should read again: under an `If-Match` of ETags that is 412 at once, since the
+ * client's version is gone; any other precondition (`If-Match: *`, `If-None-Match`) is checked
+ * again against what the next read finds.
  * Writers of one magazine that met back off with jitter, so that they take turns rather than meet
  * again; one that lost every turn (dozens of writers of one magazine at once) gets a 503 to retry.
  */
 const lostRace = async (error: unknown, precondition: Precondition | undefined, attempt: number) => {
   if (!(error instanceof ConditionsFailed && error.has('magazine'))) return false;
-  if (precondition) throw new PreconditionFailed();
+  if (Array.isArray(precondition?.match)) throw new PreconditionFailed();
   await takeTurn(error, attempt);
   return true;
 };

@@ -113,15 +113,14 @@ const articleFor = (
   created: FIRST_CREATED + n * 864_000,
 });
 
-/** In id order, as the table lists tags. */
+/** The catalogue's tags in id order, as the table lists tags. */
+const TAGS_BY_ID = [...TAGS].sort((a, b) => (a.id < b.id ? -1 : 1));
+
 const tagSummaries = (): TagSummary[] =>
-  [...TAGS]
-    .sort((a, b) => (a.id < b.id ? -1 : 1))
-    .map((tag) => ({
-      ...tag,
-      magazineCount: mockCatalogue().magazines.filter((m) => m.tags.some((t) => t.id === tag.id)).length,
-    }))
-    .filter((t) => t.magazineCount > 0);
+  TAGS_BY_ID.map((tag) => ({
+    ...tag,
+    magazineCount: mockCatalogue().magazines.filter((m) => m.tags.some((t) => t.id === tag.id)).length,
+  })).filter((t) => t.magazineCount > 0);
 
 const byOrder = <T>(asc: readonly T[], sort: PageQuery['sort']) => (sort === 'desc' ? [...asc].reverse() : asc);
 

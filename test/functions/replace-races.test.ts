@@ -70,6 +70,20 @@ describe('a replace that loses a race', () => {
     expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(10);
   });
 
+  it('checks If-None-Match again after a lost race: a revision it does not name goes through', async () => {
+    dynamo
+      .on(BatchGetCommand)
+      .callsFakeOnce(batchGetFrom([magazineItem('r1')]))
+      .callsFake(batchGetFrom([magazineItem('r2')]));
+    dynamo
+      .on(TransactWriteCommand)
+      .rejectsOnce(cancelled('None', 'ConditionalCheckFailed', 'None'))
+      .resolves({});
+    const res = await replace({ 'If-None-Match': '"r0-json"' });
+    expect(res.status).toBe(200);
+    expect(dynamo.commandCalls(TransactWriteCommand)).toHaveLength(2);
+  });
+
   it('answers 412 when the If-Match revision lost the race', async () => {
     dynamo.on(BatchGetCommand).callsFake(batchGetFrom([magazineItem('r1')]));
     dynamo.on(TransactWriteCommand).rejects(cancelled('None', 'ConditionalCheckFailed', 'None'));
