@@ -16,7 +16,7 @@ export const requestMetrics = {
   latency: 'Latency',
   /** 4xx answers; also by `ErrorCode`. */
   clientErrors: 'ClientErrors',
-  /** 5xx answers; also by `ErrorCode` (`50001` is a defect, `50301` the store, `50302` new tags held back). */
+  /** 5xx answers; also by `ErrorCode` (`50001` is a defect, `50301` the store, `50302` new tags held back, `50303` a write not confirmed). */
   serverErrors: 'ServerErrors',
 } as const;
 

@@ -74,6 +74,12 @@ export const FOLDER_TIMEOUT_MS = 60_000;
 /** An idempotency key's reservation holds against duplicates this long; keys are kept this long (at least a day). */
 export const IDEMPOTENCY_LEASE_MS = 30_000;
 export const IDEMPOTENCY_RETENTION_MS = 25 * 3600 * 1000;
+/**
+ * A request that failed frees its idempotency key past its deadline if need be (the deadline
+ * itself may be what failed it), within this much of the margin its answer has: a key left
+ * reserved would answer the client's retry 409 till its lease lapsed.
+ */
+export const KEY_RELEASE_MS = 1_000;
 
 const rules: readonly [string, boolean][] = [
   ['a bulk lease outlasts a bulk request', BULK_LEASE_MS > LONGEST_REQUEST_MS],
@@ -85,6 +91,7 @@ const rules: readonly [string, boolean][] = [
   ['an idempotency lease outlasts the request that holds it', IDEMPOTENCY_LEASE_MS > LONGEST_REQUEST_MS],
   ['a flowing list sees a later ticket within its stint', LATER_BATCH_MS < FLOW_STINT_MS],
   ["a stint ends well within the folder's timeout", FLOW_STINT_MS < FOLDER_TIMEOUT_MS / 2],
+  ["a key's release leaves the answer time to go out", KEY_RELEASE_MS < STORE_MARGIN_MS],
   ['idempotency keys are kept at least 24 hours', IDEMPOTENCY_RETENTION_MS >= 24 * 3600 * 1000],
   ["a call's attempts fit in an ordinary request", CALL_ATTEMPTS * CALL_ATTEMPT_MS < ORDINARY_REQUEST_MS],
   [

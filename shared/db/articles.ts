@@ -5,7 +5,7 @@ import { isIdentifier, nowInSeconds } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
 import type { Created, WriteOptions } from '../domain/store';
 import { CLOSING_MS } from '../timing';
-import { guardCheck, readInGeneration, writeLoop, writerOf } from './generation';
+import { guardCheck, isMine, readInGeneration, takeTurn, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
 import { decodeArticle, decodeMagazine } from './items';
 import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './keys';
@@ -101,11 +101,17 @@ export const createArticle = async (
         return {
           items,
           result: { id, replayed: false },
-          made: async () => (await writerOf(access, articleKey(record.incarnation, seq), token)) === 'this',
+          made: async () => isMine(await writerOf(access, articleKey(record.incarnation, seq), token)),
         };
       },
-      // Another article took the number, or the magazine changed: read it again.
-      { retry: (error, attempt) => error instanceof ConditionsFailed && attempt < 20 },
+      // Another article took the number, or the magazine changed: read it again, after its turn.
+      {
+        retry: async (error, attempt) => {
+          if (!(error instanceof ConditionsFailed)) return false;
+          await takeTurn(access, error, attempt);
+          return true;
+        },
+      },
     );
   } catch (error) {
     await reservation?.release().catch(() => undefined);

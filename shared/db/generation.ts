@@ -109,10 +109,10 @@ interface WriteAttempt<T> {
   readonly result: T;
   /**
    * The lost-answer look: whether a failure (a lost answer, or a condition failed by the write's
-   * own earlier attempt) hides a write that was made (`writerOf`). It may throw the error the
-   * failure means to the client.
+   * own earlier attempt) hides a write that was made (`writerOf`), or `unknown` when the look could
+   * not be made. It may throw the error the failure means to the client.
    */
-  readonly made: (error: unknown) => Promise<boolean>;
+  readonly made: (error: unknown) => Promise<boolean | 'unknown'>;
 }
 
 /** What `attempt` builds: a write to send, a result with no write to make (`done`), or `again` to build it anew. */
@@ -151,7 +151,12 @@ export const writeLoop = async <T>(
         await awaitCollection(access, count);
         continue;
       }
-      if (await write.made(error)) return write.result;
+      const made = await write.made(error);
+      if (made === true) return write.result;
+      // A transaction cancelled on its conditions wrote nothing; any other failure may hide a write
+      // that landed, and a client told "not carried out" would send it again and make it twice.
+      if (made === 'unknown' && !(error instanceof ConditionsFailed))
+        throw new StoreUnavailable('unconfirmed', 1, { cause: error });
       if (await retry(error, count)) continue;
       throw error;
     }
@@ -173,6 +178,24 @@ export const writerOf = async (
   if (!item) return 'none';
   return token !== undefined && item[attr.writeToken] === token ? 'this' : 'another';
 };
+
+/** Attempts of a write that keeps losing its item to other writes (a magazine's revision, its next article number) before it gives up with 503. */
+export const RACE_ATTEMPTS = 10;
+
+/**
+ * Waits before the next attempt of a write that lost a race: writers of one item that met back
+ * off with jitter, so that they take turns rather than meet again; one that lost every turn
+ * (dozens of writers of one item at once), or has no time left for another, gets a 503 to retry.
+ */
+export const takeTurn = async (access: TableAccess, error: unknown, attempt: number) => {
+  if (attempt + 1 >= RACE_ATTEMPTS || access.remaining() < 1_000)
+    throw new StoreUnavailable('conflict', 1, { cause: error });
+  await backoff(attempt);
+};
+
+/** A write's own item after a failure: whether `writerOf` found this write there, or could not look. */
+export const isMine = (writer: Awaited<ReturnType<typeof writerOf>>): boolean | 'unknown' =>
+  writer === 'unknown' ? writer : writer === 'this';
 
 /** Points the instance at a generation it switched to itself. */
 export const learnGeneration = (generation: string) => {

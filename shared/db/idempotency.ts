@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { KeyReused, RequestInProgress } from '../domain/errors';
 import type { WriteOptions } from '../domain/store';
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS } from '../timing';
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_RETENTION_MS, KEY_RELEASE_MS, LONGEST_REQUEST_MS } from '../timing';
 import { decodeIdempotency } from './items';
 import { attr, idempotencyKey } from './keys';
 import type { TableAccess } from './table-access';
@@ -26,6 +26,10 @@ const keyOf = (operation: string, key: Key) =>
 type Reservation =
   | { readonly replay: string }
   | { readonly token: string; readonly commit: (id: string) => TransactItem; readonly release: () => Promise<void> };
+
+/** Seconds till a reservation's key may be taken again, once the request that holds it has surely ended; 1 before. */
+const retryAfterLease = (leaseUntil: number, now = Date.now()) =>
+  now < leaseUntil - IDEMPOTENCY_LEASE_MS + LONGEST_REQUEST_MS ? 1 : Math.max(1, Math.ceil((leaseUntil - now) / 1000));
 
 export const reserve = async (access: TableAccess, operation: string, key: Key): Promise<Reservation> => {
   const itemKey = keyOf(operation, key);
@@ -59,8 +63,10 @@ export const reserve = async (access: TableAccess, operation: string, key: Key):
     const record = decodeIdempotency(await access.get(itemKey));
     if (record && record.fingerprint !== key.fingerprint) throw new KeyReused();
     if (record?.state === 'done' && record.result !== undefined) return { replay: record.result };
-    // Still running elsewhere (or released a moment ago): the client sends it again later.
-    throw new RequestInProgress();
+    // Still running elsewhere (or released a moment ago): sent again in a second, it most likely
+    // finds it done. A request that can no longer be running (its function stopped short of
+    // freeing the key) holds it till its lease lapses.
+    throw new RequestInProgress(record?.state === 'running' ? retryAfterLease(record.leaseUntil) : 1);
   }
   return {
     token,
@@ -76,7 +82,7 @@ export const reserve = async (access: TableAccess, operation: string, key: Key):
     }),
     // A request refused (404, 405) writes nothing: its reservation goes, and the key is free for it to be sent again.
     release: async () => {
-      await remove(access, {
+      await remove(access.extended(KEY_RELEASE_MS), {
         Key: itemKey,
         ConditionExpression: '#token = :token AND #state = :running',
         ExpressionAttributeNames: { '#token': attr.writeToken, '#state': attr.state },

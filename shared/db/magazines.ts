@@ -5,7 +5,7 @@ import type { IdentifiedDraft, Magazine, MagazineDraft } from '../domain/magazin
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
 import { readAdmitted, type WriteAdmission, writeAdmission } from './admission';
 import { finishArticles, trashEntry } from './cleanup';
-import { type GenerationRead, guardCheck, readInGeneration, writeLoop, writerOf } from './generation';
+import { type GenerationRead, guardCheck, isMine, readInGeneration, takeTurn, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
 import { decodeMagazine } from './items';
 import { attr, magazineKey } from './keys';
@@ -118,7 +118,7 @@ export const createMagazine = async (
           made: async () => {
             const owner = await writerOf(access, magazineKey(generation, id), token);
             if (owner === 'another') throw new AlreadyExists('magazine', id);
-            return owner === 'this';
+            return isMine(owner);
           },
         };
       },
@@ -141,28 +141,22 @@ export const createMagazine = async (
   return { id, replayed: false };
 };
 
-/** Attempts of a write that keeps losing its magazine's revision to other writes before it gives up with 503. */
-const RACE_ATTEMPTS = 10;
-
 /**
  * Whether a write conditioned on the revision it read (its `magazine` item) lost to another write made
  * meanwhile, and should read again: under an `If-Match` of ETags that is 412 at once, since the
  * client's version is gone; any other precondition (`If-Match: *`, `If-None-Match`) is checked
- * again against what the next read finds.
- * Writers of one magazine that met back off with jitter, so that they take turns rather than meet
- * again; one that lost every turn (dozens of writers of one magazine at once) gets a 503 to retry.
+ * again against what the next read finds, after its turn (`takeTurn`).
  */
-const lostRace = async (error: unknown, precondition: Precondition | undefined, attempt: number) => {
+const lostRace = async (
+  access: TableAccess,
+  error: unknown,
+  precondition: Precondition | undefined,
+  attempt: number,
+) => {
   if (!(error instanceof ConditionsFailed && error.has('magazine'))) return false;
   if (Array.isArray(precondition?.match)) throw new PreconditionFailed();
-  await takeTurn(error, attempt);
+  await takeTurn(access, error, attempt);
   return true;
-};
-
-/** Waits before the next attempt of a write that lost a race, or gives up with 503 once it has lost them all. */
-const takeTurn = async (error: unknown, attempt: number) => {
-  if (attempt + 1 >= RACE_ATTEMPTS) throw new StoreUnavailable('conflict', 1, { cause: error });
-  await backoff(attempt);
 };
 
 /**
@@ -203,7 +197,7 @@ export const replaceMagazine = async (
         } catch (error) {
           if (!(error instanceof AlreadyExists)) throw error;
           // Created meanwhile by someone else: replace it, as asked (a PUT is never 405).
-          await takeTurn(error, attempt);
+          await takeTurn(access, error, attempt);
           return 'again';
         }
       }
@@ -256,10 +250,10 @@ export const replaceMagazine = async (
       return {
         items,
         result: 'replaced',
-        made: async () => (await writerOf(access, magazineKey(generation, next.id), token)) === 'this',
+        made: async () => isMine(await writerOf(access, magazineKey(generation, next.id), token)),
       };
     },
-    { retry: (error, attempt) => lostRace(error, precondition, attempt) },
+    { retry: (error, attempt) => lostRace(access, error, precondition, attempt) },
   );
 };
 
@@ -305,11 +299,14 @@ export const deleteMagazine = async (
         items,
         result: { trash, incarnation },
         // A refused condition is a change by someone else, not a sign that this delete was made.
-        made: async (error) =>
-          !(error instanceof ConditionsFailed) && (await writerOf(access, magazineKey(generation, id))) === 'none',
+        made: async (error) => {
+          if (error instanceof ConditionsFailed) return false;
+          const writer = await writerOf(access, magazineKey(generation, id));
+          return writer === 'unknown' ? writer : writer === 'none';
+        },
       };
     },
-    { retry: (error, attempt) => lostRace(error, precondition, attempt) },
+    { retry: (error, attempt) => lostRace(access, error, precondition, attempt) },
   );
   if (trash) await finishArticles(access, incarnation, trash.key);
 };

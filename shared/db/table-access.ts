@@ -239,6 +239,8 @@ export const tableAccess = (client: DocumentClient, tableName: string, deadline:
     tableName,
     deadline,
     remaining,
+    /** The same table with at least `ms` from now to answer in: for what must be done even when the deadline was what failed. */
+    extended: (ms: number) => tableAccess(client, tableName, Math.max(deadline, Date.now() + ms)),
     get,
     getMany,
     query,

@@ -47,7 +47,7 @@ export class PreconditionFailed extends DomainError {
 export class StoreUnavailable extends DomainError {
   readonly kind = 'store-unavailable';
   constructor(
-    readonly reason: 'throttled' | 'fault' | 'timeout' | 'conflict' | 'collection-busy' | 'backlog',
+    readonly reason: 'throttled' | 'fault' | 'timeout' | 'conflict' | 'collection-busy' | 'backlog' | 'unconfirmed',
     /** Seconds after which trying again is sensible. */
     readonly retryAfter = 1,
     options?: ErrorOptions,
@@ -59,7 +59,10 @@ export class StoreUnavailable extends DomainError {
 /** A request carrying an idempotency key that another request with the same key is still carrying out. */
 export class RequestInProgress extends DomainError {
   readonly kind = 'request-in-progress';
-  constructor() {
+  constructor(
+    /** Seconds after which the other request has surely ended. */
+    readonly retryAfter = 1,
+  ) {
     super('A request with this idempotency key is still being carried out.');
   }
 }

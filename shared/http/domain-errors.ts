@@ -27,6 +27,9 @@ const inputRules: Record<InputRule, ErrorCode> = {
   'invalid-id': '40013',
 };
 
+/** The store's failures with a code of their own; the others are `50301`. */
+const storeCodes: Partial<Record<StoreUnavailable['reason'], ErrorCode>> = { backlog: '50302', unconfirmed: '50303' };
+
 /**
  * The `Allow` of the 405 a POST of a taken id gets (HTTP requires one on every 405): what the
  * collection takes now for that magazine, POST aside. Held against the route table by a test, as
@@ -48,10 +51,11 @@ export const toApiError = (error: DomainError): ApiError => {
   }
   if (error instanceof PreconditionFailed) return new ApiError('41201');
   if (error instanceof StoreUnavailable)
-    return new ApiError(error.reason === 'backlog' ? '50302' : '50301', undefined, {
+    return new ApiError(storeCodes[error.reason] ?? '50301', undefined, {
       'Retry-After': String(error.retryAfter),
     });
-  if (error instanceof RequestInProgress) return new ApiError('40901', undefined, { 'Retry-After': '1' });
+  if (error instanceof RequestInProgress)
+    return new ApiError('40901', undefined, { 'Retry-After': String(error.retryAfter) });
   if (error instanceof KeyReused) return new ApiError('42201');
   throw error;
 };

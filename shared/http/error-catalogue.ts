@@ -219,6 +219,12 @@ export const errorCatalogue = {
       'New tags are arriving faster than the tag counts take them in; the magazine was not written. Retry after the seconds in `Retry-After`.',
     userMessage: 'The service is busy. Please try again in a moment.',
   },
+  '50303': {
+    status: 503,
+    developerMessage:
+      'The data store did not confirm the write in time: it may have been made. Send a PUT or DELETE again as it is; a POST again with the same `Idempotency-Key`, or once a read shows it was not made.',
+    userMessage: 'The service could not confirm the change. Please check it before trying again.',
+  },
   '50401': {
     status: 504,
     developerMessage: 'The service did not answer in time.',

@@ -113,7 +113,7 @@ const operationObject = (
       : [
           head &&
             `The same status and headers as \`${operationIdOf(operation.id, operation.method, labelled)}\`, without a body.`,
-          !head && `As \`${operation.id}\`: ${prose.description}`,
+          !head && `As \`${operation.id}\`, whose description applies.`,
           labelled &&
             'The label that ends the path (`.json`, `.xml`) chooses the format: it wins over `format` and `Accept`.',
         ]

@@ -226,6 +226,12 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
     cause: `The request puts on a magazine a tag it did not carry while the counts of many distinct tags change at once (new tags at about a hundred a second and more), faster than the tag counts take them in. Such a write waits up to ${ADMISSION_WAIT_MS / 1000} seconds for them to catch up, then gives up; nothing was written.`,
     fix: 'Retry after the number of seconds in the `Retry-After` header. Writes that bring no new tag to a magazine are not held back.',
   },
+  '50303': {
+    title: 'Write not confirmed',
+    cause:
+      'The data store took the write but its answer did not come back before the request had to answer, and the service could not look whether it was made.',
+    fix: 'Send a PUT or DELETE again as it is: it ends the same. Send a POST again with the same `Idempotency-Key` (it answers as the first one did if that was made), or, without a key, read first whether it was made.',
+  },
   '50401': {
     title: 'Gateway timeout',
     cause: 'The operation took longer than the gateway allows (29 seconds).',

@@ -13,7 +13,7 @@ export const row = {
   actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
   body: articleInput,
   success: [idReply(201, 'ArticleCreated')],
-  errors: ['40014', '40402', '40901', '42201'],
+  errors: ['40014', '40402', '40901', '42201', '50303'],
   idempotent: true,
   labels: true,
   counts: { status: 201, metric: 'ArticlesAdded' },

@@ -13,7 +13,7 @@ export const row = {
   actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
   body: magazineInput,
   success: [idReply(201, 'MagazineCreated')],
-  errors: ['40009', '40010', '40014', '40502', '40901', '42201', '50302'],
+  errors: ['40009', '40010', '40014', '40502', '40901', '42201', '50302', '50303'],
   idempotent: true,
   counts: { status: 201, metric: 'MagazinesCreated' },
 } as const satisfies Operation<ErrorCode>;

@@ -20,7 +20,7 @@ export const row = {
     'ConditionCheckItem',
   ],
   success: [idReply(200, 'MagazineDeleted')],
-  errors: ['40402', '41201'],
+  errors: ['40402', '41201', '50303'],
   ifMatch: true,
   counts: { status: 200, metric: 'MagazinesDeleted' },
 } as const satisfies Operation<ErrorCode>;

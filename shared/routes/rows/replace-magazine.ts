@@ -13,7 +13,7 @@ export const row = {
   actions: ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'ConditionCheckItem'],
   body: magazineInput,
   success: [idReply(200, 'MagazineReplaced'), idReply(201, 'MagazineCreated')],
-  errors: ['40007', '40009', '40010', '40013', '41201', '50302'],
+  errors: ['40007', '40009', '40010', '40013', '41201', '50302', '50303'],
   ifMatch: true,
   counts: { status: 201, metric: 'MagazinesCreated' },
 } as const satisfies Operation<ErrorCode>;
