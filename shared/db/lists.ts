@@ -277,8 +277,9 @@ export const blocksFor = (blocks: readonly BlockRef[], sizes: readonly number[],
 };
 
 /**
- * The members of a page, in ascending key order, and whether a head replica came with its blocks
- * (now or in `known`'s read). `sizes` are the blocks' sizes with the snapshot's pending changes in.
+ * The members of a page, in ascending key order, the rank of the first of them in the whole list
+ * (`firstRank`), and whether a head replica came with its blocks (now or in `known`'s read).
+ * `sizes` are the blocks' sizes with the snapshot's pending changes in.
  */
 export const pageMembers = async (
   access: TableAccess,
@@ -286,7 +287,7 @@ export const pageMembers = async (
   window: Window,
   sizes: readonly number[],
   known: BlocksRead = new Map(),
-): Promise<{ readonly members: Entry[]; readonly headChecked: boolean }> => {
+): Promise<{ readonly members: Entry[]; readonly firstRank: number; readonly headChecked: boolean }> => {
   const { blocks } = snapshot.directory;
   const { pending } = snapshot;
   const { indexes, startRank } = blocksFor(blocks, sizes, window);
@@ -304,17 +305,40 @@ export const pageMembers = async (
   if ('from' in window)
     return {
       members: members.slice(Math.max(0, window.from - startRank), Math.max(0, window.to - startRank)),
+      firstRank: window.from,
       headChecked,
     };
   const after = window.after;
+  const page = window.forward
+    ? members.filter((entry) => entry.key > after).slice(0, window.take)
+    : members.filter((entry) => entry.key < after).slice(-window.take);
+  // Ranked from the list as it is now, not from the offset the cursor was made at: members
+  // before the cursor may have gone or come since, and the page's offset and `next` follow them.
+  const below = membersBelow(blocks, sizes, members, after);
   return {
-    members: window.forward
-      ? members.filter((entry) => entry.key > after).slice(0, window.take)
-      : members.filter((entry) => entry.key < after).slice(-window.take),
+    members: page,
+    firstRank: window.forward ? below + (members.some((entry) => entry.key === after) ? 1 : 0) : below - page.length,
     headChecked,
   };
 };
 
-/** A magazine list's page: its members' keys in ascending order. */
-export const magazinePage = async (access: TableAccess, snapshot: ListSnapshot, window: Window): Promise<Entry[]> =>
-  (await pageMembers(access, snapshot, window, sizesWith(snapshot.directory.blocks, snapshot.pending))).members;
+/** How many members of the whole list sort before `key`: the blocks before its block by their sizes, and its block's members as read. */
+const membersBelow = (
+  blocks: readonly BlockRef[],
+  sizes: readonly number[],
+  members: readonly Entry[],
+  key: string,
+) => {
+  const start = blockIndexOf(blocks, key);
+  const low = start === 0 ? undefined : blocks[start]?.first;
+  const high = blocks[start + 1]?.first;
+  let below = 0;
+  for (let index = 0; index < start; index++) below += sizes[index] ?? 0;
+  for (const entry of members)
+    if (entry.key < key && (low === undefined || entry.key >= low) && (high === undefined || entry.key < high)) below++;
+  return below;
+};
+
+/** A magazine list's page: its members' keys in ascending order, and the rank of the first. */
+export const magazinePage = (access: TableAccess, snapshot: ListSnapshot, window: Window) =>
+  pageMembers(access, snapshot, window, sizesWith(snapshot.directory.blocks, snapshot.pending));

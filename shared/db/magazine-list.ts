@@ -40,7 +40,12 @@ export const listMagazines = async (
           sort === 'asc'
             ? { from: before + offset, to: before + Math.min(total, offset + limit) }
             : { from: before + Math.max(0, total - offset - limit), to: before + total - offset };
-      const members = window ? await magazinePage(access, snapshot, window) : [];
+      const { members, firstRank } = window
+        ? await magazinePage(access, snapshot, window)
+        : { members: [], firstRank: 0 };
+      // A cursor's page is placed where the list holds it now (asc: from the first; desc: from the last).
+      const at =
+        'after' in start ? (sort === 'asc' ? firstRank - before : before + total - firstRank - members.length) : offset;
       const positions = members.map((member) => member.key).filter((key) => key >= low && key <= high);
       if (sort === 'desc') positions.reverse();
       const ids = positions.map(idOfPosition);
@@ -68,8 +73,8 @@ export const listMagazines = async (
       return {
         items: magazines,
         count: total,
-        offset,
-        ...(last !== undefined && offset + positions.length < total && { next: last }),
+        offset: Math.max(0, at),
+        ...(last !== undefined && at + positions.length < total && { next: last }),
         lastModified: counts.lastModified,
         revision: `${generation}.${counts.writes}`,
       };

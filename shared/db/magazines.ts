@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AlreadyExists, NotFound, PreconditionFailed, StoreUnavailable } from '../domain/errors';
+import { AlreadyExists, NotFound, PreconditionFailed } from '../domain/errors';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine, MagazineDraft } from '../domain/magazine';
 import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';

@@ -73,9 +73,12 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
       };
       const { count, sizes, read } = await tagsInUse(access, snapshot, windowOf);
       const window = windowOf(count);
-      const { members, headChecked } = window
+      const { members, firstRank, headChecked } = window
         ? await pageMembers(access, snapshot, window, sizes, read)
-        : { members: [], headChecked: false };
+        : { members: [], firstRank: 0, headChecked: false };
+      // A cursor's page is placed where the list holds it now (asc: from the first; desc: from the last).
+      const at =
+        'after' in page.start ? (page.sort === 'asc' ? firstRank : count - firstRank - members.length) : offset;
       if (!headChecked && (await readInGeneration(access, () => [])).generation !== generation)
         throw new GenerationMoved();
       if (page.sort === 'desc') members.reverse();
@@ -89,8 +92,8 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
       return {
         items: tags,
         count,
-        offset,
-        ...(last !== undefined && offset + tags.length < count && { next: last.id }),
+        offset: Math.max(0, at),
+        ...(last !== undefined && at + tags.length < count && { next: last.id }),
         lastModified: counts.lastModified,
         revision: `${generation}.${counts.writes}`,
       };
