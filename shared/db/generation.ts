@@ -187,8 +187,8 @@ export const RACE_ATTEMPTS = 10;
  * off with jitter, so that they take turns rather than meet again; one that lost every turn
  * (dozens of writers of one item at once), or has no time left for another, gets a 503 to retry.
  */
-export const takeTurn = async (access: TableAccess, error: unknown, attempt: number) => {
-  if (attempt + 1 >= RACE_ATTEMPTS || access.remaining() < 1_000)
+export const takeTurn = async (access: TableAccess, error: unknown, attempt: number, attempts = RACE_ATTEMPTS) => {
+  if (attempt + 1 >= attempts || access.remaining() < 1_000)
     throw new StoreUnavailable('conflict', 1, { cause: error });
   await backoff(attempt);
 };
