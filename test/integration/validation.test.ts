@@ -216,17 +216,36 @@ describe('request bodies: media type, syntax and size', () => {
     expectError(article, { status: 415, baseUrl: local.api.baseUrl });
   });
 
-  it.each(['application/json; charset=utf-8', 'text/javascript', 'application/vnd.magazine+json', null])(
-    'Content-Type %s is accepted as JSON',
-    async (type) => {
-      const id = uniqueId();
-      const response = await local.client.post('/magazines', undefined, {
-        body: JSON.stringify(magazineBody({ id })),
+  it.each([
+    ['iso-8859-1', 'application/json; charset=iso-8859-1'],
+    ['latin1', 'application/json;charset="latin1"'],
+    ['UTF-16', 'text/javascript; CHARSET=UTF-16'],
+    ['utf-8x', 'application/json; charset=utf-8x'],
+  ])('a charset but UTF-8 (%s): 415 naming it, nothing stored', async (charset, type) => {
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post('/magazines', undefined, {
+        body: Buffer.from(JSON.stringify(magazineBody({ id: uniqueId(), title: 'Café' })), 'latin1'),
         headers: { 'Content-Type': type },
-      });
-      expect(response.status, response.text).toBe(201);
-    },
-  );
+      }),
+    );
+    const mentions = [`charset \`${charset}\``, 'only `utf-8`'];
+    expect(expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions })?.errorCode).toBe('41501');
+  });
+
+  it.each([
+    'application/json; charset=utf-8',
+    'application/json; Charset="UTF-8"',
+    'text/javascript',
+    'application/vnd.magazine+json',
+    null,
+  ])('Content-Type %s is accepted as JSON', async (type) => {
+    const id = uniqueId();
+    const response = await local.client.post('/magazines', undefined, {
+      body: JSON.stringify(magazineBody({ id })),
+      headers: { 'Content-Type': type },
+    });
+    expect(response.status, response.text).toBe(201);
+  });
 
   it.each(['{"title": "Broken"', '{title: "x"}', "{'title': 'x'}", '[1, 2,]'])(
     'malformed JSON %s: 400, nothing stored',
