@@ -61,7 +61,8 @@ export const readJsonBody = ({ body, isBase64Encoded, contentType, contentEncodi
       `The request body has ${bytes.byteLength} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`,
     );
   }
-  const text = bytes.toString('utf8');
+  // RFC 8259 §8.1 lets a parser ignore a byte order mark; JSON.parse would refuse it.
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') throw missingBody();
   try {
     return JSON.parse(text) as unknown;

@@ -232,6 +232,16 @@ describe('request bodies: media type, syntax and size', () => {
     expect(expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions })?.errorCode).toBe('41501');
   });
 
+  it('a byte order mark before the JSON is ignored; a field sent twice takes its last value', async () => {
+    const id = uniqueId();
+    const response = await local.client.post('/magazines', undefined, {
+      body: `\uFEFF{"id":"${id}","title":"First","title":"Marked"}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(response.status, response.text).toBe(201);
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Marked');
+  });
+
   it.each([
     'application/json; charset=utf-8',
     'application/json; Charset="UTF-8"',
