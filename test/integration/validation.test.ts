@@ -36,6 +36,9 @@ const badMagazines: [string, Record<string, unknown>, string[]][] = [
   ['title missing', { title: undefined }, ['title']],
   ['title empty', { title: '' }, ['title']],
   ['title only white space', { title: '   ' }, ['title']],
+  ['title only a zero-width space', { title: '\u200b' }, ['title', 'only white space, control or invisible']],
+  ['title only control characters', { title: '\u0001\u0002' }, ['title']],
+  ['title only invisible characters', { title: ' \u200c\u200d\u2060\ufeff\u00ad' }, ['title']],
   ['title of 257 characters', { title: 't'.repeat(257) }, ['title']],
   ['title as a number', { title: 7 }, ['title']],
   ['tags not an array', { tags: 'science' }, ['tags']],
@@ -96,6 +99,13 @@ describe('magazine bodies: every field has values that are refused with 400 nami
     expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().tags).toHaveLength(32);
   });
 
+  it('a title that shows something is kept as sent, invisible characters and controls in it too', async () => {
+    const id = uniqueId();
+    const title = '\u200bAstronaut \u{1F469}\u200d\u{1F680}\u0007';
+    expect((await local.client.post('/magazines', { id, title })).status).toBe(201);
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe(title);
+  });
+
   it('an id of 64 characters and a created time up to a day ahead are accepted', async () => {
     const id = `a${'b'.repeat(63)}`;
     expect((await local.client.post('/magazines', { id, title: 'Long id', created: nowSeconds() + 3600 })).status).toBe(
@@ -152,6 +162,7 @@ const badArticles: [string, Record<string, unknown>, string[]][] = [
   ['date in another form', { date: '2023/01/01' }, ['date']],
   ['date month 13', { date: '2023-13-01' }, ['date']],
   ['text empty', { text: '' }, ['text']],
+  ['text only zero-width characters and a control', { text: '\u200b\u0007\u200b' }, ['text']],
   ['text of 100,001 characters', { text: longText }, ['text']],
   ['an unknown field', { summary: 'Nope' }, ['summary']],
 ];
