@@ -1,10 +1,13 @@
 import * as v from 'valibot';
 import { maxChars, requiredOr, text } from './fields';
 
+/** A day of the (proleptic) Gregorian calendar, as RFC 3339's full-date has it: years 0000 to 9999. */
 const isCalendarDay = (value: string) => {
   const [year, month, day] = value.split('-').map(Number);
   if (year === undefined || month === undefined || day === undefined) return false;
-  const date = new Date(Date.UTC(year, month - 1, day));
+  const date = new Date(0);
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999.
+  date.setUTCFullYear(year, month - 1, day);
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 };
 
@@ -25,7 +28,7 @@ export const articleInput = v.strictObject(
     ),
     date: v.pipe(
       v.string(requiredOr('a date as `YYYY-MM-DD`')),
-      v.regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date as `YYYY-MM-DD`'),
+      v.isoDate('must be a date as `YYYY-MM-DD`'),
       v.check(isCalendarDay, 'must be a real calendar day as `YYYY-MM-DD`'),
     ),
     text: text(1, 100_000),

@@ -28,6 +28,13 @@ export const maxChars = (max: number, message: string) => [
   v.metadata<string, { maxLength: number }>({ maxLength: max }),
 ];
 
+/**
+ * Text that shows nothing: white space, control characters (the XML form cannot carry most of
+ * them, and leaves them out) and the characters Unicode lets a renderer ignore (U+200B, U+FEFF, …).
+ */
+const BLANK = /^[\s\p{Cc}\p{Default_Ignorable_Code_Point}]*$/u;
+export const isBlank = (value: string) => BLANK.test(value);
+
 /** A string of `min`..`max` characters that is not only white space. */
 export const text = (min: number, max: number) => {
   const expected = `a string of ${min} to ${max} characters`;
@@ -35,7 +42,7 @@ export const text = (min: number, max: number) => {
     v.string(requiredOr(expected)),
     ...minChars(min, `must be ${expected}`),
     ...maxChars(max, `must be ${expected}`),
-    v.check((value: string) => value.trim().length > 0, 'must not be only white space'),
+    v.check((value: string) => !isBlank(value), 'must not be only white space, control or invisible characters'),
   );
 };
 

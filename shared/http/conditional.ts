@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Precondition } from '../domain/store';
+import { parseHttpDate } from './http-date';
 import type { Format } from './negotiation';
 
 /**
@@ -39,8 +40,8 @@ export const isNotModified = (
   if (ifNoneMatch !== undefined) return ifNoneMatch.trim() === '*' || entityTags(ifNoneMatch).includes(etag);
   const ifModifiedSince = headers['if-modified-since'];
   if (ifModifiedSince === undefined || lastModified === undefined) return false;
-  const since = Date.parse(ifModifiedSince);
-  return Number.isFinite(since) && lastModified <= Math.floor(since / 1000);
+  const since = parseHttpDate(ifModifiedSince);
+  return since !== undefined && lastModified <= since;
 };
 
 /** The revisions of a header's entity tags (`"<revision>-<format>"`). */

@@ -48,12 +48,13 @@ const pageEntries = () => ({
   cursor: v.optional(v.pipe(v.string(), ...maxChars(1024, 'must be a cursor from a `Link` header'))),
 });
 
-// The integers whose digits are four: 999 would be sent as `999` and refused.
+// The years written in four digits, 1000 to 9999: documented as integers, which a client sends as digits
+// without leading zeros, so `0999` is refused as the integer 999 would be.
 const year = () =>
   v.optional(
     v.pipe(
-      v.string('must be a year of four digits, such as `2024`'),
-      v.regex(/^\d{4}$/, 'must be a year of four digits, such as `2024`'),
+      v.string('must be a year of four digits, 1000 to 9999, such as `2024`'),
+      v.regex(/^[1-9]\d{3}$/, 'must be a year of four digits, 1000 to 9999, such as `2024`'),
       queryInteger({ minimum: 1000, maximum: 9999 }),
       v.transform(Number),
     ),

@@ -13,6 +13,15 @@ const isJsonMediaType = (contentType: string | undefined) => {
   );
 };
 
+/**
+ * The `charset` values a `Content-Type` names (RFC 9110 §5.6.6: a parameter's name is
+ * case-insensitive, its value a token or a quoted string).
+ */
+const charsetsOf = (contentType: string): string[] =>
+  [...contentType.matchAll(/;\s*charset\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)/gi)].map(([, value = '']) =>
+    value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value,
+  );
+
 interface RawBody {
   readonly body: string | null;
   readonly isBase64Encoded: boolean;
@@ -36,6 +45,14 @@ export const readJsonBody = ({ body, isBase64Encoded, contentType, contentEncodi
       `The request body must be JSON; \`Content-Type: ${contentType}\` is not accepted. Send \`Content-Type: application/json\`.`,
     );
   }
+  // The body is read as UTF-8 (RFC 8259 §8.1); read so, another charset's bytes would become other text.
+  const charset = charsetsOf(contentType ?? '').find((name) => name.toLowerCase() !== 'utf-8');
+  if (charset !== undefined) {
+    throw new ApiError(
+      '41501',
+      `The request body must be UTF-8; \`Content-Type: ${contentType}\` names the charset \`${charset}\`, and only \`utf-8\` is accepted. Send the JSON as UTF-8, with \`charset=utf-8\` or no charset.`,
+    );
+  }
   if (body === null || body === '') throw missingBody();
   const bytes = isBase64Encoded ? Buffer.from(body, 'base64') : Buffer.from(body, 'utf8');
   if (bytes.byteLength > MAX_BODY_BYTES) {
@@ -44,7 +61,8 @@ export const readJsonBody = ({ body, isBase64Encoded, contentType, contentEncodi
       `The request body has ${bytes.byteLength} bytes; at most ${MAX_BODY_BYTES} (1 MiB) are accepted.`,
     );
   }
-  const text = bytes.toString('utf8');
+  // RFC 8259 §8.1 lets a parser ignore a byte order mark; JSON.parse would refuse it.
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
   if (text.trim() === '') throw missingBody();
   try {
     return JSON.parse(text) as unknown;

@@ -11,9 +11,11 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '>': '&gt;',
   '"': '&quot;',
   "'": '&apos;',
+  // A parser turns a raw CR (and CR LF) into LF, so XML readers would get other text than JSON readers.
+  '\r': '&#13;',
 };
 
-const escapeText = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+const escapeText = (text: string) => text.replace(/[&<>"'\r]/g, (c) => ESCAPES[c] ?? c);
 
 /** Characters XML 1.0 cannot carry at all, even escaped. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are exactly what must be stripped.
@@ -21,7 +23,7 @@ const stripInvalid = (text: string) => text.replace(/[\u0000-\u0008\u000B\u000C\
 
 /** What either of the two above would change: most values hold none of it, and are written as they are. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters stripInvalid strips.
-const CHANGED = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
+const CHANGED = /[&<>"'\r\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 
 const text = (value: string) => (CHANGED.test(value) ? escapeText(stripInvalid(value)) : value);
 

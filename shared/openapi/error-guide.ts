@@ -178,8 +178,8 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   },
   '41501': {
     title: 'Unsupported media type',
-    cause: 'The `Content-Type` of the request is not a JSON media type.',
-    fix: 'Send the body as JSON with `Content-Type: application/json` (or `text/javascript`, or `application/*+json`).',
+    cause: 'The `Content-Type` of the request is not a JSON media type, or names a charset other than UTF-8.',
+    fix: 'Send the body as UTF-8 JSON with `Content-Type: application/json` (or `text/javascript`, or `application/*+json`).',
   },
   '41502': {
     title: 'Content coding not accepted',

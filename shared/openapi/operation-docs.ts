@@ -56,7 +56,7 @@ export const operationDocs = {
   },
   listArticles: {
     description:
-      'One page of the articles of a magazine, oldest first unless `sort=desc`. A page of very long articles may hold fewer than `limit` asked for, to stay under the 6 MB a response can carry; `metadata.resultset.limit` then says how many, and `Link: next` carries on from there.',
+      'One page of the articles of a magazine, oldest first unless `sort=desc`. A page of very long articles may hold fewer than `limit` asked for: a response carries at most 6 MB, one read of the table 1 MB; `metadata.resultset.limit` then says how many, and `Link: next` carries on from there.',
     success: { 200: 'One page of articles.' },
   },
   createArticle: {

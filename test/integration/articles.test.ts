@@ -196,6 +196,22 @@ describe('a page of long articles', () => {
     );
     expect(next.json<Envelope<ArticleView>>().results[0]?.id).not.toBe(envelope.results.at(-1)?.id);
   });
+
+  it('stops at the 1 MB one read of the table returns, says so in limit, and next carries on', async () => {
+    const magazineId = await newMagazine();
+    // 16 articles of 100,000 emoji, 400 KB each in UTF-8: 6.4 MB in all, three of them past 1 MB.
+    const text = '\u{1F600}'.repeat(100_000);
+    for (let i = 0; i < 16; i++)
+      expect((await local.client.post(`/magazines/${magazineId}/articles`, articleBody({ text }))).status).toBe(201);
+    const first = await local.client.get(`/magazines/${magazineId}/articles?limit=16`);
+    const page = first.json<Envelope<ArticleView>>();
+    expect(page.results.length).toBeLessThanOrEqual(3);
+    expect(page.metadata.resultset).toEqual({ count: 16, offset: 0, limit: page.results.length });
+    const next = parseLinkHeader(first.headers.link).next ?? '';
+    const rest = (await local.client.get(new URL(next).pathname + new URL(next).search)).json<Envelope<ArticleView>>();
+    expect(rest.metadata.resultset.offset).toBe(page.results.length);
+    expect(rest.results.map((a) => a.id)).not.toContain(page.results.at(-1)?.id);
+  });
 });
 
 describe('GET /articles/{articleId}', () => {

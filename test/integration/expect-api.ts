@@ -255,6 +255,8 @@ export const REPEATED_HEADERS = [
   'location',
   'allow',
   'cache-control',
+  'content-length',
+  'content-encoding',
 ];
 
 export const pickHeaders = (response: HttpResponse, names = REPEATED_HEADERS) =>

@@ -1,3 +1,4 @@
+import { XMLParser } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import {
   APPLICATION_JSON_TYPE,
@@ -254,6 +255,22 @@ describe('XML documents', () => {
     const doc = parseXml(response.text) as { magazine: { title: string } };
     expect(doc.magazine.title).toContain('Bell');
     expect((await local.client.delete('/magazines/fctl')).status).toBe(200);
+  });
+
+  it('a carriage return reaches an XML reader as it reaches a JSON reader, not turned into a line feed', async () => {
+    const title = 'a\rb\r\nc';
+    expect((await local.client.put('/magazines/fcr', { title, tags: [{ id: 'cr', name: 'x\ry' }] })).status).toBe(201);
+    const response = await local.client.get('/magazines/fcr.xml');
+    parseXml(response.text);
+    expect(response.text).not.toContain('\r');
+    // As an XML 1.0 parser reads it: a raw CR is a line end, and only `&#13;` is a CR.
+    const reader = new XMLParser({ htmlEntities: true, trimValues: false, parseTagValue: false });
+    const { magazine } = reader.parse(response.text) as {
+      magazine: { title: string; tags: { tag: { name: string } } };
+    };
+    expect([magazine.title, magazine.tags.tag.name]).toEqual([title, 'x\ry']);
+    expect((await local.client.get('/magazines/fcr')).json<MagazineView>().title).toBe(title);
+    expect((await local.client.delete('/magazines/fcr')).status).toBe(200);
   });
 
   it('the answer to a create, asked for in XML, is well formed XML carrying the id', async () => {

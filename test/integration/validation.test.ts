@@ -36,6 +36,9 @@ const badMagazines: [string, Record<string, unknown>, string[]][] = [
   ['title missing', { title: undefined }, ['title']],
   ['title empty', { title: '' }, ['title']],
   ['title only white space', { title: '   ' }, ['title']],
+  ['title only a zero-width space', { title: '\u200b' }, ['title', 'only white space, control or invisible']],
+  ['title only control characters', { title: '\u0001\u0002' }, ['title']],
+  ['title only invisible characters', { title: ' \u200c\u200d\u2060\ufeff\u00ad' }, ['title']],
   ['title of 257 characters', { title: 't'.repeat(257) }, ['title']],
   ['title as a number', { title: 7 }, ['title']],
   ['tags not an array', { tags: 'science' }, ['tags']],
@@ -96,6 +99,13 @@ describe('magazine bodies: every field has values that are refused with 400 nami
     expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().tags).toHaveLength(32);
   });
 
+  it('a title that shows something is kept as sent, invisible characters and controls in it too', async () => {
+    const id = uniqueId();
+    const title = '\u200bAstronaut \u{1F469}\u200d\u{1F680}\u0007';
+    expect((await local.client.post('/magazines', { id, title })).status).toBe(201);
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe(title);
+  });
+
   it('an id of 64 characters and a created time up to a day ahead are accepted', async () => {
     const id = `a${'b'.repeat(63)}`;
     expect((await local.client.post('/magazines', { id, title: 'Long id', created: nowSeconds() + 3600 })).status).toBe(
@@ -152,6 +162,7 @@ const badArticles: [string, Record<string, unknown>, string[]][] = [
   ['date in another form', { date: '2023/01/01' }, ['date']],
   ['date month 13', { date: '2023-13-01' }, ['date']],
   ['text empty', { text: '' }, ['text']],
+  ['text only zero-width characters and a control', { text: '\u200b\u0007\u200b' }, ['text']],
   ['text of 100,001 characters', { text: longText }, ['text']],
   ['an unknown field', { summary: 'Nope' }, ['summary']],
 ];
@@ -216,17 +227,46 @@ describe('request bodies: media type, syntax and size', () => {
     expectError(article, { status: 415, baseUrl: local.api.baseUrl });
   });
 
-  it.each(['application/json; charset=utf-8', 'text/javascript', 'application/vnd.magazine+json', null])(
-    'Content-Type %s is accepted as JSON',
-    async (type) => {
-      const id = uniqueId();
-      const response = await local.client.post('/magazines', undefined, {
-        body: JSON.stringify(magazineBody({ id })),
+  it.each([
+    ['iso-8859-1', 'application/json; charset=iso-8859-1'],
+    ['latin1', 'application/json;charset="latin1"'],
+    ['UTF-16', 'text/javascript; CHARSET=UTF-16'],
+    ['utf-8x', 'application/json; charset=utf-8x'],
+  ])('a charset but UTF-8 (%s): 415 naming it, nothing stored', async (charset, type) => {
+    const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.post('/magazines', undefined, {
+        body: Buffer.from(JSON.stringify(magazineBody({ id: uniqueId(), title: 'Café' })), 'latin1'),
         headers: { 'Content-Type': type },
-      });
-      expect(response.status, response.text).toBe(201);
-    },
-  );
+      }),
+    );
+    const mentions = [`charset \`${charset}\``, 'only `utf-8`'];
+    expect(expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions })?.errorCode).toBe('41501');
+  });
+
+  it('a byte order mark before the JSON is ignored; a field sent twice takes its last value', async () => {
+    const id = uniqueId();
+    const response = await local.client.post('/magazines', undefined, {
+      body: `\uFEFF{"id":"${id}","title":"First","title":"Marked"}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
+    expect(response.status, response.text).toBe(201);
+    expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Marked');
+  });
+
+  it.each([
+    'application/json; charset=utf-8',
+    'application/json; Charset="UTF-8"',
+    'text/javascript',
+    'application/vnd.magazine+json',
+    null,
+  ])('Content-Type %s is accepted as JSON', async (type) => {
+    const id = uniqueId();
+    const response = await local.client.post('/magazines', undefined, {
+      body: JSON.stringify(magazineBody({ id })),
+      headers: { 'Content-Type': type },
+    });
+    expect(response.status, response.text).toBe(201);
+  });
 
   it.each(['{"title": "Broken"', '{title: "x"}', "{'title': 'x'}", '[1, 2,]'])(
     'malformed JSON %s: 400, nothing stored',

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contractProblems, expectMatchesContract } from '../support/contract';
+import { contractProblems, expectMatchesContract, requestProblems } from '../support/contract';
 import { type Client, clientFor, type HttpResponse, type RequestOptions, send } from '../support/http';
 import { type LocalApi, startLocalApi } from '../support/local-api';
 
@@ -118,6 +118,32 @@ describe('responses of the local API match the OpenAPI document', () => {
     ).toBe(412);
     expect((await checked('GET', '/magazines?mock=maybe')).status).toBe(400);
     expect((await checked('GET', '/v1/documentation/errors/12345.html')).status).toBe(404);
+  });
+
+  it('takes the year and the article dates its document admits, and refuses those it does not', async () => {
+    const article = (date: string) => ({
+      title: 'Dated',
+      author_first_name: 'Ada',
+      author_last_name: 'Lovelace',
+      author_email: 'ada@example.org',
+      date,
+      text: 'Text.',
+    });
+    const requests: [string, string, object | undefined][] = [
+      ...['1000', '2024', '9999', '0000', '0999', '999', '20240', '+999'].map((year): [string, string, undefined] => [
+        'GET',
+        `/magazines?year=${encodeURIComponent(year)}`,
+        undefined,
+      ]),
+      ...['0000-01-01', '0096-02-29', '2024-02-29', '0099-02-29', '2023-02-29', '2024-04-31', '2024-13-01'].map(
+        (date): [string, string, object] => ['POST', '/magazines/contract-mag/articles', article(date)],
+      ),
+    ];
+    for (const [method, path, json] of requests) {
+      const { status } = await checked(method, path, json && { json });
+      const problems = requestProblems({ method, path, ...(json && { body: JSON.stringify(json) }) });
+      expect({ path, json, taken: status < 400 }).toEqual({ path, json, taken: problems.length === 0 });
+    }
   });
 
   it('answers unknown paths and methods with the documented 404 and 405', async () => {

@@ -135,6 +135,21 @@ describe('the shared middleware stack', () => {
     expect(stale.status).toBe(200);
   });
 
+  it.each([
+    ['an IMF-fixdate', 'Tue, 14 Nov 2023 22:13:20 GMT', 304],
+    ['an RFC 850 date', 'Tuesday, 14-Nov-23 22:13:20 GMT', 304],
+    ['an asctime date', 'Tue Nov 14 22:13:20 2023', 304],
+    ['a date in another zone, not an HTTP-date', 'Tue, 14 Nov 2023 22:13:20 PST', 200],
+    ['a numeric zone, not an HTTP-date', 'Tue, 14 Nov 2023 23:13:20 +0100', 200],
+  ])('If-Modified-Since the Last-Modified as %s (%s): %s', async (_, date, status) => {
+    const res = await invoke(reader, {
+      resource: '/magazines/{id}',
+      params: { id: 'm1' },
+      headers: { 'If-Modified-Since': date },
+    });
+    expect(res.status).toBe(status);
+  });
+
   it('answers HEAD with the headers of GET and no body', async () => {
     const get = await invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' } });
     const head = await invoke(reader, { method: 'HEAD', resource: '/magazines/{id}', params: { id: 'm1' } });

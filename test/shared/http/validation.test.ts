@@ -82,7 +82,7 @@ describe('validation messages name the field and what it accepts', () => {
       developerMessage: 'Query parameter `limit` must be an integer from 1 to 100.',
     });
     expect(refusal(magazineListQuery(), { year: '99' }, 'query').developerMessage).toBe(
-      'Query parameter `year` must be a year of four digits, such as `2024`.',
+      'Query parameter `year` must be a year of four digits, 1000 to 9999, such as `2024`.',
     );
   });
 

@@ -19,6 +19,11 @@ describe('XML rendering', () => {
     expect(new XMLParser({ processEntities: true }).parse(xml).magazine.title).toBe(`<b>&"'`);
   });
 
+  it('writes a carriage return as a reference, which a parser keeps, and text with nothing to escape as it is', () => {
+    expect(toXml('magazine', { title: 'a\rb\r\nc' })).toContain('<title>a&#13;b&#13;\nc</title>');
+    expect(toXml('magazine', { title: 'a\nb\tc' })).toContain('<title>a\nb\tc</title>');
+  });
+
   it('writes an empty list as an empty plural element', () => {
     expect(toXml('response', { results: [] })).toContain('<results></results>');
   });

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { isBlank } from '../../../shared/domain/fields';
 import type { Fault } from '../dynamodb-faults';
 import type { ApiModel, ArticleBody } from './model';
 
@@ -21,7 +22,7 @@ export const tagsArbitrary = fc
   .uniqueArray(fc.nat(TAG_POOL.length - 1), { maxLength: 3, selector: (i) => TAG_POOL[i]?.id })
   .map((indexes) => indexes.map((i) => TAG_POOL[i] as (typeof TAG_POOL)[number]));
 
-/** A title the API must keep exactly: 1 to 256 UTF-16 units, not only white space, anything Unicode has. */
+/** A title the API must keep exactly: 1 to 256 UTF-16 units, not blank (shared/domain/fields.ts), anything Unicode has. */
 export const titleArbitrary = fc
   .oneof(
     {
@@ -31,7 +32,7 @@ export const titleArbitrary = fc
     { weight: 2, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 30 }) },
     { weight: 1, arbitrary: fc.string({ minLength: 250, maxLength: 256 }) },
   )
-  .filter((title) => title.trim().length > 0 && title.length <= 256);
+  .filter((title) => !isBlank(title) && title.length <= 256);
 
 /** Instants that share a second, a year's last and first second, and any other moment. */
 export const createdArbitrary = fc.option(
@@ -50,7 +51,7 @@ export const articleArbitrary: fc.Arbitrary<ArticleBody> = fc.record({
   date: fc.constantFrom('2024-02-29', '1999-12-31', '2000-01-01'),
   text: fc.oneof(
     fc.constant('Comets are icy bodies.'),
-    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 80 }).filter((t) => t.trim().length > 0),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 80 }).filter((t) => !isBlank(t)),
   ),
 });
 

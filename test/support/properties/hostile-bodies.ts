@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { articleInput } from '../../../shared/domain/article';
+import { isBlank } from '../../../shared/domain/fields';
 import { magazineInput } from '../../../shared/domain/magazine-input';
 import { anyText, identifier } from './hostile-text';
 
@@ -31,7 +32,7 @@ const now = () => Math.floor(Date.now() / 1000);
 
 const validTitle = fc.oneof(
   fc.constantFrom('Modern Astronomy', 'Ünïcödé ☃', '日本の雑誌', '😀 Emoji', 'a'),
-  fc.string({ minLength: 1, maxLength: 60 }).filter((t) => t.trim().length > 0),
+  fc.string({ minLength: 1, maxLength: 60 }).filter((t) => !isBlank(t)),
 );
 
 const validTag = fc.oneof(
@@ -74,7 +75,7 @@ export const validArticle: fc.Arbitrary<Json> = fc
     date: fc.constantFrom('2024-02-29', '1999-12-31'),
     text: fc.oneof(fc.constant('Comets are icy bodies.'), fc.string({ minLength: 1, maxLength: 200 })),
   })
-  .filter((article) => article.text.trim().length > 0)
+  .filter((article) => !isBlank(article.text))
   .map((article) => obj(article));
 
 const anyJson: fc.Arbitrary<Json> = fc.oneof(
@@ -89,7 +90,21 @@ const anyJson: fc.Arbitrary<Json> = fc.oneof(
 const badValues: Record<string, readonly Json[]> = {
   id: [1, true, null, [], { entries: [] }, '', '-abc', '_x', 'a'.repeat(65), 'a b', 'é', 'a/b', 'a.b', '__proto__'],
   type: ['Magazine', 'article', '', 1, null, true, ['magazine']],
-  title: ['', '   ', '\t\n', 'a'.repeat(257), 'x'.repeat(5000), 1, null, true, [], { entries: [] }],
+  title: [
+    '',
+    '   ',
+    '\t\n',
+    '\u200b',
+    '\u0001\u0002',
+    '\ufeff \u2060',
+    'a'.repeat(257),
+    'x'.repeat(5000),
+    1,
+    null,
+    true,
+    [],
+    { entries: [] },
+  ],
   tags: [
     'news',
     1,
