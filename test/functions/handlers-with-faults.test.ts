@@ -12,7 +12,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../local/lambda-context';
-import { awsError, batchGetFrom, cancelled, json, magazineItem, serverFault } from '../support/handler-faults';
+import { article, awsError, batchGetFrom, cancelled, json, magazineItem, serverFault } from '../support/handler-faults';
 import { type EventOptions, invoke, type ProxyHandler, proxyEvent } from '../support/proxy-event';
 
 /** Faults DynamoDB Local never produces: throttling, lost races, lost replies, partial batches, silence. */
@@ -23,15 +23,6 @@ const { handler: createMagazine } = await import('../../functions/create-magazin
 const { handler: deleteMagazine } = await import('../../functions/delete-magazine');
 const { handler: getMagazine } = await import('../../functions/get-magazine');
 const { handler: replaceMagazine } = await import('../../functions/replace-magazine');
-
-const article = {
-  title: 'T',
-  author_first_name: 'A',
-  author_last_name: 'L',
-  author_email: 'a@example.com',
-  date: '2024-01-31',
-  text: 'x',
-};
 
 beforeEach(() => {
   dynamo.reset();

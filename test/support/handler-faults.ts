@@ -36,3 +36,13 @@ export const batchGetFrom =
   };
 
 export const json = { 'Content-Type': 'application/json' };
+
+/** A valid body of `POST /magazines/{id}/articles`. */
+export const article = {
+  title: 'T',
+  author_first_name: 'A',
+  author_last_name: 'L',
+  author_email: 'a@example.com',
+  date: '2024-01-31',
+  text: 'x',
+};
