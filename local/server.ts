@@ -155,25 +155,6 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
     return checkProxyResult(result);
   };
 
-  /** The GET answer a HEAD stands for; undefined if it is another representation (a write came between). */
-  const sameAsGet = async (
-    match: RouteMatch,
-    head: APIGatewayProxyEvent,
-    requestId: string,
-    headResult: APIGatewayProxyResult,
-  ): Promise<APIGatewayProxyResult | undefined> => {
-    const get = await invoke(
-      match,
-      { ...head, httpMethod: 'GET', requestContext: { ...head.requestContext, httpMethod: 'GET' } },
-      requestId,
-    );
-    const etag = (answer: APIGatewayProxyResult) =>
-      Object.entries(responseHeaders(answer))
-        .find(([name]) => name.toLowerCase() === 'etag')?.[1]
-        .join();
-    return get.statusCode === headResult.statusCode && etag(get) === etag(headResult) ? get : undefined;
-  };
-
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const requestId = randomUUID();
@@ -211,19 +192,18 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
       }
       const event = toApiGatewayEvent(req, body, match, { stage, requestId });
       const result = await invoke(match, event, requestId);
+      let payload: Buffer = Buffer.from(result.body ?? '', result.isBase64Encoded ? 'base64' : 'utf8');
       const headers = responseHeaders(result);
-      for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-length') delete headers[name];
-      // A HEAD's headers are its GET's (RFC 9110 §9.3.2), Content-Length and Content-Encoding too: the
-      // function answers HEAD without a body, so the body its GET sends is asked for and measured.
-      const sent = method === 'HEAD' ? await sameAsGet(match, event, requestId, result) : result;
-      let payload: Buffer = Buffer.from(sent?.body ?? '', sent?.isBase64Encoded ? 'base64' : 'utf8');
       // Like API Gateway, state the length of what is sent rather than stream it chunked.
-      if (sent && result.statusCode !== 204 && result.statusCode !== 304) {
-        const encoded = Object.keys(headers).some((name) => name.toLowerCase() === 'content-encoding');
-        const compressed = compressForClient(payload, req.headers['accept-encoding'], encoded);
-        payload = compressed.body;
-        if (compressed.coding) headers['Content-Encoding'] = [compressed.coding];
-        headers['Content-Length'] = [String(payload.length)];
+      if (method !== 'HEAD') {
+        for (const name of Object.keys(headers)) if (name.toLowerCase() === 'content-length') delete headers[name];
+        if (result.statusCode !== 204 && result.statusCode !== 304) {
+          const encoded = Object.keys(headers).some((name) => name.toLowerCase() === 'content-encoding');
+          const compressed = compressForClient(payload, req.headers['accept-encoding'], encoded);
+          payload = compressed.body;
+          if (compressed.coding) headers['Content-Encoding'] = [compressed.coding];
+          headers['Content-Length'] = [String(payload.length)];
+        }
       }
       res.writeHead(result.statusCode, { ...headers, 'x-amzn-RequestId': requestId });
       res.end(method === 'HEAD' || payload.length === 0 ? undefined : payload);

@@ -255,8 +255,6 @@ export const REPEATED_HEADERS = [
   'location',
   'allow',
   'cache-control',
-  'content-length',
-  'content-encoding',
 ];
 
 export const pickHeaders = (response: HttpResponse, names = REPEATED_HEADERS) =>
