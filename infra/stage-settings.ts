@@ -64,7 +64,10 @@ export interface StageSettings {
    */
   readonly canaryDeployments: boolean;
   readonly alarms: AlarmThresholds;
-  /** Subscribed to the alarms' topic (`-c alarmEmail=…`). */
+  /**
+   * Subscribed to the alarms' topic (`-c alarmEmail=…`). Required in prod, where an alarm that
+   * notifies nobody is as good as none: `-c alarmEmail=none` says the topic is yours to subscribe.
+   */
   readonly alarmEmail: string | undefined;
   readonly domain: CustomDomain | undefined;
   /**
@@ -193,10 +196,23 @@ const domainFrom = (node: Node): CustomDomain | undefined => {
   };
 };
 
+/** The alarms' subscriber: an address, or `none`; prod must say which, as its alarms would otherwise reach no one. */
+const alarmEmailFrom = (node: Node, stage: StageName): string | undefined => {
+  const alarmEmail = optionalString(node, 'alarmEmail');
+  if (alarmEmail === undefined && stage === 'prod')
+    throw new Error(
+      "Context `alarmEmail` is required in prod: `-c alarmEmail=<address>` subscribes an address to the alarms' topic, or `-c alarmEmail=none` says the alarms' topic is yours to subscribe (its ARN is the `AlarmTopicArn` output).",
+    );
+  if (alarmEmail === undefined || alarmEmail === 'none') return undefined;
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail))
+    throw new Error(`Context \`alarmEmail\` must be an email address or \`none\`; got \`${alarmEmail}\`.`);
+  return alarmEmail;
+};
+
 /**
  * Reads `-c stage=dev|prod` (default `dev`) and, all optional: `-c throttlingRateLimit=…`,
  * `-c throttlingBurstLimit=…`, `-c baseUrl=https://…`, the alarm thresholds (`-c alarmApi5xxRate=…`
- * and the others of `AlarmThresholds`), `-c alarmEmail=…`, and a custom domain
+ * and the others of `AlarmThresholds`), `-c alarmEmail=…|none` (required in prod), and a custom domain
  * (`-c domainName=… -c certificateArn=…`, with `-c hostedZoneId=… -c hostedZoneName=…`), API
  * keys (`-c keys=true|false`, `-c apiKeys=client:plan,…`) and the WAF (`-c waf=true|false`,
  * `-c wafRateLimit=…`).
@@ -210,9 +226,7 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
   if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https:\/\/[^/]+/.test(baseUrl))) {
     throw new Error(`Context \`baseUrl\` must be an https URL; got \`${String(baseUrl)}\`.`);
   }
-  const alarmEmail = optionalString(node, 'alarmEmail');
-  if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail))
-    throw new Error(`Context \`alarmEmail\` must be an email address; got \`${alarmEmail}\`.`);
+  const alarmEmail = alarmEmailFrom(node, stage);
   const domain = domainFrom(node);
   const alarms = Object.fromEntries(
     alarmSettingNames.map((name) => [name, positiveNumber(name, node.tryGetContext(name), base.alarms[name])]),

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { synthStack } from './stack';
+
+/** Long enough for the synthesis of several stacks on a busy two-core machine. */
+const synthesis = { timeout: 180_000 };
+
+/** The operator's context settings that decide who hears of an incident and what outlives the stack. */
+
+describe('whom the alarms notify', () => {
+  it("must be said in prod: an address, or none when the topic is the operator's to subscribe", synthesis, () => {
+    // `cdk synth -c stage=prod` with no `alarmEmail` (an empty one is what `-c alarmEmail=` gives).
+    expect(() => synthStack('prod', { alarmEmail: '' })).toThrow(
+      /`alarmEmail` is required in prod: .*`-c alarmEmail=none` says the alarms' topic is yours to subscribe/,
+    );
+    synthStack('prod', { alarmEmail: 'none' }).template.resourceCountIs('AWS::SNS::Subscription', 0);
+    synthStack('prod', { alarmEmail: 'ops@example.com' }).template.hasResourceProperties('AWS::SNS::Subscription', {
+      Protocol: 'email',
+      Endpoint: 'ops@example.com',
+    });
+    // The testing server may go unwatched.
+    synthStack('dev', { alarmEmail: '' }).template.resourceCountIs('AWS::SNS::Subscription', 0);
+    expect(() => synthStack('prod', { alarmEmail: 'nobody' })).toThrow(/an email address or `none`/);
+  });
+});
