@@ -10,8 +10,6 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import {
-  AccessLogField,
-  AccessLogFormat,
   ApiDefinition,
   EndpointType,
   LogGroupLogDestination,
@@ -33,6 +31,7 @@ import { minimumCompressionBytes } from '../shared/http/compression';
 import type { Operation, ScheduledTask, StreamTask } from '../shared/operation/row';
 import { expandRoutes, fallbacks, type Route, timeoutSecondsOf } from '../shared/routes/table';
 import { type DeploymentSettings, functionEnvironment, scheduledTasks, streamTasks } from '../shared/routes/tasks';
+import { accessLogFormat } from './access-log';
 import { acknowledgeApi, acknowledgePathWildcards, acknowledgeTopic } from './acknowledgements';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
@@ -54,28 +53,6 @@ export interface MagazineApiStackProps extends StackProps {
   /** The routes API Gateway serves: the route table's (`expandRoutes()`), unless a test adds a row to see what it costs. */
   readonly routes?: readonly Route[];
 }
-
-/** The access log: API Gateway's standard fields, and the stage and trace that tie a line to metrics and traces. */
-const accessLogFormat = AccessLogFormat.custom(
-  JSON.stringify({
-    requestId: AccessLogField.contextRequestId(),
-    ip: AccessLogField.contextIdentitySourceIp(),
-    user: AccessLogField.contextIdentityUser(),
-    caller: AccessLogField.contextIdentityCaller(),
-    // Which client a refusal hit (the key's id, never its value): CloudWatch has no metric by key.
-    apiKeyId: AccessLogField.contextIdentityApiKeyId(),
-    requestTime: AccessLogField.contextRequestTime(),
-    httpMethod: AccessLogField.contextHttpMethod(),
-    resourcePath: AccessLogField.contextResourcePath(),
-    status: AccessLogField.contextStatus(),
-    protocol: AccessLogField.contextProtocol(),
-    responseLength: AccessLogField.contextResponseLength(),
-    responseLatency: AccessLogField.contextResponseLatency(),
-    integrationLatency: AccessLogField.contextIntegrationLatency(),
-    stage: AccessLogField.contextStage(),
-    xrayTraceId: AccessLogField.contextXrayTraceId(),
-  }),
-);
 
 /**
  * The Magazine API in one stack: the table, one function per handler module, a REST API defined by

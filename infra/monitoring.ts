@@ -17,12 +17,17 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { dimensions, metricsNamespace, requestMetrics, TICKETS_READ } from '../shared/metrics';
 import type { TableAction } from '../shared/operation/row';
+import { errorResponseTypeField } from './access-log';
 import type { ApiFunction } from './api-function';
 import { buildDashboard, type DashboardProps, fiveMinutes } from './dashboard';
 import type { AlarmThresholds } from './stage-settings';
 import { tableOperationsOf } from './table-operations';
 
-/** The metric the access log's 429 lines become (API Gateway publishes no count of its own throttling). */
+/**
+ * The metric the access log's 429 lines for rate become (API Gateway publishes no count of its own
+ * throttling). A spent daily quota is left out: one client polling past its quota is its own
+ * business, and would hold the alarm for the rest of the day.
+ */
 export const throttledRequestsMetric = 'ThrottledRequests';
 
 /** A function of the API and the operation it serves (the `Operation` of its metrics). */
@@ -101,7 +106,10 @@ export class Monitoring extends Construct {
     const api5xxRate = api.metricServerError({ statistic: 'Average', period: fiveMinutes, label: '5xx rate' });
     const apiP99 = api.metricLatency({ statistic: 'p99', period: fiveMinutes, label: 'p99 latency' });
     props.accessLogs.addMetricFilter('Throttled', {
-      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      filterPattern: FilterPattern.all(
+        FilterPattern.stringValue('$.status', '=', '429'),
+        FilterPattern.stringValue(`$.${errorResponseTypeField}`, '!=', 'QUOTA_EXCEEDED'),
+      ),
       metricNamespace: metricsNamespace,
       metricName: throttledRequestsMetric,
       metricValue: '1',
@@ -149,7 +157,7 @@ export class Monitoring extends Construct {
       'api-429',
       api429,
       thresholds.alarmApi429Count,
-      `At least ${thresholds.alarmApi429Count} requests refused with 429 (stage throttling) in 5 minutes.`,
+      `At least ${thresholds.alarmApi429Count} requests refused with 429 for rate (the stage's or a usage plan's throttling) in 5 minutes; a spent daily quota (QUOTA_EXCEEDED) is not counted.`,
     );
     alarm(
       'TableThrottles',

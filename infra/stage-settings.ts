@@ -12,7 +12,10 @@ export interface AlarmThresholds {
   readonly alarmApi5xxRate: number;
   /** The API's p99 latency in milliseconds (API Gateway `Latency`, over 5 minutes). */
   readonly alarmApiP99LatencyMs: number;
-  /** Requests API Gateway refused with 429 (stage throttling) in 5 minutes. */
+  /**
+   * Requests API Gateway refused with 429 for rate (the stage's or a usage plan's throttling) in 5
+   * minutes; those refused for a spent daily quota (`QUOTA_EXCEEDED`) are not counted.
+   */
   readonly alarmApi429Count: number;
   /** One function's failures in a minute: Lambda errors (crashes, timeouts) plus its 500 answers (defects). */
   readonly alarmFunctionErrors: number;

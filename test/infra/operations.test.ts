@@ -105,10 +105,25 @@ describe('alarms', () => {
     }
   });
 
-  it("count API Gateway's 429s from the access log, where throttled requests show", () => {
+  it("count API Gateway's 429s for rate from the access log, where throttled requests show, and not a spent quota's", () => {
     const { template } = synthStack('prod');
+    // The gateway response type is in the log line: a 429 for a daily quota is QUOTA_EXCEEDED, one for rate THROTTLED.
+    const stage = Object.values(resourcesOf(template)).find((r) => r.Type === 'AWS::ApiGateway::Stage')!;
+    const format = JSON.parse((stage.Properties.AccessLogSetting as { Format: string }).Format) as Record<
+      string,
+      string
+    >;
+    expect(format).toMatchObject({
+      status: '$context.status',
+      errorResponseType: '$context.error.responseType',
+      errorMessage: '$context.error.message',
+      integrationError: '$context.integration.error',
+      integrationStatus: '$context.integration.status',
+      wafStatus: '$context.waf.status',
+      wafResponseCode: '$context.wafResponseCode',
+    });
     template.hasResourceProperties('AWS::Logs::MetricFilter', {
-      FilterPattern: '{ $.status = "429" }',
+      FilterPattern: '{ ($.status = "429") && ($.errorResponseType != "QUOTA_EXCEEDED") }',
       LogGroupName: { Ref: Match.stringLikeRegexp('^AccessLogs') },
       MetricTransformations: [
         {
@@ -125,6 +140,7 @@ describe('alarms', () => {
       Dimensions: [{ Name: 'Stage', Value: 'prod' }],
       Statistic: 'Sum',
       Threshold: 20,
+      AlarmDescription: expect.stringMatching(/429 for rate .*daily quota \(QUOTA_EXCEEDED\) is not counted/),
     });
   });
 
