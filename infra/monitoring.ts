@@ -185,6 +185,15 @@ export class Monitoring extends Construct {
         1,
         "A batch of the table's stream failed every retry and waits in the StreamFailures queue: a folder's batch leaves its lists' tickets until it is replayed, a publisher's batch leaves consumers without its change events until it is replayed.",
       );
+      // The depth stays at 1 or more while an old failure waits, so it says nothing of new ones; the
+      // mapping sends its failures itself (not an SQS redrive), so each shows in NumberOfMessagesSent.
+      alarm(
+        'StreamFailuresNew',
+        'stream-failures-new',
+        props.stream.failures.metricNumberOfMessagesSent({ period: fiveMinutes, statistic: 'Sum' }),
+        1,
+        "A new batch of the table's stream failed every retry and was sent to the StreamFailures queue in the last 5 minutes: each new failure notifies, even while older ones wait there (stream-failures).",
+      );
       for (const { handler, fn } of props.functions.filter((f) => props.stream?.handlers.includes(f.handler)))
         alarm(
           `${fn.node.id}IteratorAge`,

@@ -57,6 +57,7 @@ describe('alarms', () => {
         'table-throttles',
         'tickets-read',
         'stream-failures',
+        'stream-failures-new',
         ...streamTasks.map((task) => `${task.handler}-iterator-age`),
         ...[...handlers, ...backgroundTasks.map((task) => task.handler)].flatMap((handler) => [
           `${handler}-errors`,
