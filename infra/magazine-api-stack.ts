@@ -264,6 +264,7 @@ export class MagazineApiStack extends Stack {
       accessLogs,
       table: this.table,
       stream: { handlers: streamTasks.map((task) => task.handler), failures: this.streamFailures },
+      schedules: scheduledTasks,
       events: true,
       functions: [
         ...[...this.functions].map(([handler, fn]) => ({
@@ -277,6 +278,7 @@ export class MagazineApiStack extends Stack {
           operationId: task.id,
           actions: task.actions,
           fn: this.scheduledFunctions.get(task.handler)!,
+          background: true,
         })),
       ],
     });

@@ -36,6 +36,8 @@ export interface MonitoredFunction {
   readonly operationId: string;
   readonly actions: readonly TableAction[];
   readonly fn: ApiFunction;
+  /** Run by a schedule or the table's stream: it answers no request, so it has no 500s to count. */
+  readonly background?: boolean;
 }
 
 export interface MonitoringProps extends DashboardProps {
@@ -46,6 +48,8 @@ export interface MonitoringProps extends DashboardProps {
   readonly functions: readonly MonitoredFunction[];
   /** The functions the table's stream runs, besides where their failed batches go. */
   readonly stream?: { readonly handlers: readonly string[]; readonly failures: IQueue };
+  /** The functions a schedule runs, and how often. */
+  readonly schedules?: readonly { readonly handler: string; readonly everyMinutes: number }[];
 }
 
 const oneMinute = Duration.minutes(1);
@@ -86,16 +90,20 @@ export class Monitoring extends Construct {
       threshold: number,
       description: string,
       evaluation: { periods: number; datapoints: number } = { periods: 1, datapoints: 1 },
+      below = false,
     ) => {
       const created = new Alarm(this, alarmId, {
         alarmName: name(alarmName),
         alarmDescription: description,
         metric,
         threshold,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        // An alarm on too little (a schedule that stopped) sees no data as the worst case: nothing ran.
+        comparisonOperator: below
+          ? ComparisonOperator.LESS_THAN_THRESHOLD
+          : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: evaluation.periods,
         datapointsToAlarm: evaluation.datapoints,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
+        treatMissingData: below ? TreatMissingData.BREACHING : TreatMissingData.NOT_BREACHING,
       });
       created.addAlarmAction(action);
       created.addOkAction(action);
@@ -205,23 +213,27 @@ export class Monitoring extends Construct {
         );
     }
 
-    for (const { handler, operationId, fn } of props.functions) {
+    for (const { handler, operationId, fn, background } of props.functions) {
       const target = fn.live ?? fn.function;
+      const invocationErrors = target.metricErrors({ period: oneMinute, statistic: 'Sum' });
       // A defect inside a function is answered 500 in form, so Lambda counts no error: add the 500s.
-      const failures = new MathExpression({
-        expression: 'FILL(invocationErrors, 0) + FILL(defects, 0)',
-        usingMetrics: {
-          invocationErrors: target.metricErrors({ period: oneMinute, statistic: 'Sum' }),
-          defects: emf(
-            requestMetrics.serverErrors,
-            { [dimensions.operation]: operationId, [dimensions.errorCode]: '50001' },
-            'Sum',
-            oneMinute,
-          ),
-        },
-        period: oneMinute,
-        label: `${handler} failures`,
-      });
+      // A background function answers no one: its failures are thrown, and Lambda counts them.
+      const failures = background
+        ? invocationErrors.with({ label: `${handler} failures` })
+        : new MathExpression({
+            expression: 'FILL(invocationErrors, 0) + FILL(defects, 0)',
+            usingMetrics: {
+              invocationErrors,
+              defects: emf(
+                requestMetrics.serverErrors,
+                { [dimensions.operation]: operationId, [dimensions.errorCode]: '50001' },
+                'Sum',
+                oneMinute,
+              ),
+            },
+            period: oneMinute,
+            label: `${handler} failures`,
+          });
       this.functionErrorAlarms.set(
         handler,
         alarm(
@@ -229,7 +241,7 @@ export class Monitoring extends Construct {
           `${handler}-errors`,
           failures,
           thresholds.alarmFunctionErrors,
-          `functions/${handler}.ts failed at least ${thresholds.alarmFunctionErrors} times in a minute (Lambda errors and 500 answers).`,
+          `functions/${handler}.ts failed at least ${thresholds.alarmFunctionErrors} times in a minute (${background ? 'Lambda errors: a crash, a timeout or a thrown error' : 'Lambda errors and 500 answers'}).`,
         ),
       );
       alarm(
@@ -238,6 +250,22 @@ export class Monitoring extends Construct {
         fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
         thresholds.alarmFunctionThrottles,
         `functions/${handler}.ts throttled at least ${thresholds.alarmFunctionThrottles} times in 5 minutes.`,
+      );
+    }
+
+    // A schedule that stopped (disabled, deleted, its permission gone) fails nothing: only the missing runs tell.
+    for (const { handler, everyMinutes } of props.schedules ?? []) {
+      const fn = props.functions.find((f) => f.handler === handler)?.fn;
+      if (!fn) continue;
+      const period = Duration.minutes(everyMinutes + 5);
+      alarm(
+        `${fn.node.id}Stopped`,
+        `${handler}-stopped`,
+        fn.function.metricInvocations({ period, statistic: 'Sum' }),
+        1,
+        `functions/${handler}.ts, run every ${everyMinutes} minutes, did not run in ${period.toMinutes()} minutes: its schedule is disabled or gone, or Lambda cannot invoke it.`,
+        { periods: 1, datapoints: 1 },
+        true,
       );
     }
 

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { functionLogicalId } from '../../infra/api-function';
+import { backgroundTasks, scheduledTasks } from '../../shared/routes/tasks';
 import { resourcesOf } from './api-document';
 import { synthStack } from './stack';
 
@@ -31,5 +33,34 @@ describe('the stream failure queue', () => {
       Statistic: 'Maximum',
       Threshold: 1,
     });
+  });
+});
+
+describe('the background functions', () => {
+  it("count their failures as Lambda's errors only: they answer no request, so there is no 500 to add", () => {
+    for (const task of backgroundTasks) {
+      const errors = alarm(`magazine-api-prod-${task.handler}-errors`);
+      const metrics = (errors.Metrics ?? []) as { MetricStat?: { Metric: { Namespace: string } } }[];
+      const watched =
+        metrics.length > 0 ? metrics.flatMap((m) => m.MetricStat?.Metric.Namespace ?? []) : [errors.Namespace];
+      expect(watched, task.handler).toEqual(['AWS/Lambda']);
+      expect(errors.AlarmDescription, task.handler).not.toMatch(/500/);
+    }
+  });
+
+  it('raise an alarm when a scheduled task has not run for a little longer than its schedule', () => {
+    for (const task of scheduledTasks)
+      expect(alarm(`magazine-api-prod-${task.handler}-stopped`), task.handler).toMatchObject({
+        Namespace: 'AWS/Lambda',
+        MetricName: 'Invocations',
+        Dimensions: [{ Name: 'FunctionName', Value: { Ref: functionLogicalId(task.handler) } }],
+        Statistic: 'Sum',
+        Period: (task.everyMinutes + 5) * 60,
+        Threshold: 1,
+        ComparisonOperator: 'LessThanThreshold',
+        // No invocation, no data point: that is the incident.
+        TreatMissingData: 'breaching',
+        AlarmActions: [{ Ref: topicId }],
+      });
   });
 });
