@@ -119,6 +119,7 @@ export class MagazineApiStack extends Stack {
         table: this.table,
         environment: functionEnvironment(operation, { ...deployment, cursorKeySecretArn: this.cursorKey.secretArn }),
         logRetention: settings.logRetention,
+        logRemovalPolicy: settings.logRemovalPolicy,
         timeout: Duration.seconds(timeoutSecondsOf(handler)),
         code: props.functionCode?.(handler),
         liveAlias: settings.canaryDeployments,
@@ -135,6 +136,7 @@ export class MagazineApiStack extends Stack {
         table: this.table,
         environment: functionEnvironment(task, deployment),
         logRetention: settings.logRetention,
+        logRemovalPolicy: settings.logRemovalPolicy,
         timeout: Duration.seconds(timeoutSecondsOf(task.handler)),
         code: props.functionCode?.(task.handler),
         invokedBy,
@@ -170,7 +172,7 @@ export class MagazineApiStack extends Stack {
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: settings.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
+      removalPolicy: settings.logRemovalPolicy,
     });
     this.api = new SpecRestApi(this, 'Api', {
       restApiName: `magazine-api-${settings.stage}`,

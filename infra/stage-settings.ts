@@ -56,6 +56,8 @@ export interface StageSettings {
   /** Requests allowed in a burst above the rate. */
   readonly throttlingBurstLimit: number;
   readonly logRetention: RetentionDays;
+  /** Whether the log groups (the functions' and the access log) outlive the stack, as the table does. */
+  readonly logRemovalPolicy: RemovalPolicy;
   /** Whether the table (and its data) outlives the stack. */
   readonly tableRemovalPolicy: RemovalPolicy;
   readonly deletionProtection: boolean;
@@ -102,6 +104,7 @@ const defaults: Record<StageName, StageDefaults> = {
     throttlingRateLimit: 10,
     throttlingBurstLimit: 20,
     logRetention: RetentionDays.TWO_WEEKS,
+    logRemovalPolicy: RemovalPolicy.DESTROY,
     tableRemovalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
     canaryDeployments: false,
@@ -125,6 +128,8 @@ const defaults: Record<StageName, StageDefaults> = {
     throttlingRateLimit: 100,
     throttlingBurstLimit: 200,
     logRetention: RetentionDays.THREE_MONTHS,
+    // What happened before a stack was deleted (by mistake, or to be re-created) is still to be read.
+    logRemovalPolicy: RemovalPolicy.RETAIN,
     tableRemovalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
     canaryDeployments: true,

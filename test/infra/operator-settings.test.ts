@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { resourcesOf } from './api-document';
 import { synthStack } from './stack';
 
 /** Long enough for the synthesis of several stacks on a busy two-core machine. */
@@ -20,5 +21,24 @@ describe('whom the alarms notify', () => {
     // The testing server may go unwatched.
     synthStack('dev', { alarmEmail: '' }).template.resourceCountIs('AWS::SNS::Subscription', 0);
     expect(() => synthStack('prod', { alarmEmail: 'nobody' })).toThrow(/an email address or `none`/);
+  });
+});
+
+describe('the log groups', () => {
+  it("follow the stage: destroyed with a dev stack, kept after a prod stack, the functions' and the access log alike", () => {
+    for (const [stage, policy] of [
+      ['dev', 'Delete'],
+      ['prod', 'Retain'],
+    ] as const) {
+      const groups = Object.entries(resourcesOf(synthStack(stage).template)).filter(
+        ([, r]) => r.Type === 'AWS::Logs::LogGroup',
+      );
+      expect(groups.map(([id]) => id)).toContainEqual(expect.stringMatching(/^AccessLogs/));
+      expect(groups.map(([id]) => id)).toContainEqual(expect.stringMatching(/^GetMagazineLogs/));
+      for (const [id, group] of groups) {
+        expect(group.DeletionPolicy, `${stage} ${id}`).toBe(policy);
+        expect(group.UpdateReplacePolicy, `${stage} ${id}`).toBe(policy);
+      }
+    }
   });
 });
