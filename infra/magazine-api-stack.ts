@@ -110,6 +110,7 @@ export class MagazineApiStack extends Stack {
       baseUrl: settings.baseUrl,
       stage: settings.stage,
       magazineTagsForm: settings.magazineTagsForm,
+      logLevel: settings.logLevel,
     };
     const operationOf = new Map<string, Operation | undefined>(routes.map((route) => [route.handler, route.operation]));
     for (const [handler, operation] of operationOf) {
@@ -194,8 +195,9 @@ export class MagazineApiStack extends Stack {
       endpointTypes: [EndpointType.REGIONAL],
       minCompressionSize: Size.bytes(minimumCompressionBytes),
       // Access logging needs the account's CloudWatch role; kept when the stack goes, as other APIs share it.
-      cloudWatchRole: true,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // Setting it repoints the account's one AWS::ApiGateway::Account: off where the account has a role already.
+      cloudWatchRole: settings.cloudWatchRole,
+      ...(settings.cloudWatchRole && { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN }),
       deployOptions: {
         stageName: settings.stage,
         throttlingRateLimit: settings.throttlingRateLimit,

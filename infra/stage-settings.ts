@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { isMagazineTagsForm, type MagazineTagsForm } from '../shared/config';
+import { isLogLevel, isMagazineTagsForm, type LogLevel, type MagazineTagsForm } from '../shared/config';
 import { type ApiKeySetting, parseApiKeys } from './usage-plans';
 
 export type StageName = 'dev' | 'prod';
@@ -87,6 +87,14 @@ export interface StageSettings {
    * form 1.0.0 reads, until every function runs a later version and no rollback will go below it.
    */
   readonly magazineTagsForm: MagazineTagsForm;
+  /**
+   * Make the role API Gateway writes logs with, and set it on the account (`AWS::ApiGateway::Account`,
+   * one per account and region: the last stack to set it wins). `-c cloudWatchRole=false` in an
+   * account whose API Gateway already has one.
+   */
+  readonly cloudWatchRole: boolean;
+  /** The functions' `LOG_LEVEL` (`-c logLevel=DEBUG|INFO|WARN|ERROR`), the least a log line must be to be written. */
+  readonly logLevel: LogLevel;
   /** A WAF web ACL in front of the stage: AWS's managed rule groups and a rate limit per IP (`-c waf=true|false`). */
   readonly waf: boolean;
   /** Requests one IP address may send in 5 minutes before the WAF blocks it (`-c wafRateLimit=…`). */
@@ -95,7 +103,7 @@ export interface StageSettings {
 
 type StageDefaults = Omit<
   StageSettings,
-  'stage' | 'baseUrl' | 'alarmEmail' | 'domain' | 'apiKeys' | 'magazineTagsForm'
+  'stage' | 'baseUrl' | 'alarmEmail' | 'domain' | 'apiKeys' | 'magazineTagsForm' | 'cloudWatchRole' | 'logLevel'
 >;
 
 const defaults: Record<StageName, StageDefaults> = {
@@ -222,8 +230,9 @@ const alarmEmailFrom = (node: Node, stage: StageName): string | undefined => {
  * `-c throttlingBurstLimit=…`, `-c baseUrl=https://…`, the alarm thresholds (`-c alarmApi5xxRate=…`
  * and the others of `AlarmThresholds`), `-c alarmEmail=…|none` (required in prod), and a custom domain
  * (`-c domainName=… -c certificateArn=…`, with `-c hostedZoneId=… -c hostedZoneName=…`), API
- * keys (`-c keys=true|false`, `-c apiKeys=client:plan,…`) and the WAF (`-c waf=true|false`,
- * `-c wafRateLimit=…`).
+ * keys (`-c keys=true|false`, `-c apiKeys=client:plan,…`), the WAF (`-c waf=true|false`,
+ * `-c wafRateLimit=…`), API Gateway's log role (`-c cloudWatchRole=true|false`) and the functions'
+ * log level (`-c logLevel=…`).
  */
 export const stageSettingsFrom = (node: Node): StageSettings => {
   const stage = (node.tryGetContext('stage') as unknown) ?? 'dev';
@@ -244,6 +253,10 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
   const apiKeys = parseApiKeys(optionalString(node, 'apiKeys') ?? '');
   if (apiKeys.length > 0 && !keys)
     throw new Error('Context `apiKeys` needs `keys=true`: keys that no route asks for would limit no one.');
+  // What shared/config.ts takes when LOG_LEVEL is unset, so that a deploy without the setting logs as before.
+  const logLevel = (optionalString(node, 'logLevel') ?? 'INFO').toUpperCase();
+  if (!isLogLevel(logLevel))
+    throw new Error(`Context \`logLevel\` must be DEBUG, INFO, WARN or ERROR; got \`${logLevel}\`.`);
   const magazineTagsForm = optionalString(node, 'magazineTagsForm') ?? 'map';
   if (!isMagazineTagsForm(magazineTagsForm))
     throw new Error(`Context \`magazineTagsForm\` must be \`string\` or \`map\`; got \`${magazineTagsForm}\`.`);
@@ -254,6 +267,8 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
     keys,
     apiKeys,
     waf: flagOf(node, 'waf', base.waf),
+    cloudWatchRole: flagOf(node, 'cloudWatchRole', true),
+    logLevel,
     wafRateLimit: positiveNumber('wafRateLimit', node.tryGetContext('wafRateLimit'), base.wafRateLimit),
     throttlingRateLimit: positiveNumber(
       'throttlingRateLimit',

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { expandRoutes } from '../../shared/routes/table';
+import { backgroundTasks } from '../../shared/routes/tasks';
 import { resourcesOf } from './api-document';
 import { synthStack } from './stack';
 
@@ -40,5 +42,31 @@ describe('the log groups', () => {
         expect(group.UpdateReplacePolicy, `${stage} ${id}`).toBe(policy);
       }
     }
+  });
+});
+
+describe("API Gateway's log role", () => {
+  it('is set on the account by default, and left to the account with -c cloudWatchRole=false', synthesis, () => {
+    for (const stage of ['dev', 'prod'] as const) {
+      synthStack(stage).template.resourceCountIs('AWS::ApiGateway::Account', 1);
+      const left = synthStack(stage, { cloudWatchRole: 'false' }).template;
+      left.resourceCountIs('AWS::ApiGateway::Account', 0);
+      expect(JSON.stringify(left.toJSON())).not.toContain('AmazonAPIGatewayPushToCloudWatchLogs');
+    }
+    expect(() => synthStack('dev', { cloudWatchRole: 'no' })).toThrow(/cloudWatchRole/);
+  });
+});
+
+describe("the functions' log level", () => {
+  const levelsOf = (template: ReturnType<typeof synthStack>['template']) =>
+    Object.values(resourcesOf(template))
+      .filter((r) => r.Type === 'AWS::Lambda::Function')
+      .map((r) => (r.Properties.Environment as { Variables: Record<string, unknown> }).Variables.LOG_LEVEL);
+
+  it('is INFO on every function, as the code takes it unset, and what -c logLevel says', synthesis, () => {
+    const functions = backgroundTasks.length + new Set(expandRoutes().map((route) => route.handler)).size;
+    expect(levelsOf(synthStack('prod').template)).toEqual(Array(functions).fill('INFO'));
+    expect(levelsOf(synthStack('dev', { logLevel: 'debug' }).template)).toEqual(Array(functions).fill('DEBUG'));
+    expect(() => synthStack('dev', { logLevel: 'verbose' })).toThrow(/logLevel/);
   });
 });
