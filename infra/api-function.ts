@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AssetStaging, type Duration, Validations } from 'aws-cdk-lib';
+import { AssetStaging, type Duration, type RemovalPolicy, Validations } from 'aws-cdk-lib';
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import {
@@ -39,6 +39,7 @@ export interface ApiFunctionProps {
   readonly table: ITable;
   readonly environment: Readonly<Record<string, string>>;
   readonly logRetention: RetentionDays;
+  readonly logRemovalPolicy: RemovalPolicy;
   /** From the route row (`timeoutSecondsOf`), so that the local server stops a function when Lambda would. */
   readonly timeout: Duration;
   /** Ready-made code instead of bundling `functions/<handler>.ts` (template-only tests). */
@@ -66,7 +67,10 @@ export class ApiFunction extends Construct {
 
   constructor(scope: Construct, id: string, props: ApiFunctionProps) {
     super(scope, id);
-    this.logGroup = new LogGroup(this, 'Logs', { retention: props.logRetention });
+    this.logGroup = new LogGroup(this, 'Logs', {
+      retention: props.logRetention,
+      removalPolicy: props.logRemovalPolicy,
+    });
     this.role = new Role(this, 'Role', {
       assumedBy: new ServicePrincipal('lambda.amazonaws.com'),
       description: `Runs functions/${props.handler}.ts (DynamoDB: ${props.actions.join(', ') || 'none'})`,

@@ -10,8 +10,6 @@ import {
   Validations,
 } from 'aws-cdk-lib';
 import {
-  AccessLogField,
-  AccessLogFormat,
   ApiDefinition,
   EndpointType,
   LogGroupLogDestination,
@@ -33,6 +31,7 @@ import { minimumCompressionBytes } from '../shared/http/compression';
 import type { Operation, ScheduledTask, StreamTask } from '../shared/operation/row';
 import { expandRoutes, fallbacks, type Route, timeoutSecondsOf } from '../shared/routes/table';
 import { type DeploymentSettings, functionEnvironment, scheduledTasks, streamTasks } from '../shared/routes/tasks';
+import { accessLogFormat } from './access-log';
 import { acknowledgeApi, acknowledgePathWildcards, acknowledgeTopic } from './acknowledgements';
 import { ApiFunction, pascalCase } from './api-function';
 import { CanaryDeployments } from './canary-deployments';
@@ -54,28 +53,6 @@ export interface MagazineApiStackProps extends StackProps {
   /** The routes API Gateway serves: the route table's (`expandRoutes()`), unless a test adds a row to see what it costs. */
   readonly routes?: readonly Route[];
 }
-
-/** The access log: API Gateway's standard fields, and the stage and trace that tie a line to metrics and traces. */
-const accessLogFormat = AccessLogFormat.custom(
-  JSON.stringify({
-    requestId: AccessLogField.contextRequestId(),
-    ip: AccessLogField.contextIdentitySourceIp(),
-    user: AccessLogField.contextIdentityUser(),
-    caller: AccessLogField.contextIdentityCaller(),
-    // Which client a refusal hit (the key's id, never its value): CloudWatch has no metric by key.
-    apiKeyId: AccessLogField.contextIdentityApiKeyId(),
-    requestTime: AccessLogField.contextRequestTime(),
-    httpMethod: AccessLogField.contextHttpMethod(),
-    resourcePath: AccessLogField.contextResourcePath(),
-    status: AccessLogField.contextStatus(),
-    protocol: AccessLogField.contextProtocol(),
-    responseLength: AccessLogField.contextResponseLength(),
-    responseLatency: AccessLogField.contextResponseLatency(),
-    integrationLatency: AccessLogField.contextIntegrationLatency(),
-    stage: AccessLogField.contextStage(),
-    xrayTraceId: AccessLogField.contextXrayTraceId(),
-  }),
-);
 
 /**
  * The Magazine API in one stack: the table, one function per handler module, a REST API defined by
@@ -133,6 +110,7 @@ export class MagazineApiStack extends Stack {
       baseUrl: settings.baseUrl,
       stage: settings.stage,
       magazineTagsForm: settings.magazineTagsForm,
+      logLevel: settings.logLevel,
     };
     const operationOf = new Map<string, Operation | undefined>(routes.map((route) => [route.handler, route.operation]));
     for (const [handler, operation] of operationOf) {
@@ -142,6 +120,7 @@ export class MagazineApiStack extends Stack {
         table: this.table,
         environment: functionEnvironment(operation, { ...deployment, cursorKeySecretArn: this.cursorKey.secretArn }),
         logRetention: settings.logRetention,
+        logRemovalPolicy: settings.logRemovalPolicy,
         timeout: Duration.seconds(timeoutSecondsOf(handler)),
         code: props.functionCode?.(handler),
         liveAlias: settings.canaryDeployments,
@@ -158,6 +137,7 @@ export class MagazineApiStack extends Stack {
         table: this.table,
         environment: functionEnvironment(task, deployment),
         logRetention: settings.logRetention,
+        logRemovalPolicy: settings.logRemovalPolicy,
         timeout: Duration.seconds(timeoutSecondsOf(task.handler)),
         code: props.functionCode?.(task.handler),
         invokedBy,
@@ -193,7 +173,7 @@ export class MagazineApiStack extends Stack {
 
     const accessLogs = new LogGroup(this, 'AccessLogs', {
       retention: settings.logRetention,
-      removalPolicy: RemovalPolicy.DESTROY,
+      removalPolicy: settings.logRemovalPolicy,
     });
     this.api = new SpecRestApi(this, 'Api', {
       restApiName: `magazine-api-${settings.stage}`,
@@ -215,8 +195,9 @@ export class MagazineApiStack extends Stack {
       endpointTypes: [EndpointType.REGIONAL],
       minCompressionSize: Size.bytes(minimumCompressionBytes),
       // Access logging needs the account's CloudWatch role; kept when the stack goes, as other APIs share it.
-      cloudWatchRole: true,
-      cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN,
+      // Setting it repoints the account's one AWS::ApiGateway::Account: off where the account has a role already.
+      cloudWatchRole: settings.cloudWatchRole,
+      ...(settings.cloudWatchRole && { cloudWatchRoleRemovalPolicy: RemovalPolicy.RETAIN }),
       deployOptions: {
         stageName: settings.stage,
         throttlingRateLimit: settings.throttlingRateLimit,
@@ -287,6 +268,7 @@ export class MagazineApiStack extends Stack {
       accessLogs,
       table: this.table,
       stream: { handlers: streamTasks.map((task) => task.handler), failures: this.streamFailures },
+      schedules: scheduledTasks,
       events: true,
       functions: [
         ...[...this.functions].map(([handler, fn]) => ({
@@ -300,6 +282,7 @@ export class MagazineApiStack extends Stack {
           operationId: task.id,
           actions: task.actions,
           fn: this.scheduledFunctions.get(task.handler)!,
+          background: true,
         })),
       ],
     });

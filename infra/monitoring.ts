@@ -17,12 +17,17 @@ import type { IQueue } from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { dimensions, metricsNamespace, requestMetrics, TICKETS_READ } from '../shared/metrics';
 import type { TableAction } from '../shared/operation/row';
+import { errorResponseTypeField } from './access-log';
 import type { ApiFunction } from './api-function';
 import { buildDashboard, type DashboardProps, fiveMinutes } from './dashboard';
 import type { AlarmThresholds } from './stage-settings';
 import { tableOperationsOf } from './table-operations';
 
-/** The metric the access log's 429 lines become (API Gateway publishes no count of its own throttling). */
+/**
+ * The metric the access log's 429 lines for rate become (API Gateway publishes no count of its own
+ * throttling). A spent daily quota is left out: one client polling past its quota is its own
+ * business, and would hold the alarm for the rest of the day.
+ */
 export const throttledRequestsMetric = 'ThrottledRequests';
 
 /** A function of the API and the operation it serves (the `Operation` of its metrics). */
@@ -31,6 +36,8 @@ export interface MonitoredFunction {
   readonly operationId: string;
   readonly actions: readonly TableAction[];
   readonly fn: ApiFunction;
+  /** Run by a schedule or the table's stream: it answers no request, so it has no 500s to count. */
+  readonly background?: boolean;
 }
 
 export interface MonitoringProps extends DashboardProps {
@@ -41,6 +48,8 @@ export interface MonitoringProps extends DashboardProps {
   readonly functions: readonly MonitoredFunction[];
   /** The functions the table's stream runs, besides where their failed batches go. */
   readonly stream?: { readonly handlers: readonly string[]; readonly failures: IQueue };
+  /** The functions a schedule runs, and how often. */
+  readonly schedules?: readonly { readonly handler: string; readonly everyMinutes: number }[];
 }
 
 const oneMinute = Duration.minutes(1);
@@ -81,16 +90,20 @@ export class Monitoring extends Construct {
       threshold: number,
       description: string,
       evaluation: { periods: number; datapoints: number } = { periods: 1, datapoints: 1 },
+      below = false,
     ) => {
       const created = new Alarm(this, alarmId, {
         alarmName: name(alarmName),
         alarmDescription: description,
         metric,
         threshold,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        // An alarm on too little (a schedule that stopped) sees no data as the worst case: nothing ran.
+        comparisonOperator: below
+          ? ComparisonOperator.LESS_THAN_THRESHOLD
+          : ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         evaluationPeriods: evaluation.periods,
         datapointsToAlarm: evaluation.datapoints,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
+        treatMissingData: below ? TreatMissingData.BREACHING : TreatMissingData.NOT_BREACHING,
       });
       created.addAlarmAction(action);
       created.addOkAction(action);
@@ -101,7 +114,10 @@ export class Monitoring extends Construct {
     const api5xxRate = api.metricServerError({ statistic: 'Average', period: fiveMinutes, label: '5xx rate' });
     const apiP99 = api.metricLatency({ statistic: 'p99', period: fiveMinutes, label: 'p99 latency' });
     props.accessLogs.addMetricFilter('Throttled', {
-      filterPattern: FilterPattern.stringValue('$.status', '=', '429'),
+      filterPattern: FilterPattern.all(
+        FilterPattern.stringValue('$.status', '=', '429'),
+        FilterPattern.stringValue(`$.${errorResponseTypeField}`, '!=', 'QUOTA_EXCEEDED'),
+      ),
       metricNamespace: metricsNamespace,
       metricName: throttledRequestsMetric,
       metricValue: '1',
@@ -149,7 +165,7 @@ export class Monitoring extends Construct {
       'api-429',
       api429,
       thresholds.alarmApi429Count,
-      `At least ${thresholds.alarmApi429Count} requests refused with 429 (stage throttling) in 5 minutes.`,
+      `At least ${thresholds.alarmApi429Count} requests refused with 429 for rate (the stage's or a usage plan's throttling) in 5 minutes; a spent daily quota (QUOTA_EXCEEDED) is not counted.`,
     );
     alarm(
       'TableThrottles',
@@ -177,6 +193,15 @@ export class Monitoring extends Construct {
         1,
         "A batch of the table's stream failed every retry and waits in the StreamFailures queue: a folder's batch leaves its lists' tickets until it is replayed, a publisher's batch leaves consumers without its change events until it is replayed.",
       );
+      // The depth stays at 1 or more while an old failure waits, so it says nothing of new ones; the
+      // mapping sends its failures itself (not an SQS redrive), so each shows in NumberOfMessagesSent.
+      alarm(
+        'StreamFailuresNew',
+        'stream-failures-new',
+        props.stream.failures.metricNumberOfMessagesSent({ period: fiveMinutes, statistic: 'Sum' }),
+        1,
+        "A new batch of the table's stream failed every retry and was sent to the StreamFailures queue in the last 5 minutes: each new failure notifies, even while older ones wait there (stream-failures).",
+      );
       for (const { handler, fn } of props.functions.filter((f) => props.stream?.handlers.includes(f.handler)))
         alarm(
           `${fn.node.id}IteratorAge`,
@@ -188,23 +213,27 @@ export class Monitoring extends Construct {
         );
     }
 
-    for (const { handler, operationId, fn } of props.functions) {
+    for (const { handler, operationId, fn, background } of props.functions) {
       const target = fn.live ?? fn.function;
+      const invocationErrors = target.metricErrors({ period: oneMinute, statistic: 'Sum' });
       // A defect inside a function is answered 500 in form, so Lambda counts no error: add the 500s.
-      const failures = new MathExpression({
-        expression: 'FILL(invocationErrors, 0) + FILL(defects, 0)',
-        usingMetrics: {
-          invocationErrors: target.metricErrors({ period: oneMinute, statistic: 'Sum' }),
-          defects: emf(
-            requestMetrics.serverErrors,
-            { [dimensions.operation]: operationId, [dimensions.errorCode]: '50001' },
-            'Sum',
-            oneMinute,
-          ),
-        },
-        period: oneMinute,
-        label: `${handler} failures`,
-      });
+      // A background function answers no one: its failures are thrown, and Lambda counts them.
+      const failures = background
+        ? invocationErrors.with({ label: `${handler} failures` })
+        : new MathExpression({
+            expression: 'FILL(invocationErrors, 0) + FILL(defects, 0)',
+            usingMetrics: {
+              invocationErrors,
+              defects: emf(
+                requestMetrics.serverErrors,
+                { [dimensions.operation]: operationId, [dimensions.errorCode]: '50001' },
+                'Sum',
+                oneMinute,
+              ),
+            },
+            period: oneMinute,
+            label: `${handler} failures`,
+          });
       this.functionErrorAlarms.set(
         handler,
         alarm(
@@ -212,7 +241,7 @@ export class Monitoring extends Construct {
           `${handler}-errors`,
           failures,
           thresholds.alarmFunctionErrors,
-          `functions/${handler}.ts failed at least ${thresholds.alarmFunctionErrors} times in a minute (Lambda errors and 500 answers).`,
+          `functions/${handler}.ts failed at least ${thresholds.alarmFunctionErrors} times in a minute (${background ? 'Lambda errors: a crash, a timeout or a thrown error' : 'Lambda errors and 500 answers'}).`,
         ),
       );
       alarm(
@@ -221,6 +250,22 @@ export class Monitoring extends Construct {
         fn.function.metricThrottles({ period: fiveMinutes, statistic: 'Sum' }),
         thresholds.alarmFunctionThrottles,
         `functions/${handler}.ts throttled at least ${thresholds.alarmFunctionThrottles} times in 5 minutes.`,
+      );
+    }
+
+    // A schedule that stopped (disabled, deleted, its permission gone) fails nothing: only the missing runs tell.
+    for (const { handler, everyMinutes } of props.schedules ?? []) {
+      const fn = props.functions.find((f) => f.handler === handler)?.fn;
+      if (!fn) continue;
+      const period = Duration.minutes(everyMinutes + 5);
+      alarm(
+        `${fn.node.id}Stopped`,
+        `${handler}-stopped`,
+        fn.function.metricInvocations({ period, statistic: 'Sum' }),
+        1,
+        `functions/${handler}.ts, run every ${everyMinutes} minutes, did not run in ${period.toMinutes()} minutes: its schedule is disabled or gone, or Lambda cannot invoke it.`,
+        { periods: 1, datapoints: 1 },
+        true,
       );
     }
 

@@ -1,7 +1,7 @@
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Node } from 'constructs';
-import { isMagazineTagsForm, type MagazineTagsForm } from '../shared/config';
+import { isLogLevel, isMagazineTagsForm, type LogLevel, type MagazineTagsForm } from '../shared/config';
 import { type ApiKeySetting, parseApiKeys } from './usage-plans';
 
 export type StageName = 'dev' | 'prod';
@@ -12,7 +12,10 @@ export interface AlarmThresholds {
   readonly alarmApi5xxRate: number;
   /** The API's p99 latency in milliseconds (API Gateway `Latency`, over 5 minutes). */
   readonly alarmApiP99LatencyMs: number;
-  /** Requests API Gateway refused with 429 (stage throttling) in 5 minutes. */
+  /**
+   * Requests API Gateway refused with 429 for rate (the stage's or a usage plan's throttling) in 5
+   * minutes; those refused for a spent daily quota (`QUOTA_EXCEEDED`) are not counted.
+   */
   readonly alarmApi429Count: number;
   /** One function's failures in a minute: Lambda errors (crashes, timeouts) plus its 500 answers (defects). */
   readonly alarmFunctionErrors: number;
@@ -53,6 +56,8 @@ export interface StageSettings {
   /** Requests allowed in a burst above the rate. */
   readonly throttlingBurstLimit: number;
   readonly logRetention: RetentionDays;
+  /** Whether the log groups (the functions' and the access log) outlive the stack, as the table does. */
+  readonly logRemovalPolicy: RemovalPolicy;
   /** Whether the table (and its data) outlives the stack. */
   readonly tableRemovalPolicy: RemovalPolicy;
   readonly deletionProtection: boolean;
@@ -64,7 +69,10 @@ export interface StageSettings {
    */
   readonly canaryDeployments: boolean;
   readonly alarms: AlarmThresholds;
-  /** Subscribed to the alarms' topic (`-c alarmEmail=…`). */
+  /**
+   * Subscribed to the alarms' topic (`-c alarmEmail=…`). Required in prod, where an alarm that
+   * notifies nobody is as good as none: `-c alarmEmail=none` says the topic is yours to subscribe.
+   */
   readonly alarmEmail: string | undefined;
   readonly domain: CustomDomain | undefined;
   /**
@@ -79,6 +87,14 @@ export interface StageSettings {
    * form 1.0.0 reads, until every function runs a later version and no rollback will go below it.
    */
   readonly magazineTagsForm: MagazineTagsForm;
+  /**
+   * Make the role API Gateway writes logs with, and set it on the account (`AWS::ApiGateway::Account`,
+   * one per account and region: the last stack to set it wins). `-c cloudWatchRole=false` in an
+   * account whose API Gateway already has one.
+   */
+  readonly cloudWatchRole: boolean;
+  /** The functions' `LOG_LEVEL` (`-c logLevel=DEBUG|INFO|WARN|ERROR`), the least a log line must be to be written. */
+  readonly logLevel: LogLevel;
   /** A WAF web ACL in front of the stage: AWS's managed rule groups and a rate limit per IP (`-c waf=true|false`). */
   readonly waf: boolean;
   /** Requests one IP address may send in 5 minutes before the WAF blocks it (`-c wafRateLimit=…`). */
@@ -87,7 +103,7 @@ export interface StageSettings {
 
 type StageDefaults = Omit<
   StageSettings,
-  'stage' | 'baseUrl' | 'alarmEmail' | 'domain' | 'apiKeys' | 'magazineTagsForm'
+  'stage' | 'baseUrl' | 'alarmEmail' | 'domain' | 'apiKeys' | 'magazineTagsForm' | 'cloudWatchRole' | 'logLevel'
 >;
 
 const defaults: Record<StageName, StageDefaults> = {
@@ -96,6 +112,7 @@ const defaults: Record<StageName, StageDefaults> = {
     throttlingRateLimit: 10,
     throttlingBurstLimit: 20,
     logRetention: RetentionDays.TWO_WEEKS,
+    logRemovalPolicy: RemovalPolicy.DESTROY,
     tableRemovalPolicy: RemovalPolicy.DESTROY,
     deletionProtection: false,
     canaryDeployments: false,
@@ -119,6 +136,8 @@ const defaults: Record<StageName, StageDefaults> = {
     throttlingRateLimit: 100,
     throttlingBurstLimit: 200,
     logRetention: RetentionDays.THREE_MONTHS,
+    // What happened before a stack was deleted (by mistake, or to be re-created) is still to be read.
+    logRemovalPolicy: RemovalPolicy.RETAIN,
     tableRemovalPolicy: RemovalPolicy.RETAIN,
     deletionProtection: true,
     canaryDeployments: true,
@@ -193,13 +212,27 @@ const domainFrom = (node: Node): CustomDomain | undefined => {
   };
 };
 
+/** The alarms' subscriber: an address, or `none`; prod must say which, as its alarms would otherwise reach no one. */
+const alarmEmailFrom = (node: Node, stage: StageName): string | undefined => {
+  const alarmEmail = optionalString(node, 'alarmEmail');
+  if (alarmEmail === undefined && stage === 'prod')
+    throw new Error(
+      "Context `alarmEmail` is required in prod: `-c alarmEmail=<address>` subscribes an address to the alarms' topic, or `-c alarmEmail=none` says the alarms' topic is yours to subscribe (its ARN is the `AlarmTopicArn` output).",
+    );
+  if (alarmEmail === undefined || alarmEmail === 'none') return undefined;
+  if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail))
+    throw new Error(`Context \`alarmEmail\` must be an email address or \`none\`; got \`${alarmEmail}\`.`);
+  return alarmEmail;
+};
+
 /**
  * Reads `-c stage=dev|prod` (default `dev`) and, all optional: `-c throttlingRateLimit=…`,
  * `-c throttlingBurstLimit=…`, `-c baseUrl=https://…`, the alarm thresholds (`-c alarmApi5xxRate=…`
- * and the others of `AlarmThresholds`), `-c alarmEmail=…`, and a custom domain
+ * and the others of `AlarmThresholds`), `-c alarmEmail=…|none` (required in prod), and a custom domain
  * (`-c domainName=… -c certificateArn=…`, with `-c hostedZoneId=… -c hostedZoneName=…`), API
- * keys (`-c keys=true|false`, `-c apiKeys=client:plan,…`) and the WAF (`-c waf=true|false`,
- * `-c wafRateLimit=…`).
+ * keys (`-c keys=true|false`, `-c apiKeys=client:plan,…`), the WAF (`-c waf=true|false`,
+ * `-c wafRateLimit=…`), API Gateway's log role (`-c cloudWatchRole=true|false`) and the functions'
+ * log level (`-c logLevel=…`).
  */
 export const stageSettingsFrom = (node: Node): StageSettings => {
   const stage = (node.tryGetContext('stage') as unknown) ?? 'dev';
@@ -210,9 +243,7 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
   if (baseUrl !== undefined && (typeof baseUrl !== 'string' || !/^https:\/\/[^/]+/.test(baseUrl))) {
     throw new Error(`Context \`baseUrl\` must be an https URL; got \`${String(baseUrl)}\`.`);
   }
-  const alarmEmail = optionalString(node, 'alarmEmail');
-  if (alarmEmail && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(alarmEmail))
-    throw new Error(`Context \`alarmEmail\` must be an email address; got \`${alarmEmail}\`.`);
+  const alarmEmail = alarmEmailFrom(node, stage);
   const domain = domainFrom(node);
   const alarms = Object.fromEntries(
     alarmSettingNames.map((name) => [name, positiveNumber(name, node.tryGetContext(name), base.alarms[name])]),
@@ -222,6 +253,10 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
   const apiKeys = parseApiKeys(optionalString(node, 'apiKeys') ?? '');
   if (apiKeys.length > 0 && !keys)
     throw new Error('Context `apiKeys` needs `keys=true`: keys that no route asks for would limit no one.');
+  // What shared/config.ts takes when LOG_LEVEL is unset, so that a deploy without the setting logs as before.
+  const logLevel = (optionalString(node, 'logLevel') ?? 'INFO').toUpperCase();
+  if (!isLogLevel(logLevel))
+    throw new Error(`Context \`logLevel\` must be DEBUG, INFO, WARN or ERROR; got \`${logLevel}\`.`);
   const magazineTagsForm = optionalString(node, 'magazineTagsForm') ?? 'map';
   if (!isMagazineTagsForm(magazineTagsForm))
     throw new Error(`Context \`magazineTagsForm\` must be \`string\` or \`map\`; got \`${magazineTagsForm}\`.`);
@@ -232,6 +267,8 @@ export const stageSettingsFrom = (node: Node): StageSettings => {
     keys,
     apiKeys,
     waf: flagOf(node, 'waf', base.waf),
+    cloudWatchRole: flagOf(node, 'cloudWatchRole', true),
+    logLevel,
     wafRateLimit: positiveNumber('wafRateLimit', node.tryGetContext('wafRateLimit'), base.wafRateLimit),
     throttlingRateLimit: positiveNumber(
       'throttlingRateLimit',

@@ -34,7 +34,8 @@ const { values } = readCommandLine({
 const stageArgument =
   values.stage ??
   (values.context ?? []).map((entry) => /^stage=(\w+)$/.exec(entry)?.[1]).find((stage) => stage !== undefined);
-const app = new App({ context: stageArgument ? { stage: stageArgument } : {} });
+// Only the functions' ids are read: whom the alarms notify (required in prod) changes none of them.
+const app = new App({ context: { alarmEmail: 'none', ...(stageArgument && { stage: stageArgument }) } });
 const settings = stageSettingsFrom(app.node);
 const stackName = `MagazineApi-${settings.stage}`;
 const stack = new MagazineApiStack(app, stackName, {

@@ -10,6 +10,7 @@ const flag = (value: string | undefined, fallback: boolean) =>
 
 export type LogLevel = 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
 const LOG_LEVELS: readonly LogLevel[] = ['DEBUG', 'INFO', 'WARN', 'ERROR'];
+export const isLogLevel = (value: string): value is LogLevel => (LOG_LEVELS as readonly string[]).includes(value);
 
 /** What every function reads: the HTTP side of a deployment. */
 interface Config {

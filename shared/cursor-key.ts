@@ -26,7 +26,8 @@ const readSecret = async (secretId: string): Promise<string> => {
     secret = (await client.send(new GetSecretValueCommand({ SecretId: secretId }))).SecretString;
   } catch (error) {
     // A request that cannot sign or check its cursor cannot be served; another try, later, may.
-    throw new StoreUnavailable('fault', 1, { cause: error });
+    // Its own reason, so that the metrics and the runbook point at Secrets Manager, not DynamoDB.
+    throw new StoreUnavailable('cursor-key', 1, { cause: error });
   }
   if (!secret) throw new ConfigError('The cursor key secret (CURSOR_KEY_SECRET_ARN) holds no text.');
   return secret;

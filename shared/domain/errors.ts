@@ -42,12 +42,22 @@ export class PreconditionFailed extends DomainError {
 /**
  * The store could not do it now, and doing it again later may: throttling, a fault or timeout of
  * the store, a conflict that outlasted the retries, a bulk write holding the collection, tags
- * written faster than their counts are folded (`backlog`).
+ * written faster than their counts are folded (`backlog`), or the cursor key that list pages are
+ * signed with could not be read from Secrets Manager (`cursor-key`: DynamoDB is not to blame).
+ * `unconfirmed`: a write whose answer was lost, and whose look for it failed, may have been made.
  */
 export class StoreUnavailable extends DomainError {
   readonly kind = 'store-unavailable';
   constructor(
-    readonly reason: 'throttled' | 'fault' | 'timeout' | 'conflict' | 'collection-busy' | 'backlog' | 'unconfirmed',
+    readonly reason:
+      | 'throttled'
+      | 'fault'
+      | 'timeout'
+      | 'conflict'
+      | 'collection-busy'
+      | 'backlog'
+      | 'unconfirmed'
+      | 'cursor-key',
     /** Seconds after which trying again is sensible. */
     readonly retryAfter = 1,
     options?: ErrorOptions,

@@ -15,8 +15,14 @@ export interface BusEntry {
   readonly Time?: Date;
 }
 
-/** The entries of one call that failed, by index: the service takes some and refuses others. */
-export type PutEvents = (entries: readonly BusEntry[]) => Promise<{ readonly failed: readonly number[] }>;
+/**
+ * The entries of one call that failed, by index: the service takes some and refuses others.
+ * `signal` ends a call that has not answered (a hung connection would otherwise hold the shard).
+ */
+export type PutEvents = (
+  entries: readonly BusEntry[],
+  signal?: AbortSignal,
+) => Promise<{ readonly failed: readonly number[] }>;
 
 /** The SHA-256 the signer asks for, by node:crypto: a keyed one is HMAC. */
 type Data = string | ArrayBuffer | ArrayBufferView;
@@ -69,7 +75,7 @@ export const eventBus = (settings: BusSettings = busSettings(), fetchImpl: typeo
       ...(process.env.AWS_SESSION_TOKEN && { sessionToken: process.env.AWS_SESSION_TOKEN }),
     }),
   });
-  return async (entries) => {
+  return async (entries, signal) => {
     const body = JSON.stringify({
       Entries: entries.map((entry) => ({
         Source: entry.Source,
@@ -93,7 +99,7 @@ export const eventBus = (settings: BusSettings = busSettings(), fetchImpl: typeo
       },
       body,
     });
-    const response = await fetchImpl(url, { method: 'POST', headers: signed.headers, body });
+    const response = await fetchImpl(url, { method: 'POST', headers: signed.headers, body, ...(signal && { signal }) });
     const text = await response.text();
     if (!response.ok) throw new Error(`PutEvents answered ${response.status}: ${text.slice(0, 300)}`);
     const result = JSON.parse(text) as { Entries?: { ErrorCode?: string }[] };

@@ -7,6 +7,7 @@ import { config, storeConfig } from '../config';
 import { createDocumentClient } from '../db/client';
 import { tableAccess } from '../db/table-access';
 import { linksAt } from '../http/links';
+import { CALL_ATTEMPT_MS } from '../timing';
 import { articleKeysOf, articleLookupKey, type ChangeEvent, eventsOf } from './change-events';
 import { type BusEntry, eventBus, type PutEvents } from './event-bus';
 import { EVENT_SOURCE } from './names';
@@ -43,21 +44,44 @@ const callsOf = (entries: readonly BusEntry[]) => {
   return calls;
 };
 
+/** One call, ended after `ms` if it has not answered: a hung connection must not hold the shard until Lambda's timeout. */
+const putWithin = async (put: PutEvents, entries: readonly BusEntry[], ms: number) => {
+  try {
+    return await put(entries, AbortSignal.timeout(ms));
+  } catch (error) {
+    if (error instanceof Error && error.name === 'TimeoutError')
+      throw new Error(`PutEvents did not answer within ${ms} ms.`, { cause: error });
+    throw error;
+  }
+};
+
 /**
- * Puts the entries in order. A refused entry is sent again with every entry after it in its call,
- * so that no event overtakes an earlier one of its magazine (the ones sent twice carry the same
- * `eventId`, which consumers deduplicate on). Still refused after a few tries, it throws: the
- * stream gives the batch again, and in the end to the failure queue.
+ * Puts the entries in order, by `deadline` (epoch ms). A refused entry is sent again with every
+ * entry after it in its call, so that no event overtakes an earlier one of its magazine (the ones
+ * sent twice carry the same `eventId`, which consumers deduplicate on). Still refused after a few
+ * tries, or not done by the deadline, it throws: the stream gives the batch again, and in the end
+ * to the failure queue.
  */
-export const putInOrder = async (put: PutEvents, entries: readonly BusEntry[], pause = delay): Promise<number> => {
+export const putInOrder = async (
+  put: PutEvents,
+  entries: readonly BusEntry[],
+  deadline: number,
+  pause = delay,
+): Promise<number> => {
+  const pastDeadline = (pending: readonly BusEntry[]) =>
+    new Error(`PutEvents: ${pending.length} entries not put by the deadline; the stream gives the batch again.`);
   for (const call of callsOf(entries)) {
     let pending = call;
     for (let attempt = 1; ; attempt++) {
-      const { failed } = await put(pending);
+      const left = deadline - Date.now();
+      if (left <= 0) throw pastDeadline(pending);
+      const { failed } = await putWithin(put, pending, Math.min(CALL_ATTEMPT_MS, left));
       if (failed.length === 0) break;
       if (attempt >= ATTEMPTS) throw new Error(`PutEvents refused ${failed.length} entries ${ATTEMPTS} times.`);
       pending = pending.slice(Math.min(...failed));
-      await pause(50 * 2 ** attempt);
+      const wait = 50 * 2 ** attempt;
+      if (Date.now() + wait >= deadline) throw pastDeadline(pending);
+      await pause(wait);
     }
   }
   return entries.length;
@@ -80,7 +104,7 @@ export const eventPublisher = (put: PutEvents = eventBus()) => {
       }
     }
     const events = eventsOf(records, { links, articles });
-    await putInOrder(put, events.map(entryOf));
+    await putInOrder(put, events.map(entryOf), deadline);
     return events;
   };
 };

@@ -2,7 +2,7 @@
  * The functions no route serves (the janitor and the folder), one row each as the route table's
  * operations have, and what a deployment sets in the environment of every function.
  */
-import type { MagazineTagsForm } from '../config';
+import type { LogLevel, MagazineTagsForm } from '../config';
 import { type Operation, type ScheduledTask, type StreamTask, writeActions } from '../operation/row';
 import { FOLDER_TIMEOUT_MS } from '../timing';
 
@@ -77,6 +77,8 @@ export interface DeploymentSettings {
   readonly stage?: string | undefined;
   /** How magazine writes store tags (`MAGAZINE_TAGS_FORM`, shared/config.ts). */
   readonly magazineTagsForm?: MagazineTagsForm | undefined;
+  /** The least level a log line must have to be written (`LOG_LEVEL`, shared/config.ts). */
+  readonly logLevel?: LogLevel | undefined;
 }
 
 /**
@@ -100,4 +102,5 @@ export const functionEnvironment = (
     settings.cursorKeySecretArn && { CURSOR_KEY_SECRET_ARN: settings.cursorKeySecretArn }),
   ...(row && 'list' in row && row.list && settings.cursorKey && { CURSOR_KEY: settings.cursorKey }),
   ...(settings.stage && { STAGE: settings.stage }),
+  ...(settings.logLevel && { LOG_LEVEL: settings.logLevel }),
 });

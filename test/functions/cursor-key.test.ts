@@ -3,7 +3,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-sec
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import 'aws-sdk-client-mock-vitest/extend';
-import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { invoke } from '../support/proxy-event';
 
 /**
@@ -39,6 +39,10 @@ const nextCursor = (link: string | undefined) => {
 
 describe('the cursor key of a deployment', () => {
   beforeEach(() => secrets.reset());
+  afterEach(() => {
+    vi.restoreAllMocks();
+    delete process.env.METRICS;
+  });
 
   it('signs cursors that the same deployment follows and another refuses with 400', async () => {
     const first = await deployment('key-of-deployment-a');
@@ -68,10 +72,17 @@ describe('the cursor key of a deployment', () => {
     secrets.on(GetSecretValueCommand).rejects(Object.assign(new Error('slow down'), { name: 'ThrottlingException' }));
     vi.resetModules();
     const { handler } = await import('../../functions/list-magazines');
+    const lines: string[] = [];
+    process.env.METRICS = 'true';
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => lines.push(String(chunk)) > 0);
     const refused = await list(handler, {});
     expect(refused.status).toBe(503);
     expect(refused.headers['Retry-After']).toBeDefined();
     expect(JSON.stringify(refused.json)).not.toMatch(/secret|ThrottlingException/i);
+    // The operator reads Secrets Manager, not DynamoDB, as the cause: in the log line and in the metric's `Reason`.
+    const logged = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(expect.objectContaining({ message: 'Store unavailable', reason: 'cursor-key' }));
+    expect(logged).toContainEqual(expect.objectContaining({ Reason: 'cursor-key', StoreUnavailable: 1 }));
 
     secrets.reset();
     secrets.on(GetSecretValueCommand).resolves({ SecretString: 'key-of-deployment-a' });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { functionLogicalId } from '../../infra/api-function';
@@ -81,6 +82,20 @@ describe('change events', () => {
     });
     const dashboards = Object.values(resourcesOf()).filter((r) => r.Type === 'AWS::CloudWatch::Dashboard');
     expect(JSON.stringify(dashboards)).toContain('EventsPublished');
+  });
+
+  it('reads the stream from its oldest record, and the API guide tells consumers that a new reader repeats up to 24 hours of events', () => {
+    const mapping = Object.values(resourcesOf('prod')).find(
+      (r) =>
+        r.Type === 'AWS::Lambda::EventSourceMapping' && JSON.stringify(r.Properties.FunctionName).includes(publisher),
+    )!;
+    expect(mapping.Properties.StartingPosition).toBe('TRIM_HORIZON');
+    const guide = readFileSync(new URL('../../docs/api.md', import.meta.url), 'utf8').replace(/\s+/g, ' ');
+    const section = guide.slice(guide.indexOf('## Change events'), guide.indexOf('## Compression'));
+    expect(
+      /`TRIM_HORIZON`.*re-created.*up to 24 hours.*same `eventId`.*drops a repeat/.test(section),
+      'docs/api.md, Change events: what a re-created reader repeats, and how a consumer drops it',
+    ).toBe(true);
   });
 
   it('adds a function with its role, log group, stream mapping and alarms, and a bus', () => {

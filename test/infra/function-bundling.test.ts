@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { App, Duration, Stack } from 'aws-cdk-lib';
+import { App, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import { AttributeType, Table } from 'aws-cdk-lib/aws-dynamodb';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,6 +26,7 @@ describe("the CDK's bundling of a function", () => {
       table,
       environment: {},
       logRetention: RetentionDays.ONE_WEEK,
+      logRemovalPolicy: RemovalPolicy.DESTROY,
       timeout: Duration.seconds(10),
     });
     const assembly = app.synth();

@@ -58,7 +58,7 @@ export const errorCodeOf = (error: unknown): ErrorCode => {
 
 const apiErrorOf = (request: ApiRequest): ApiError => {
   const known = knownError(request.error);
-  // A 503 the store caused says why in the log (throttled, timeout, conflict, fault, collection busy), with what DynamoDB answered.
+  // A 503 the store caused says why in the log (throttled, timeout, conflict, fault, collection busy, cursor key), with what DynamoDB answered.
   if (request.error instanceof StoreUnavailable)
     logger.warn('Store unavailable', {
       reason: request.error.reason,
