@@ -11,79 +11,88 @@ interface ErrorEntry {
   readonly userMessage: string;
 }
 
+/** The user messages several codes give, each written once (every function carries the catalogue). */
+const NOT_VALID = 'The request is not valid.';
+const UNREADABLE = 'The request could not be read.';
+const NO_PAGE = 'The page you asked for does not exist.';
+const NOT_ALLOWED = 'You are not allowed to do this.';
+const BUSY = 'The service is busy. Please try again in a moment.';
+const OUR_SIDE = 'Something went wrong on our side. Please try again later.';
+const SOME_INVALID = 'Some of the information sent is not valid.';
+
 export const errorCatalogue = {
   '40001': {
     status: 400,
     developerMessage: 'A field of the request body has a value that is not allowed.',
-    userMessage: 'Some of the information sent is not valid.',
+    userMessage: SOME_INVALID,
   },
   '40002': {
     status: 400,
     developerMessage: 'The request body has a field this resource does not have.',
-    userMessage: 'Some of the information sent is not valid.',
+    userMessage: SOME_INVALID,
   },
   '40003': {
     status: 400,
     developerMessage: 'The request body is not well-formed JSON.',
-    userMessage: 'The request could not be read.',
+    userMessage: UNREADABLE,
   },
   '40004': {
     status: 400,
     developerMessage: 'A query parameter has a value that is not allowed.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40005': {
     status: 400,
     developerMessage:
       'The `mock` query parameter accepts `True`, `1` or no value to turn mock data on, and `False` or `0` to turn it off.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40006': {
     status: 400,
     developerMessage:
       'The `mock` parameter is only available on the testing server; this deployment serves real data only.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40007': {
     status: 400,
     developerMessage: 'The `id` in the body differs from the `{id}` in the path.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40008': {
     status: 400,
     developerMessage: 'Two elements of the array have the same `id`.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40009': {
     status: 400,
     developerMessage: 'Two tags of the magazine have the same `id`.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40010': {
     status: 400,
     developerMessage: 'A tag has no `id` and its `name` leaves nothing to derive one from.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40011': {
     status: 400,
     developerMessage: 'This operation needs a JSON request body.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40012': {
     status: 400,
     developerMessage:
       'The request was refused before it reached the service: its path, query or headers are not valid.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40014': {
     status: 400,
     developerMessage: 'The `Idempotency-Key` header must be 1 to 255 printable ASCII characters.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40013': {
     status: 400,
     developerMessage: 'An identifier in the path is not of the form this API accepts.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40015': {
     status: 400,
@@ -95,13 +104,13 @@ export const errorCatalogue = {
     status: 403,
     developerMessage:
       'Writing operations (POST, PUT, DELETE) need a request signed with AWS Signature Version 4 by a principal allowed to publish.',
-    userMessage: 'You are not allowed to do this.',
+    userMessage: NOT_ALLOWED,
   },
   '40302': {
     status: 403,
     developerMessage:
       'This deployment requires an API key: send the key you were issued in the `x-api-key` header. The key sent was missing, unknown or revoked.',
-    userMessage: 'You are not allowed to do this.',
+    userMessage: NOT_ALLOWED,
   },
   '40303': {
     status: 403,
@@ -112,7 +121,7 @@ export const errorCatalogue = {
   '40401': {
     status: 404,
     developerMessage: 'No resource exists at this path.',
-    userMessage: 'The page you asked for does not exist.',
+    userMessage: NO_PAGE,
   },
   '40402': {
     status: 404,
@@ -132,13 +141,13 @@ export const errorCatalogue = {
   '40405': {
     status: 404,
     developerMessage: 'No error of this API has this code.',
-    userMessage: 'The page you asked for does not exist.',
+    userMessage: NO_PAGE,
   },
   '40406': {
     status: 404,
     developerMessage:
       'This API version does not exist. The versions that exist are: v1 (also reachable without a version segment, as the latest).',
-    userMessage: 'The page you asked for does not exist.',
+    userMessage: NO_PAGE,
   },
   '40501': {
     status: 405,
@@ -153,7 +162,7 @@ export const errorCatalogue = {
   '40601': {
     status: 406,
     developerMessage: 'The requested format is not available; this API serves JSON and XML.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '40901': {
     status: 409,
@@ -174,18 +183,18 @@ export const errorCatalogue = {
   '41501': {
     status: 415,
     developerMessage: 'The request body must be JSON (`Content-Type: application/json`).',
-    userMessage: 'The request could not be read.',
+    userMessage: UNREADABLE,
   },
   '41502': {
     status: 415,
     developerMessage: 'The request body must be sent uncompressed: no `Content-Encoding` but `identity` is accepted.',
-    userMessage: 'The request could not be read.',
+    userMessage: UNREADABLE,
   },
   '42201': {
     status: 422,
     developerMessage:
       'This `Idempotency-Key` was used before with a different request; nothing was done. Use a new key for a new request.',
-    userMessage: 'The request is not valid.',
+    userMessage: NOT_VALID,
   },
   '42901': {
     status: 429,
@@ -201,28 +210,28 @@ export const errorCatalogue = {
   '50001': {
     status: 500,
     developerMessage: 'Something failed on the server while handling the request.',
-    userMessage: 'Something went wrong on our side. Please try again later.',
+    userMessage: OUR_SIDE,
   },
   '50201': {
     status: 502,
     developerMessage: 'The API gateway received an invalid answer from the service.',
-    userMessage: 'Something went wrong on our side. Please try again later.',
+    userMessage: OUR_SIDE,
   },
   '50301': {
     status: 503,
     developerMessage: 'The data store is busy; the request was not carried out.',
-    userMessage: 'The service is busy. Please try again in a moment.',
+    userMessage: BUSY,
   },
   '50302': {
     status: 503,
     developerMessage:
       'New tags are arriving faster than the tag counts take them in; the magazine was not written. Retry after the seconds in `Retry-After`.',
-    userMessage: 'The service is busy. Please try again in a moment.',
+    userMessage: BUSY,
   },
   '50303': {
     status: 503,
     developerMessage:
-      'The data store did not confirm the write in time: it may have been made. Send a PUT or DELETE again as it is; a POST again with the same `Idempotency-Key`, or once a read shows it was not made.',
+      'The data store did not confirm the write in time: it may have been made. A PUT or DELETE may be sent again; a POST with its `Idempotency-Key`.',
     userMessage: 'The service could not confirm the change. Please check it before trying again.',
   },
   '50401': {

@@ -15,12 +15,10 @@ const isJsonMediaType = (contentType: string | undefined) => {
 
 /**
  * The `charset` values a `Content-Type` names (RFC 9110 §5.6.6: a parameter's name is
- * case-insensitive, its value a token or a quoted string).
+ * case-insensitive, its value a token or a quoted string, which a charset needs no escape in).
  */
 const charsetsOf = (contentType: string): string[] =>
-  [...contentType.matchAll(/;\s*charset\s*=\s*("(?:[^"\\]|\\.)*"|[^;\s]*)/gi)].map(([, value = '']) =>
-    value.startsWith('"') ? value.slice(1, -1).replace(/\\(.)/g, '$1') : value,
-  );
+  [...contentType.matchAll(/;\s*charset\s*=\s*"?([^";\s]*)/gi)].map(([, value = '']) => value);
 
 interface RawBody {
   readonly body: string | null;
@@ -50,7 +48,7 @@ export const readJsonBody = ({ body, isBase64Encoded, contentType, contentEncodi
   if (charset !== undefined) {
     throw new ApiError(
       '41501',
-      `The request body must be UTF-8; \`Content-Type: ${contentType}\` names the charset \`${charset}\`, and only \`utf-8\` is accepted. Send the JSON as UTF-8, with \`charset=utf-8\` or no charset.`,
+      `The request body must be UTF-8 JSON; \`charset=${charset}\` is not accepted: send \`charset=utf-8\` or none.`,
     );
   }
   if (body === null || body === '') throw missingBody();

@@ -239,7 +239,7 @@ describe('request bodies: media type, syntax and size', () => {
         headers: { 'Content-Type': type },
       }),
     );
-    const mentions = [`charset \`${charset}\``, 'only `utf-8`'];
+    const mentions = [`charset=${charset}`, 'must be UTF-8'];
     expect(expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions })?.errorCode).toBe('41501');
   });
 
