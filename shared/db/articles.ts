@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Article, ArticleInput } from '../domain/article';
-import { NotFound } from '../domain/errors';
+import { InvalidInput, NotFound } from '../domain/errors';
 import { isIdentifier, nowInSeconds } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
 import type { Created, WriteOptions } from '../domain/store';
@@ -140,6 +140,12 @@ export const getArticle = async (access: TableAccess, id: string): Promise<Artic
   return found;
 };
 
+/** A cursor's incarnation (undefined in one made before it carried one) and article number. */
+const cursorPosition = (position: string): [string | undefined, number] => {
+  const [incarnation, seq] = position.includes('~') ? position.split('~') : [undefined, position];
+  return [incarnation, Number(seq)];
+};
+
 /** The magazine (with the head), then one Query from the article number the page starts at: two calls at any depth. */
 export const listArticles = async (
   access: TableAccess,
@@ -151,15 +157,23 @@ export const listArticles = async (
   if (!record) throw new NotFound('magazine', magazineId);
   const count = record.articles;
   const { start, limit, sort } = page;
-  const offset = start.offset;
+  // A cursor names the magazine's incarnation with the number (`<incarnation>~<number>`; a bare
+  // number is one made before), so that it does not go on in the articles of a magazine made anew.
+  const [incarnation, after] = 'after' in start ? cursorPosition(start.after) : [];
+  if (incarnation !== undefined && incarnation !== record.incarnation)
+    throw new InvalidInput(
+      'foreign-cursor',
+      'Query parameter `cursor` belongs to the articles of a magazine deleted since: list its articles again from the first page.',
+    );
+  // A cursor's page stands where its numbers are now: articles are never taken out one by one.
+  const offset = after === undefined ? start.offset : sort === 'asc' ? after : count - after + 1;
   const version = {
     lastModified: record.articlesModified ?? record.magazine.updated,
     revision: `${record.incarnation}.${count}`,
   };
   if (offset >= count) return { items: [], count, offset, ...version };
   // The first article of the page: by its number for an offset, right after the cursor's for a cursor.
-  const first =
-    'after' in start ? Number(start.after) + (sort === 'asc' ? 1 : -1) : sort === 'asc' ? offset + 1 : count - offset;
+  const first = after !== undefined ? after + (sort === 'asc' ? 1 : -1) : sort === 'asc' ? offset + 1 : count - offset;
   const { items } = await access.query({
     KeyConditionExpression: sort === 'asc' ? '#pk = :pk AND #sk >= :first' : '#pk = :pk AND #sk <= :first',
     ExpressionAttributeNames: { '#pk': 'PK', '#sk': 'SK' },
@@ -175,7 +189,7 @@ export const listArticles = async (
     items: articles.map(({ writeToken: _, ...article }) => article),
     count,
     offset,
-    ...(last && offset + articles.length < count && { next: String(lastSeq) }),
+    ...(last && offset + articles.length < count && { next: `${record.incarnation}~${lastSeq}` }),
     ...version,
   };
 };

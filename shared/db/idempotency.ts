@@ -59,8 +59,9 @@ export const reserve = async (access: TableAccess, operation: string, key: Key):
       ':nowSeconds': Math.floor(now / 1000),
     },
   });
-  if (!reserved) {
-    const record = decodeIdempotency(await access.get(itemKey));
+  const record = reserved ? undefined : decodeIdempotency(await access.get(itemKey));
+  // An attempt whose answer was lost and that the SDK sent again finds its own reservation: it holds the key.
+  if (!reserved && record?.writeToken !== token) {
     if (record && record.fingerprint !== key.fingerprint) throw new KeyReused();
     if (record?.state === 'done' && record.result !== undefined) return { replay: record.result };
     // Still running elsewhere (or released a moment ago): sent again in a second, it most likely

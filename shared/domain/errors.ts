@@ -86,7 +86,14 @@ export class KeyReused extends DomainError {
 }
 
 /** Input that breaks a rule of the domain; `field` names where, `message` says what it accepts. */
-export type InputRule = 'duplicate-id' | 'duplicate-tag' | 'tag-id-underivable' | 'id-mismatch' | 'invalid-id';
+export type InputRule =
+  | 'duplicate-id'
+  | 'duplicate-tag'
+  | 'tag-id-underivable'
+  | 'id-mismatch'
+  | 'invalid-id'
+  /** A cursor of a list that is gone (the articles of a magazine deleted since, now another's). */
+  | 'foreign-cursor';
 
 export class InvalidInput extends DomainError {
   readonly kind = 'invalid-input';

@@ -41,7 +41,8 @@ export const isNotModified = (
   const ifModifiedSince = headers['if-modified-since'];
   if (ifModifiedSince === undefined || lastModified === undefined) return false;
   const since = parseHttpDate(ifModifiedSince);
-  return since !== undefined && lastModified <= since;
+  // RFC 9110 §13.1.3: a date later than the server's clock is not valid, and the header is ignored.
+  return since !== undefined && since <= Date.now() / 1000 && lastModified <= since;
 };
 
 /** The revisions of a header's entity tags (`"<revision>-<format>"`). */

@@ -25,6 +25,7 @@ const inputRules: Record<InputRule, ErrorCode> = {
   'duplicate-tag': '40009',
   'tag-id-underivable': '40010',
   'invalid-id': '40013',
+  'foreign-cursor': '40004',
 };
 
 /** The store's failures with a code of their own; the others are `50301`. */

@@ -131,6 +131,24 @@ describe('an idempotency key after a request that failed', () => {
     expect(released).toEqual([expect.stringMatching(/^IDEM#/)]);
   });
 
+  it('carries on when its reservation, sent again by the SDK after a lost answer, finds itself there', async () => {
+    let reservation: Record<string, unknown> = {};
+    dynamo.on(UpdateCommand).callsFake((input) => {
+      const values = input.ExpressionAttributeValues;
+      reservation = {
+        fingerprint: values[':fingerprint'],
+        state: 'running',
+        leaseUntil: values[':lease'],
+        writeToken: values[':token'],
+      };
+      throw Object.assign(new Error('taken'), { name: 'ConditionalCheckFailedException' });
+    });
+    dynamo.on(GetCommand).callsFake(() => ({ Item: { PK: 'IDEM#x', SK: 'IDEM', expiresAt: 0, ...reservation } }));
+    dynamo.on(TransactWriteCommand).resolves({});
+    const res = await invoke(createArticle, { ...addArticle, headers: { ...json, 'Idempotency-Key': 'k-1' } });
+    expect([res.status, res.json]).toEqual([201, { id: 'm1~inc1~1' }]);
+  });
+
   it('tells a duplicate to come back in a second while the first may still run, and when the lease ends after', async () => {
     const now = Date.now();
     let fingerprint: unknown;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseLinkHeader } from '../support/http';
-import { type Envelope, uniqueId, useLocalApi } from './expect-api';
+import { articleBody, type Envelope, expectError, magazineBody, uniqueId, useLocalApi } from './expect-api';
 
 const local = useLocalApi();
 
@@ -78,5 +78,39 @@ describe('a cursor followed after items before it were deleted', () => {
     });
     expect(pages.map((page) => page.ids)).toEqual([tags.slice(0, 2), tags.slice(2, 4), tags.slice(4)]);
     expect(pages.map((page) => page.offset)).toEqual([count - 5, count - 4, count - 2]);
+  });
+});
+
+describe('a cursor of the articles of a magazine', () => {
+  const addArticles = async (id: string, n: number) => {
+    for (let index = 0; index < n; index++)
+      expect((await local.client.post(`/magazines/${id}/articles`, articleBody({ title: `A${index}` }))).status).toBe(
+        201,
+      );
+  };
+
+  it('places its page where the articles stand now, newest first, after more were added', async () => {
+    const id = uniqueId('arts');
+    expect((await local.client.post('/magazines', magazineBody({ id }))).status).toBe(201);
+    await addArticles(id, 7);
+    const pages = await walk(`/magazines/${id}/articles?sort=desc&limit=3&fields=title`, () => addArticles(id, 2));
+    expect(pages.map((page) => [page.offset, page.count])).toEqual([
+      [0, 7],
+      [5, 9],
+      [8, 9],
+    ]);
+  });
+
+  it('is refused (400) once its magazine was deleted and made anew: it is another list', async () => {
+    const id = uniqueId('arts');
+    expect((await local.client.post('/magazines', magazineBody({ id }))).status).toBe(201);
+    await addArticles(id, 5);
+    const first = await local.client.get(`/magazines/${id}/articles?limit=2`);
+    const next = parseLinkHeader(first.headers.link).next ?? '';
+    expect((await local.client.delete(`/magazines/${id}`)).status).toBe(200);
+    expect((await local.client.post('/magazines', magazineBody({ id }))).status).toBe(201);
+    await addArticles(id, 5);
+    const response = await local.client.get(new URL(next).pathname.replace(/^\/v1/, '') + new URL(next).search);
+    expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['`cursor`', 'deleted since'] });
   });
 });

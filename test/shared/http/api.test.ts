@@ -141,6 +141,7 @@ describe('the shared middleware stack', () => {
     ['an asctime date', 'Tue Nov 14 22:13:20 2023', 304],
     ['a date in another zone, not an HTTP-date', 'Tue, 14 Nov 2023 22:13:20 PST', 200],
     ['a numeric zone, not an HTTP-date', 'Tue, 14 Nov 2023 23:13:20 +0100', 200],
+    ['a date later than the server clock, not valid', 'Tue, 05 Nov 2126 22:13:20 GMT', 200],
   ])('If-Modified-Since the Last-Modified as %s (%s): %s', async (_, date, status) => {
     const res = await invoke(reader, {
       resource: '/magazines/{id}',
