@@ -30,9 +30,10 @@ export const maxChars = (max: number, message: string) => [
 
 /**
  * Text that shows nothing: white space, control characters (the XML form cannot carry most of
- * them, and leaves them out) and the characters Unicode lets a renderer ignore (U+200B, U+FEFF, …).
+ * them, and leaves them out), the characters Unicode lets a renderer ignore (U+200B, U+FEFF, …),
+ * the blank braille pattern and the interlinear annotation marks.
  */
-const BLANK = /^[\s\p{Cc}\p{Default_Ignorable_Code_Point}]*$/u;
+const BLANK = /^[\s\p{Cc}\p{Default_Ignorable_Code_Point}\u2800\ufff9-\ufffb]*$/u;
 export const isBlank = (value: string) => BLANK.test(value);
 
 /** A string of `min`..`max` characters that is not only white space. */

@@ -39,6 +39,7 @@ const badMagazines: [string, Record<string, unknown>, string[]][] = [
   ['title only a zero-width space', { title: '\u200b' }, ['title', 'only white space, control or invisible']],
   ['title only control characters', { title: '\u0001\u0002' }, ['title']],
   ['title only invisible characters', { title: ' \u200c\u200d\u2060\ufeff\u00ad' }, ['title']],
+  ['title only a braille blank and an annotation mark', { title: '\u2800\ufff9' }, ['title']],
   ['title of 257 characters', { title: 't'.repeat(257) }, ['title']],
   ['title as a number', { title: 7 }, ['title']],
   ['tags not an array', { tags: 'science' }, ['tags']],
