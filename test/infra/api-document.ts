@@ -7,6 +7,13 @@ export type Resources = Record<
 
 export const resourcesOf = (template: Template) => template.toJSON().Resources as Resources;
 
+/** The stage's access log line, as its format names each field. */
+export const accessLogFormat = (template: Template): Record<string, string> => {
+  const stage = Object.values(resourcesOf(template)).find((r) => r.Type === 'AWS::ApiGateway::Stage');
+  if (!stage) throw new Error('The template has no stage.');
+  return JSON.parse((stage.Properties.AccessLogSetting as { Format: string }).Format) as Record<string, string>;
+};
+
 interface Integration {
   readonly type: string;
   readonly httpMethod?: string;

@@ -5,7 +5,7 @@ import { metricsNamespace, requestMetrics, stageMetrics } from '../../shared/met
 import type { Operation } from '../../shared/operation/row';
 import { expandRoutes, fallbacks, operations } from '../../shared/routes/table';
 import { backgroundTasks, scheduledTasks, streamTasks } from '../../shared/routes/tasks';
-import { resourcesOf } from './api-document';
+import { accessLogFormat, resourcesOf } from './api-document';
 import { synthStack } from './stack';
 
 /** Long enough for the synthesis of several stacks on a busy two-core machine. */
@@ -112,11 +112,7 @@ describe('alarms', () => {
   it("count API Gateway's 429s for rate from the access log, where throttled requests show, and not a spent quota's", () => {
     const { template } = synthStack('prod');
     // The gateway response type is in the log line: a 429 for a daily quota is QUOTA_EXCEEDED, one for rate THROTTLED.
-    const stage = Object.values(resourcesOf(template)).find((r) => r.Type === 'AWS::ApiGateway::Stage')!;
-    const format = JSON.parse((stage.Properties.AccessLogSetting as { Format: string }).Format) as Record<
-      string,
-      string
-    >;
+    const format = accessLogFormat(template);
     expect(format).toMatchObject({
       status: '$context.status',
       errorResponseType: '$context.error.responseType',

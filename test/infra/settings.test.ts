@@ -6,7 +6,7 @@ import { tableDefinition } from '../../shared/db/table';
 import { type Operation, type TableAction, writeActions } from '../../shared/operation/row';
 import { DEFAULT_TIMEOUT_SECONDS, expandRoutes, operations, timeoutSecondsOf } from '../../shared/routes/table';
 import { backgroundTasks, streamTasks } from '../../shared/routes/tasks';
-import { resourcesOf } from './api-document';
+import { accessLogFormat, resourcesOf } from './api-document';
 import { cdkJsonContext, synthStack } from './stack';
 
 const dev = synthStack('dev');
@@ -300,11 +300,7 @@ describe('stage', () => {
   it('traces every request with X-Ray and logs it in JSON with the ids that tie it to traces, metrics and clients', () => {
     for (const { template } of [dev, prod]) {
       template.hasResourceProperties('AWS::ApiGateway::Stage', { TracingEnabled: true });
-      const stage = Object.values(resourcesOf(template)).find((r) => r.Type === 'AWS::ApiGateway::Stage')!;
-      const format = JSON.parse((stage.Properties.AccessLogSetting as { Format: string }).Format) as Record<
-        string,
-        string
-      >;
+      const format = accessLogFormat(template);
       expect(format).toMatchObject({
         requestId: '$context.requestId',
         status: '$context.status',
