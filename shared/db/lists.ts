@@ -322,6 +322,18 @@ export const pageMembers = async (
   };
 };
 
+/**
+ * Where a page by cursor stands in the list now, as its order counts (from the first when
+ * ascending, from the last when descending): its lowest member's `firstRank`, among the `total`
+ * members that follow the `before` left out by a filter (a year's).
+ */
+export const cursorPageOffset = (
+  sort: 'asc' | 'desc',
+  page: { readonly firstRank: number; readonly members: readonly unknown[] },
+  total: number,
+  before = 0,
+): number => (sort === 'asc' ? page.firstRank - before : before + total - page.firstRank - page.members.length);
+
 /** How many members of the whole list sort before `key`: the blocks before its block by their sizes, and its block's members as read. */
 const membersBelow = (
   blocks: readonly BlockRef[],

@@ -6,7 +6,7 @@ import { countBefore, countIn } from './counts';
 import { lastGeneration, readInGeneration } from './generation';
 import { decodeMagazineView, MAGAZINE_VIEW, magazineIdOf } from './items';
 import { idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
-import { countsOf, GenerationMoved, magazinePage, readList, type Window } from './lists';
+import { countsOf, cursorPageOffset, GenerationMoved, magazinePage, readList, type Window } from './lists';
 import type { TableAccess } from './table-access';
 
 /**
@@ -43,9 +43,7 @@ export const listMagazines = async (
       const { members, firstRank } = window
         ? await magazinePage(access, snapshot, window)
         : { members: [], firstRank: 0 };
-      // A cursor's page is placed where the list holds it now (asc: from the first; desc: from the last).
-      const at =
-        'after' in start ? (sort === 'asc' ? firstRank - before : before + total - firstRank - members.length) : offset;
+      const at = 'after' in start ? cursorPageOffset(sort, { firstRank, members }, total, before) : offset;
       const positions = members.map((member) => member.key).filter((key) => key >= low && key <= high);
       if (sort === 'desc') positions.reverse();
       const ids = positions.map(idOfPosition);

@@ -10,6 +10,7 @@ import { tagList, tagStateKey } from './keys';
 import {
   type BlocksRead,
   blocksFor,
+  cursorPageOffset,
   GenerationMoved,
   type ListSnapshot,
   pageMembers,
@@ -76,9 +77,7 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
       const { members, firstRank, headChecked } = window
         ? await pageMembers(access, snapshot, window, sizes, read)
         : { members: [], firstRank: 0, headChecked: false };
-      // A cursor's page is placed where the list holds it now (asc: from the first; desc: from the last).
-      const at =
-        'after' in page.start ? (page.sort === 'asc' ? firstRank : count - firstRank - members.length) : offset;
+      const at = 'after' in page.start ? cursorPageOffset(page.sort, { firstRank, members }, count) : offset;
       if (!headChecked && (await readInGeneration(access, () => [])).generation !== generation)
         throw new GenerationMoved();
       if (page.sort === 'desc') members.reverse();
