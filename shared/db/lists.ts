@@ -322,17 +322,9 @@ export const pageMembers = async (
   };
 };
 
-/**
- * Where a page by cursor stands in the list now, as its order counts (from the first when
- * ascending, from the last when descending): its lowest member's `firstRank`, among the `total`
- * members that follow the `before` left out by a filter (a year's).
- */
-export const cursorPageOffset = (
-  sort: 'asc' | 'desc',
-  page: { readonly firstRank: number; readonly members: readonly unknown[] },
-  total: number,
-  before = 0,
-): number => (sort === 'asc' ? page.firstRank - before : before + total - page.firstRank - page.members.length);
+/** Where a cursor's page of `taken` stands now, as its order counts, from its lowest member's rank (past a filter's `before`). */
+export const cursorPageOffset = (sort: 'asc' | 'desc', firstRank: number, taken: number, total: number, before = 0) =>
+  sort === 'asc' ? firstRank - before : before + total - firstRank - taken;
 
 /** How many members of the whole list sort before `key`: the blocks before its block by their sizes, and its block's members as read. */
 const membersBelow = (

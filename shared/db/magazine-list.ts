@@ -43,7 +43,7 @@ export const listMagazines = async (
       const { members, firstRank } = window
         ? await magazinePage(access, snapshot, window)
         : { members: [], firstRank: 0 };
-      const at = 'after' in start ? cursorPageOffset(sort, { firstRank, members }, total, before) : offset;
+      const at = 'after' in start ? cursorPageOffset(sort, firstRank, members.length, total, before) : offset;
       const positions = members.map((member) => member.key).filter((key) => key >= low && key <= high);
       if (sort === 'desc') positions.reverse();
       const ids = positions.map(idOfPosition);

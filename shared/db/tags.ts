@@ -77,7 +77,7 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
       const { members, firstRank, headChecked } = window
         ? await pageMembers(access, snapshot, window, sizes, read)
         : { members: [], firstRank: 0, headChecked: false };
-      const at = 'after' in page.start ? cursorPageOffset(page.sort, { firstRank, members }, count) : offset;
+      const at = 'after' in page.start ? cursorPageOffset(page.sort, firstRank, members.length, count) : offset;
       if (!headChecked && (await readInGeneration(access, () => [])).generation !== generation)
         throw new GenerationMoved();
       if (page.sort === 'desc') members.reverse();
