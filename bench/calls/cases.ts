@@ -8,6 +8,7 @@ import {
   FUNCTION_OF,
   type Mode,
   REFERENCE,
+  REFERENCE_AGAIN,
   type Subjects,
   type Tree,
   variants,
@@ -81,6 +82,15 @@ export const casesOf = (
     bundle: subjects.reference,
     recording: competitorRecording('get'),
     check: competitorCheck('get'),
+  });
+  // Measured only in its pair with the reference.
+  cases.push({
+    subject: REFERENCE_AGAIN,
+    scenario: 'get',
+    bundle: subjects.referenceAgain,
+    recording: competitorRecording('get'),
+    check: competitorCheck('get'),
+    modes: [],
   });
   for (const competitor of competitors)
     for (const scenario of scenarios)

@@ -3,7 +3,7 @@ import { type Scenario, scenarioEvent, scenarioLabel } from '../support/fixtures
 import type { PairedResult } from '../support/runner';
 import { rotate, type Spread, spread } from '../support/stats';
 import type { Case } from './cases';
-import { type Mode, REFERENCE, say, type Tree, variantLabel } from './subjects';
+import { type Mode, REFERENCE, REFERENCE_AGAIN, say, type Tree, variantLabel } from './subjects';
 import { modes } from './warm';
 
 /** The targets' warm ratios: both cases of a pair in one process, their batches alternated. */
@@ -97,6 +97,12 @@ const pairsOf = (cases: readonly Case[], trees: readonly Tree[]): Pair[] => {
       },
     );
   }
+  pairs.push({
+    what: 'reference / reference bundled again [sdk]',
+    mode: 'sdk',
+    cases: [caseOf(REFERENCE, 'get'), caseOf(REFERENCE_AGAIN, 'get')],
+    text: 'the instrument: one code in two bundles (≈ 1.00)',
+  });
   pairs.push({
     what: 'list JSON + SDK logger middleware / list JSON [sdk]',
     mode: 'sdk',

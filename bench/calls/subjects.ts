@@ -15,8 +15,12 @@ export interface Tree {
   readonly root: string;
 }
 
-const shortCommit = (dir: string) =>
-  execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
+/** The commit a tree's figures belong to, and whether its files had moved on from it: a label must not claim a commit it was not. */
+const shortCommit = (dir: string) => {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
+  const commit = git('rev-parse', '--short', 'HEAD');
+  return git('status', '--porcelain', '--untracked-files=no') ? `${commit} and changes not committed` : commit;
+};
 
 /** This tree, and the checkout `--before` names if any. */
 export const treesOf = (root: string, before: string | undefined): Tree[] => {
@@ -53,6 +57,8 @@ export const competitors = [
   { key: 'express', label: 'serverless-express + Express (lambdalith)', entry: 'bench/competitors/express.ts' },
 ] as const;
 export const REFERENCE = 'reference (middy + GetItem)';
+/** The reference from a bundle of its own: the instrument check's other arm (two bundles in one process, as in every pair). */
+export const REFERENCE_AGAIN = 'reference, bundled again';
 
 export type Mode = 'sdk' | 'send';
 
@@ -110,6 +116,7 @@ export interface Subjects {
   readonly runner: string;
   readonly treeBundles: ReadonlyMap<Tree['key'], Record<string, Bundle>>;
   readonly reference: Bundle;
+  readonly referenceAgain: Bundle;
   readonly variantBundles: ReadonlyMap<string, Bundle>;
   readonly competitorBundles: ReadonlyMap<string, Bundle>;
   /** The deployed bundle of a function of this tree, as local/bundle-functions.ts makes it: what the cold start measures. */
@@ -164,6 +171,7 @@ export const bundleSubjects = async (root: string, out: string, trees: readonly 
   }
   await bundleFunctions(path.join(out, 'deployed'), { names: [...new Set(Object.values(FUNCTION_OF))] });
   const reference = await bundlePair('reference', path.join(root, 'bench', 'reference-handler.ts'));
+  const referenceAgain = await bundlePair('reference-again', path.join(root, 'bench', 'reference-handler.ts'));
   const listEntry = path.join(root, 'functions', 'list-magazines.ts');
   const secretsClient = {
     with: path.join(out, 'secrets-client', 'with', 'index.mjs'),
@@ -200,6 +208,7 @@ export const bundleSubjects = async (root: string, out: string, trees: readonly 
     runner,
     treeBundles,
     reference,
+    referenceAgain,
     variantBundles,
     competitorBundles,
     deployed: (name) => path.join(out, 'deployed', name, 'index.mjs'),

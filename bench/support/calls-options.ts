@@ -7,7 +7,7 @@ Bundles every function (npm run bundle: sizes in bench/results/bundle.md), then 
 calls, cold starts and source maps of the API beside the reference handler and four other ways of
 writing it, as ratios within one run; then what each request costs in dollars (its DynamoDB
 request units, folds and change events metered on DynamoDB Local, and its warm CPU time). About
-10 minutes here; bench/results/calls.{md,json} and cost.{md,json} are written only when it
+15 minutes here; bench/results/calls.{md,json} and cost.{md,json} are written only when it
 completes.
 
 Options (defaults in brackets):

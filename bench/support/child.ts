@@ -1,12 +1,9 @@
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { devNull, tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { CostJob } from './cost-child';
 import type { Job } from './runner';
-
-const run = promisify(execFile);
 
 /** What a deployed function's process sees: Lambda's variables, credentials from the environment, no AWS files. */
 export const lambdaEnvironment = (extra: Readonly<Record<string, string>> = {}): Record<string, string> => ({
@@ -45,6 +42,39 @@ const scratch = mkdtempSync(path.join(tmpdir(), 'magazine-bench-'));
 process.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
 let jobs = 0;
 
+/** The last `limit` characters a child wrote: enough to say why it failed, however much it wrote. */
+const tail = (limit: number) => {
+  let text = '';
+  return {
+    add(chunk: Buffer) {
+      text = (text + chunk.toString('utf8')).slice(-limit);
+    },
+    get text() {
+      return text;
+    },
+  };
+};
+
+/**
+ * Runs `node <args>` and resolves when it exits 0. Its output goes to a pipe, as a function's
+ * does, and only its tail is kept: a paired job of a fast case writes one metrics line per call,
+ * tens of megabytes in all.
+ */
+const runNode = (args: readonly string[], env: Readonly<Record<string, string>>) =>
+  new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stdout = tail(2000);
+    const stderr = tail(4000);
+    child.stdout.on('data', (chunk: Buffer) => stdout.add(chunk));
+    child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
+    child.once('error', reject);
+    child.once('close', (code, signal) =>
+      code === 0
+        ? resolve()
+        : reject(Object.assign(new Error(`exit ${code ?? signal}`), { stdout: stdout.text, stderr: stderr.text })),
+    );
+  });
+
 /** Runs one job in a fresh `node` (the project's, Node 24) and returns what it wrote: `runner` is runner.mjs, or cost-child.mjs for a `CostJob`. */
 export const runJob = async <Result>(
   runner: string,
@@ -56,11 +86,11 @@ export const runJob = async <Result>(
   const resultFile = path.join(scratch, `result-${id}.json`);
   writeFileSync(jobFile, JSON.stringify(job));
   try {
-    await run(process.execPath, [runner, jobFile, resultFile], { env, maxBuffer: 64 * 1024 * 1024 });
+    await runNode([runner, jobFile, resultFile], env);
   } catch (error) {
     const { stderr = '', stdout = '' } = error as { stderr?: string; stdout?: string };
     throw new Error(
-      `The ${'kind' in job ? job.kind : 'cost'} job on ${'bundle' in job ? job.bundle : job.arms.map((arm) => arm.bundle).join(' and ')} failed:\n${String(stderr).slice(-4000)}\n${String(stdout).slice(-2000)}`,
+      `The ${'kind' in job ? job.kind : 'cost'} job on ${'bundle' in job ? job.bundle : job.arms.map((arm) => arm.bundle).join(' and ')} failed (${(error as Error).message}):\n${String(stderr).slice(-4000)}\n${String(stdout).slice(-2000)}`,
     );
   }
   const result = JSON.parse(readFileSync(resultFile, 'utf8')) as Result;

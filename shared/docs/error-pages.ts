@@ -1,5 +1,6 @@
-import { type ErrorCode, errorCatalogue, errorCodes } from '../http/error-catalogue';
+import { carriesRetryAfter, type ErrorCode, errorCatalogue, errorCodes } from '../http/error-catalogue';
 import { errorObject } from '../http/errors';
+import { gatewayErrors } from '../http/gateway-errors';
 import type { Links } from '../http/links';
 import { toXml } from '../http/xml';
 import { errorGuide } from '../openapi/error-guide';
@@ -10,6 +11,12 @@ import { escapeHtml, markdown, page } from './html';
 const errorPagePath = (code: ErrorCode) => `/documentation/errors/${code}.html`;
 
 const exampleBody = (code: ErrorCode, links: Links) => errorObject(code, undefined, links.baseUrl);
+
+/** `Retry-After` as an error of this code is sent with it, if it is. */
+const retryAfterLine = (code: ErrorCode, status: number) =>
+  carriesRetryAfter(status)
+    ? `Retry-After: ${gatewayErrors.find((error) => error.code === code)?.headers?.['Retry-After'] ?? '1'}\n`
+    : '';
 
 const headerLinks = (links: Links) => [
   { href: links.to('/documentation/errors/'), text: 'All error codes' },
@@ -42,7 +49,7 @@ ${markdown(entry.fix)}
 <pre><code>HTTP/1.1 ${entry.status}
 Content-Type: application/json; charset=utf-8
 Vary: Accept
-
+${retryAfterLine(code, entry.status)}
 ${escapeHtml(json)}</code></pre>
 <p>The same error in XML (a request for XML gets errors in XML too):</p>
 <pre><code>${escapeHtml(xml)}</code></pre>

@@ -246,3 +246,6 @@ export type ErrorCode = keyof typeof errorCatalogue;
 export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
 
 export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(errorCatalogue, code);
+
+/** The statuses whose errors say when to try again, in `Retry-After`: a conflict still running, a limit, the store. */
+export const carriesRetryAfter = (status: number) => status === 409 || status === 429 || status === 503;

@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { type ErrorCode, errorCatalogue } from '../http/error-catalogue';
+import { carriesRetryAfter, type ErrorCode, errorCatalogue } from '../http/error-catalogue';
 import { representationSchemas } from '../http/representations/schemas';
 import type { HttpMethod, Operation, Success } from '../operation/row';
 import { errorGuide } from './error-guide';
@@ -174,7 +174,7 @@ export const notModifiedResponse = (built: Built, operation: Operation) =>
 const errorHeaders = (status: number) => ({
   Vary: ref('headers', 'Vary'),
   'Content-Type': ref('headers', 'ContentType'),
-  ...((status === 503 || status === 409 || status === 429) && { 'Retry-After': ref('headers', 'RetryAfter') }),
+  ...(carriesRetryAfter(status) && { 'Retry-After': ref('headers', 'RetryAfter') }),
   ...(status === 405 && { Allow: ref('headers', 'Allow') }),
 });
 

@@ -3,6 +3,7 @@ import { handler as getErrorPage } from '../../functions/get-error-page';
 import { handler as listErrorPages } from '../../functions/list-error-pages';
 import { escapeHtml } from '../../shared/docs/html';
 import { errorCatalogue, errorCodes } from '../../shared/http/error-catalogue';
+import { QUOTA_RETRY_AFTER_SECONDS } from '../../shared/http/gateway-errors';
 import { errorGuide } from '../../shared/openapi/error-guide';
 import { invoke } from '../support/proxy-event';
 
@@ -26,11 +27,22 @@ describe('error documentation', () => {
       expect(response.body).toContain(html(entry.cause));
       expect(response.body).toContain(html(entry.fix));
       expect(response.body).toContain(`HTTP/1.1 ${entry.status}`);
+      // The example shows the header a client must read to retry, where the error carries one.
+      if ([409, 429, 503].includes(entry.status)) expect(response.body).toMatch(/\nRetry-After: [1-9]\d*\n/);
+      else expect(response.body).not.toContain('Retry-After');
       expect(response.body).toContain(`&quot;errorCode&quot;: &quot;${code}&quot;`);
       expect(response.body).toContain(`https://api.example.com/v1/documentation/errors/${code}.html`);
       expect(response.body).not.toMatch(/<(script|link|img)[^>]+(src|href)="https?:/);
     },
   );
+
+  it("shows the quota's Retry-After as API Gateway sends it, not a second", async () => {
+    const response = await invoke(getErrorPage, {
+      resource: '/v1/documentation/errors/{errorCode}',
+      params: { errorCode: '42902.html' },
+    });
+    expect(response.body).toContain(`Retry-After: ${QUOTA_RETRY_AFTER_SECONDS}\n`);
+  });
 
   it('lists every code in the index, each linking to its page', async () => {
     for (const resource of ['/v1/documentation/errors', '/documentation/errors', '/api/v1/documentation/errors']) {
