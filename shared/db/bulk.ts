@@ -223,7 +223,7 @@ export const replaceAllMagazines = async (
       Update: {
         TableName: access.tableName,
         Key,
-        UpdateExpression: 'SET #generation = :target, #request = :request, #members = :members',
+        UpdateExpression: 'SET #generation = :target, #request = :request, #members = :members, #switched = :switched',
         ConditionExpression:
           generation === FIRST_GENERATION
             ? 'attribute_not_exists(#generation) OR #generation = :current'
@@ -232,9 +232,11 @@ export const replaceAllMagazines = async (
           '#generation': attr.generation,
           '#request': attr.requestId,
           '#members': attr.members,
+          '#switched': attr.switchedAt,
         },
         ExpressionAttributeValues: {
           ':target': target,
+          ':switched': nowInSeconds(),
           ':current': generation,
           ':request': currentRequestId(),
           ':members': drafts.length,

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
-import { decodeHead } from './items';
+import { decodeHead, switchedAtOf } from './items';
 import { attr, FIRST_GENERATION, GUARD_COUNT, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
 import { backoff, type Item, type ItemsByKey, type TableAccess } from './table-access';
 import { ConditionsFailed, lookAgain, type TransactItem, type Transaction, transact } from './table-writes';
@@ -45,6 +45,8 @@ export const lastGeneration = async (access: TableAccess): Promise<string> =>
 export interface GenerationRead {
   readonly generation: string;
   readonly items: ItemsByKey;
+  /** When the generation became the collection (Unix seconds; 0 for the first): the latest change of a list it has no count of. */
+  readonly switchedAt: number;
 }
 
 /**
@@ -65,11 +67,11 @@ export const readInGeneration = async (
     const head = someHead();
     const items = await access.getMany(
       [head, ...keysOf(generation)],
-      attributes && [attr.generation, ...attributes],
+      attributes && [attr.generation, attr.switchedAt, ...attributes],
       keyOf && ((item) => (item[attr.generation] === undefined ? keyOf(item, generation) : head)),
     );
     const current = decodeHead(items.get(head)) ?? FIRST_GENERATION;
-    if (current === generation) return { generation, items };
+    if (current === generation) return { generation, items, switchedAt: switchedAtOf(items.get(head)) };
     known = current;
     if (attempt >= 2) throw new StoreUnavailable('collection-busy');
   }

@@ -299,6 +299,10 @@ export const tagStateAttributes = (states: readonly TagState[]): Item => ({
 export const decodeHead = (item: Item | undefined): string | undefined =>
   item === undefined ? undefined : string(item, attr.generation);
 
+/** When a bulk write switched the head to its generation (Unix seconds), or 0: heads switched before 1.1 do not say. */
+export const switchedAtOf = (head: Item | undefined): number =>
+  head === undefined ? 0 : numberOr(head, attr.switchedAt, 0);
+
 export interface BulkRecord {
   readonly bulkId: string;
   readonly target: string;

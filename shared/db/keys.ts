@@ -201,8 +201,9 @@ export const attr = {
   writeToken: 'writeToken',
   /** Any item a request writes, and a head its bulk write switched: the request id the client saw (change events carry it). */
   requestId: 'requestId',
-  /** Head: how many magazines the generation it names was built with. */
+  /** Head: how many magazines the generation it names was built with, and when it was switched to it (Unix seconds). */
   members: 'members',
+  switchedAt: 'switchedAt',
   /** Ticket: its count changes (stored as a block's entries). */
   changes: 'changes',
   /** Ticket: when its write was made (Unix seconds), on tickets older than the time in their sort key. */

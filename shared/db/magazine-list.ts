@@ -47,7 +47,11 @@ export const listMagazines = async (
       const positions = members.map((member) => member.key).filter((key) => key >= low && key <= high);
       if (sort === 'desc') positions.reverse();
       const ids = positions.map(idOfPosition);
-      const { generation: current, items } = await readInGeneration(
+      const {
+        generation: current,
+        items,
+        switchedAt,
+      } = await readInGeneration(
         access,
         (g) => ids.map((id) => magazineKey(g, id)),
         MAGAZINE_VIEW,
@@ -73,7 +77,8 @@ export const listMagazines = async (
         count: total,
         offset: Math.max(0, at),
         ...(last !== undefined && at + positions.length < total && { next: last }),
-        lastModified: counts.lastModified,
+        // A list the last bulk write emptied has no count of its own: it last changed then.
+        lastModified: Math.max(counts.lastModified, switchedAt),
         revision: `${generation}.${counts.writes}`,
       };
     } catch (error) {

@@ -78,8 +78,9 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
         ? await pageMembers(access, snapshot, window, sizes, read)
         : { members: [], firstRank: 0, headChecked: false };
       const at = 'after' in page.start ? cursorPageOffset(page.sort, firstRank, members.length, count) : offset;
-      if (!headChecked && (await readInGeneration(access, () => [])).generation !== generation)
-        throw new GenerationMoved();
+      // Its blocks came with a head when the page has members; an empty page reads one now.
+      const head = headChecked ? undefined : await readInGeneration(access, () => []);
+      if (head && head.generation !== generation) throw new GenerationMoved();
       if (page.sort === 'desc') members.reverse();
       const counts = versionWith(snapshot.folded, snapshot.tickets);
       const tags = members.map((member) => ({
@@ -93,7 +94,8 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
         count,
         offset: Math.max(0, at),
         ...(last !== undefined && at + tags.length < count && { next: last.id }),
-        lastModified: counts.lastModified,
+        // A `TAGS` that the last bulk write emptied has no count of its own: it last changed then.
+        lastModified: Math.max(counts.lastModified, head?.switchedAt ?? 0),
         revision: `${generation}.${counts.writes}`,
       };
     } catch (error) {

@@ -203,7 +203,7 @@ describe('the marks a create makes', () => {
     const items = new ItemsByKey();
     items.set({ ...endMarkKey('0', 'TAGS'), stamp, ...(high !== undefined && { high }) });
     for (const id of withState) items.set({ ...tagStateKey('0', id), states: '[[1,1,[]]]', stamp: 1 });
-    return { generation: '0', items };
+    return { generation: '0', items, switchedAt: 0 };
   };
   const tags = (...ids: string[]) => ids.map((id) => ({ id, name: id }));
   /** A create's reads in order: each made (`keys`), then finished (`noted`); its marks, of the last. */
