@@ -19,7 +19,9 @@ export interface Tree {
 const shortCommit = (dir: string) => {
   const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
   const commit = git('rev-parse', '--short', 'HEAD');
-  return git('status', '--porcelain', '--untracked-files=no') ? `${commit} and changes not committed` : commit;
+  // The bench's own reports (bundle.md is rewritten before this is asked) are not changes to the tree measured.
+  const changed = git('status', '--porcelain', '--untracked-files=no', '--', '.', ':!bench/results');
+  return changed ? `${commit} and changes not committed` : commit;
 };
 
 /** This tree, and the checkout `--before` names if any. */
