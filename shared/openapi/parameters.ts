@@ -73,7 +73,7 @@ const pathParameters: Record<string, JsonObject> = {
   },
   format: {
     description:
-      'The format label that ends the path: `json` or `xml`. It wins over the `format` parameter and over `Accept`. Another label, such as `.yaml`: 406 (`40601`).',
+      'The format label that ends the path: `json` or `xml`. It wins over the `format` parameter and over `Accept`. Labels are lower case. Another label, such as `.yaml` or `.XML`: 406 (`40601`), answered in JSON.',
     schema: { type: 'string', enum: [...formatLabels] },
     example: 'xml',
   },
