@@ -50,7 +50,14 @@ export const toApiError = (error: DomainError): ApiError => {
       { Allow: TAKEN_ID_ALLOW },
     );
   }
-  if (error instanceof PreconditionFailed) return new ApiError('41201');
+  // The catalogue's message names `If-Match`; a refusal by `If-None-Match` names that header instead.
+  if (error instanceof PreconditionFailed)
+    return new ApiError(
+      '41201',
+      error.condition === 'match'
+        ? undefined
+        : 'The `If-None-Match` header matches the resource as it is now; nothing was changed.',
+    );
   if (error instanceof StoreUnavailable)
     return new ApiError(storeCodes[error.reason] ?? '50301', undefined, {
       'Retry-After': String(error.retryAfter),
