@@ -36,7 +36,7 @@ const storeCodes: Partial<Record<StoreUnavailable['reason'], ErrorCode>> = { bac
  * collection takes now for that magazine, POST aside. Held against the route table by a test, as
  * this layer sits below it.
  */
-export const TAKEN_ID_ALLOW = 'GET, HEAD, PUT, DELETE';
+export const TAKEN_ID_ALLOW = 'GET, HEAD, PUT, DELETE, OPTIONS';
 
 /** Every domain error, as the catalogue names it: the one table between the data layer and HTTP. */
 export const toApiError = (error: DomainError): ApiError => {

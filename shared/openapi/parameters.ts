@@ -203,7 +203,7 @@ export const responseHeaders: Record<string, JsonObject> = {
   },
   RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
   Allow: {
-    description: 'The methods the resource takes.',
+    description: 'The methods the resource takes, OPTIONS (the CORS preflight every resource answers) among them.',
     required: true,
     schema: { type: 'string' },
   },

@@ -236,8 +236,9 @@ const methodsFor = (route: Route): readonly string[] => {
   if (route.resource === '/{proxy+}') return ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
   if (route.method !== 'ANY') return [route.method];
   const allowed = allowedMethods(route.resource);
+  // OPTIONS is in Allow since the preflight answers it on every resource: still sent, to hold it to that.
   return ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].filter(
-    (method) => !allowed.includes(method as never),
+    (method) => method === 'OPTIONS' || !allowed.includes(method as never),
   );
 };
 
