@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Article, ArticleInput } from '../domain/article';
+import { articleId, parseArticleId } from '../domain/article-id';
 import { InvalidInput, NotFound } from '../domain/errors';
 import { isIdentifier, nowInSeconds } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
@@ -22,13 +23,6 @@ import { ConditionsFailed, type Transaction } from './table-writes';
  * a read checks in the same call that its magazine still has that incarnation: the articles of a
  * deleted magazine are unreadable the moment the deletion commits.
  */
-
-const articleId = (magazineId: string, incarnation: string, seq: number) => `${magazineId}~${incarnation}~${seq}`;
-
-const parseArticleId = (id: string) => {
-  const match = /^([A-Za-z0-9][A-Za-z0-9_-]{0,63})~([A-Za-z0-9]{1,16})~([1-9][0-9]{0,9})$/.exec(id);
-  return match ? { magazineId: match[1] ?? '', incarnation: match[2] ?? '', seq: Number(match[3]) } : undefined;
-};
 
 /**
  * One transaction: the magazine's next article number taken (only while it is the same

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { PreconditionFailed, StoreUnavailable } from '../domain/errors';
 import { nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine } from '../domain/magazine';
-import { type Precondition, satisfies } from '../domain/store';
+import { type Precondition, unmetCondition } from '../domain/store';
 import { BULK_LEASE_MS, BULK_SWEEP_MS, SWITCH_MARGIN_MS } from '../timing';
 import { sweep, trashEntry } from './cleanup';
 import { countChanges, type Delta } from './counts';
@@ -103,8 +103,8 @@ export const replaceAllMagazines = async (
   const fingerprint = digest(JSON.stringify(drafts.map((d) => [d.id, d.title, d.tags, d.created ?? null])));
   const generation = await readGeneration(access);
   // A stale If-Match is refused before anything is written; it is checked again once the collection is sealed.
-  if (precondition && !satisfies(precondition, await collectionRevision(access, generation)))
-    throw new PreconditionFailed();
+  const stale = precondition && unmetCondition(precondition, await collectionRevision(access, generation));
+  if (stale) throw new PreconditionFailed(stale);
   const now = Date.now();
 
   // 1. Claim (or carry on with our own claim, or take over one whose lease ended).
@@ -145,9 +145,10 @@ export const replaceAllMagazines = async (
   // 2. Seal, then check If-Match on a collection that can no longer change.
   await sealGuards(access, generation, leaseUntil);
   const revision = await collectionRevision(access, generation);
-  if (!satisfies(precondition, revision)) {
+  const unmet = unmetCondition(precondition, revision);
+  if (unmet) {
     await release(access, generation, bulkId);
-    throw new PreconditionFailed();
+    throw new PreconditionFailed(unmet);
   }
   // Carried on by the same request, the build resumes only if nothing changed since it began.
   const record = decodeBulk(await access.get(bulkKey(generation)));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { AlreadyExists, NotFound, PreconditionFailed } from '../domain/errors';
 import { isIdentifier, newId, nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine, MagazineDraft } from '../domain/magazine';
-import { type Created, type Precondition, satisfies, type WriteOptions } from '../domain/store';
+import { type Created, type Precondition, satisfies, unmetCondition, type WriteOptions } from '../domain/store';
 import { readAdmitted, type WriteAdmission, writeAdmission } from './admission';
 import { finishArticles, trashEntry } from './cleanup';
 import { type GenerationRead, guardCheck, isMine, readInGeneration, takeTurn, writeLoop, writerOf } from './generation';
@@ -154,7 +154,7 @@ const lostRace = async (
   attempt: number,
 ) => {
   if (!(error instanceof ConditionsFailed && error.has('magazine'))) return false;
-  if (Array.isArray(precondition?.match)) throw new PreconditionFailed();
+  if (Array.isArray(precondition?.match)) throw new PreconditionFailed('match');
   await takeTurn(access, error, attempt);
   return true;
 };
@@ -189,7 +189,8 @@ export const replaceMagazine = async (
       );
       const { generation } = read;
       const record = recordIn(read);
-      if (!satisfies(precondition, record?.magazine.revision)) throw new PreconditionFailed();
+      const unmet = unmetCondition(precondition, record?.magazine.revision);
+      if (unmet) throw new PreconditionFailed(unmet);
       if (!record) {
         try {
           await createMagazine(access, draft, { id: draft.id, admission });
@@ -276,7 +277,8 @@ export const deleteMagazine = async (
       const { generation, record } = await readMagazine(access, id);
       if (!record) throw new NotFound('magazine', id);
       const { magazine, incarnation } = record;
-      if (!satisfies(precondition, magazine.revision)) throw new PreconditionFailed();
+      const unmet = unmetCondition(precondition, magazine.revision);
+      if (unmet) throw new PreconditionFailed(unmet);
       if (record.articles > 0 && !isClosing(record)) await markClosing(access, generation, record);
       const trash = record.articles > 0 ? trashEntry(access.tableName, { kind: 'articles', incarnation }) : undefined;
       const token = randomUUID();

@@ -31,10 +31,13 @@ export class AlreadyExists extends DomainError {
   }
 }
 
-/** A precondition (`If-Match`) that does not hold: the item changed since the client read it. */
+/**
+ * A precondition that does not hold, and which one: `match` (the item changed since the client
+ * read it, or is gone) or `noneMatch` (the item exists, or is still a version the client named).
+ */
 export class PreconditionFailed extends DomainError {
   readonly kind = 'precondition-failed';
-  constructor() {
+  constructor(readonly condition: 'match' | 'noneMatch') {
     super('The item changed since the given version.');
   }
 }

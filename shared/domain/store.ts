@@ -14,12 +14,24 @@ export interface Precondition {
   readonly noneMatch?: '*' | readonly string[];
 }
 
-export const satisfies = (precondition: Precondition | undefined, revision: string | undefined): boolean => {
-  if (precondition === undefined) return true;
-  const { match, noneMatch } = precondition;
-  if (match !== undefined && (revision === undefined || (match !== '*' && !match.includes(revision)))) return false;
-  return noneMatch === undefined || revision === undefined || (noneMatch !== '*' && !noneMatch.includes(revision));
+/**
+ * The condition of a precondition that the current revision (undefined: there is none) fails, so
+ * that a refusal can name it: `match` is evaluated first, as RFC 9110 §13.2.2 orders `If-Match`
+ * before `If-None-Match`. Undefined when the write may go ahead.
+ */
+export const unmetCondition = (
+  precondition: Precondition | undefined,
+  revision: string | undefined,
+): keyof Precondition | undefined => {
+  const { match, noneMatch } = precondition ?? {};
+  if (match !== undefined && (revision === undefined || (match !== '*' && !match.includes(revision)))) return 'match';
+  if (noneMatch !== undefined && revision !== undefined && (noneMatch === '*' || noneMatch.includes(revision)))
+    return 'noneMatch';
+  return undefined;
 };
+
+export const satisfies = (precondition: Precondition | undefined, revision: string | undefined): boolean =>
+  !unmetCondition(precondition, revision);
 
 /**
  * What a write carries besides its input: the client's idempotency key (a replay gives back the

@@ -10,10 +10,15 @@ export const corsResponseHeaders = {
 export const corsPreflight = {
   allowOrigin: '*',
   allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-  /** What a browser may send cross-origin: content, SigV4 signing, conditional requests, the API key. */
+  /**
+   * What a browser may send cross-origin: content, SigV4 signing, conditional requests, the API key.
+   * `Content-Encoding` too: the API reads it (`identity` passes, any other is its 415), and a browser
+   * should see that answer rather than a preflight refusal.
+   */
   allowHeaders: [
     'Accept',
     'Content-Type',
+    'Content-Encoding',
     'Authorization',
     'X-Amz-Date',
     'X-Amz-Security-Token',

@@ -36,7 +36,7 @@ const storeCodes: Partial<Record<StoreUnavailable['reason'], ErrorCode>> = { bac
  * collection takes now for that magazine, POST aside. Held against the route table by a test, as
  * this layer sits below it.
  */
-export const TAKEN_ID_ALLOW = 'GET, HEAD, PUT, DELETE';
+export const TAKEN_ID_ALLOW = 'GET, HEAD, PUT, DELETE, OPTIONS';
 
 /** Every domain error, as the catalogue names it: the one table between the data layer and HTTP. */
 export const toApiError = (error: DomainError): ApiError => {
@@ -50,7 +50,14 @@ export const toApiError = (error: DomainError): ApiError => {
       { Allow: TAKEN_ID_ALLOW },
     );
   }
-  if (error instanceof PreconditionFailed) return new ApiError('41201');
+  // The catalogue's message names `If-Match`; a refusal by `If-None-Match` names that header instead.
+  if (error instanceof PreconditionFailed)
+    return new ApiError(
+      '41201',
+      error.condition === 'match'
+        ? undefined
+        : 'The `If-None-Match` header matches the resource as it is now; nothing was changed.',
+    );
   if (error instanceof StoreUnavailable)
     return new ApiError(storeCodes[error.reason] ?? '50301', undefined, {
       'Retry-After': String(error.retryAfter),

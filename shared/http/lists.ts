@@ -34,8 +34,9 @@ const linkFilters = ({ query, formatParameter, mock }: ListContext): [string, st
   const filters: [string, string][] = [];
   if (query.year !== undefined) filters.push(['year', String(query.year).padStart(4, '0')]);
   if (query.tag !== undefined) filters.push(['tag', query.tag]);
+  // A `fields` that names no magazine field still selects: the page shows `id` alone, and so must the next.
   const fields = MAGAZINE_FIELDS.filter((field) => query.fields?.includes(field));
-  if (fields.length > 0) filters.push(['fields', fields.join(',')]);
+  if (query.fields) filters.push(['fields', fields.join(',') || 'id']);
   filters.push(['sort', query.sort]);
   if (formatParameter) filters.push(['format', formatParameter]);
   if (mock) filters.push(['mock', 'True']);

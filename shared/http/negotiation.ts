@@ -67,12 +67,9 @@ const describe = (format: Format, ranges: readonly MediaRange[] | undefined): Ne
 
 export const isFormat = (value: string): value is Format => value === 'json' || value === 'xml';
 
+/** Labels are lower case, as the paths are: `.XML` is no label of this API, on every path alike. */
 export const unknownLabel = (label: string) =>
-  notAcceptable(
-    isFormat(label.toLowerCase())
-      ? `The path label \`.${label}\` is written in lower case on this path: \`.${label.toLowerCase()}\`.`
-      : `The path label \`.${label}\` is not a format of this API; use \`.json\` or \`.xml\`.`,
-  );
+  notAcceptable(`The path label \`.${label}\` is not a format of this API; use \`.json\` or \`.xml\`, in lower case.`);
 
 interface FormatRequest {
   /** The `.json`/`.xml` (or other) label at the end of the path, without the dot. */
@@ -89,9 +86,8 @@ interface FormatRequest {
 export const negotiate = ({ label, formatParameter, accept }: FormatRequest): Negotiated => {
   const ranges = accept?.trim() ? parseAccept(accept) : undefined;
   if (label !== undefined) {
-    const lower = label.toLowerCase();
-    if (!isFormat(lower)) throw unknownLabel(label);
-    return describe(lower, ranges);
+    if (!isFormat(label)) throw unknownLabel(label);
+    return describe(label, ranges);
   }
   if (formatParameter !== undefined) {
     const lower = formatParameter.toLowerCase();

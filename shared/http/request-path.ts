@@ -31,7 +31,7 @@ export const splitLabel = (
   const params = pathParameters(event);
   if (!labelled || !resourceTakesLabels(event.resource)) return { params, label: undefined };
   if (event.resource.endsWith('{proxy+}')) {
-    const label = FORMAT_LABEL.exec(event.path)?.[1]?.toLowerCase();
+    const label = FORMAT_LABEL.exec(event.path)?.[1];
     return { params, label: label !== undefined && isFormat(label) ? label : undefined };
   }
   const lastParam = /\{([A-Za-z0-9_]+)\}$/.exec(event.resource)?.[1];

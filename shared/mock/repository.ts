@@ -1,4 +1,5 @@
 import type { Article } from '../domain/article';
+import { articleId, parseArticleId } from '../domain/article-id';
 import { NotFound } from '../domain/errors';
 import { isIdentifier } from '../domain/fields';
 import type { Magazine } from '../domain/magazine';
@@ -10,7 +11,8 @@ import type { TagRef, TagSummary } from '../domain/tag';
  * The store of `mock` requests: simulated data from a fixed catalogue generated from its index,
  * so the same request always gets the same answer, filtered, sorted and paged by the same rules as
  * real data. It never touches the table, and makes none of the checks that need stored data: any
- * id reads as a magazine, a create never finds its id taken, a delete always finds its magazine.
+ * well-formed id reads as a magazine (or article, or tag), a create never finds its id taken, a
+ * delete always finds its magazine. An id no resource can have is a 404 here as on the table.
  */
 
 const TITLES = [
@@ -97,12 +99,9 @@ const ordered = (items: readonly Magazine[], sort: PageQuery['sort']) => {
   return sort === 'desc' ? asc.reverse() : asc;
 };
 
-const articleFor = (
-  magazineId: string,
-  n: number,
-  id = `mock-article-${hash(`${magazineId}#${n}`).toString(36)}`,
-): Article => ({
-  id,
+/** The `n`th simulated article of a magazine, with an id of the real form, so that it reads back as it was listed. */
+const articleFor = (magazineId: string, n: number): Article => ({
+  id: articleId(magazineId, 'mock', n + 1),
   magazineId,
   title: `${pick(['Notes on', 'A Field Guide to', 'Letters about', 'The Case for'], n)} ${pick(TAGS, n).name}`,
   author_first_name: pick(FIRST_NAMES, n),
@@ -180,12 +179,17 @@ export const listArticles: Store['listArticles'] = async (magazineId, page) => {
 };
 
 export const createArticle: Store['createArticle'] = async (magazineId, input) => ({
-  id: newMockId({ magazine: known('magazine', magazineId), ...input }),
+  id: articleId(known('magazine', magazineId), 'mock', 1 + (hash(JSON.stringify(input)) % 1_000_000)),
   replayed: false,
 });
 
-export const getArticle: Store['getArticle'] = async (id) =>
-  articleFor(pick(mockCatalogue().magazines, hash(id)).id, hash(id) % 97, id);
+/** An id of the real form reads as the simulated article it names; any other is a 404, as on the table. */
+export const getArticle: Store['getArticle'] = async (id) => {
+  const parsed = parseArticleId(id);
+  if (!parsed) throw new NotFound('article', id);
+  // Any number reads, its content repeating: a far one must not date the article past what a date can hold.
+  return { ...articleFor(parsed.magazineId, (parsed.seq - 1) % 97), id };
+};
 
 export const listTags: Store['listTags'] = async (page) => paged(byOrder(tagSummaries(), page.sort), page);
 

@@ -73,7 +73,7 @@ const pathParameters: Record<string, JsonObject> = {
   },
   format: {
     description:
-      'The format label that ends the path: `json` or `xml`. It wins over the `format` parameter and over `Accept`. Another label, such as `.yaml`: 406 (`40601`).',
+      'The format label that ends the path: `json` or `xml`. It wins over the `format` parameter and over `Accept`. Labels are lower case. Another label, such as `.yaml` or `.XML`: 406 (`40601`), answered in JSON.',
     schema: { type: 'string', enum: [...formatLabels] },
     example: 'xml',
   },
@@ -191,7 +191,7 @@ export const responseHeaders: Record<string, JsonObject> = {
   },
   Link: {
     description:
-      'RFC 8288 links to the `first`, `prev`, `next` and `last` pages that exist, under `{base_url}/v1`, keeping the request’s format label and its filters (`year`, `tag`, `fields` as far as they name magazine fields, `sort`, `format`, `mock`). Unknown parameters are not repeated, so the header stays small.',
+      'RFC 8288 links to the `first`, `prev`, `next` and `last` pages that exist, under `{base_url}/v1`, keeping the request’s format label and its filters (`year`, `tag`, `fields` as far as they name magazine fields, or `fields=id` when they name none, `sort`, `format`, `mock`). Unknown parameters are not repeated, so the header stays small.',
     required: true,
     schema: { type: 'string' },
     example: `<${EXAMPLE_BASE_URL}/v1/magazines?sort=asc&offset=0&limit=2>; rel="first", <${EXAMPLE_BASE_URL}/v1/magazines?sort=asc&offset=2&limit=2>; rel="next"`,
@@ -203,7 +203,7 @@ export const responseHeaders: Record<string, JsonObject> = {
   },
   RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
   Allow: {
-    description: 'The methods the resource takes.',
+    description: 'The methods the resource takes, OPTIONS (the CORS preflight every resource answers) among them.',
     required: true,
     schema: { type: 'string' },
   },

@@ -118,16 +118,23 @@ export const handlerNames = (): string[] => [...new Set(expandRoutes().map((rout
 /** Every function module: the routes' handlers and the scheduled tasks. */
 export const functionNames = (): string[] => [...handlerNames(), ...backgroundTasks.map((task) => task.handler)].sort();
 
-let methodsByResource: Map<string, HttpMethod[]> | undefined;
+type AllowedMethod = HttpMethod | 'OPTIONS';
 
-/** The methods a resource path answers, for the `Allow` header; worked out once per function instance. */
-export const allowedMethods = (resource: string): readonly HttpMethod[] => {
+let methodsByResource: Map<string, AllowedMethod[]> | undefined;
+
+/**
+ * The methods a resource path answers, for the `Allow` header: its routes', then OPTIONS, since
+ * every routed resource answers the CORS preflight (API Gateway itself, and the local server as
+ * it does). Worked out once per function instance.
+ */
+export const allowedMethods = (resource: string): readonly AllowedMethod[] => {
   if (!methodsByResource) {
     methodsByResource = new Map();
     for (const route of expandRoutes()) {
       if (route.method !== 'ANY')
         methodsByResource.set(route.resource, [...(methodsByResource.get(route.resource) ?? []), route.method]);
     }
+    for (const methods of methodsByResource.values()) methods.push('OPTIONS');
   }
   return methodsByResource.get(resource) ?? [];
 };

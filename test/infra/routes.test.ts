@@ -2,7 +2,7 @@ import { Match } from 'aws-cdk-lib/assertions';
 import { describe, expect, it } from 'vitest';
 import { functionLogicalId } from '../../infra/api-function';
 import { corsPreflight } from '../../shared/http/cors';
-import { expandRoutes, methodNotAllowedHandler, notFoundHandler } from '../../shared/routes/table';
+import { allowedMethods, expandRoutes, methodNotAllowedHandler, notFoundHandler } from '../../shared/routes/table';
 import { backgroundTasks } from '../../shared/routes/tasks';
 import { apiDocumentOf, integrationTarget, methodsOf, resourcesOf } from './api-document';
 import { synthStack } from './stack';
@@ -102,10 +102,11 @@ describe.each(['dev', 'prod'] as const)('the REST API built from the route table
     }
   });
 
-  it('answers CORS preflight on every served path without calling a function', () => {
+  it('answers CORS preflight on every served path without calling a function, so a 405 lists OPTIONS in Allow', () => {
     for (const path of new Set(routes.map((route) => route.resource).filter((path) => path !== '/{proxy+}'))) {
       const options = methods.find((m) => m.path === path && m.httpMethod === 'OPTIONS');
       expect(options?.integration.type, path).toBe('mock');
+      expect(allowedMethods(path), path).toContain('OPTIONS');
     }
   });
 

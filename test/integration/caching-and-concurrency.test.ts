@@ -156,7 +156,7 @@ describe('If-Match on PUT and DELETE', () => {
     const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
       local.client.put(`/magazines/${id}`, { title: 'Mine' }, { headers: { 'If-Match': stale } }),
     );
-    expectError(response, { status: 412, baseUrl: local.api.baseUrl });
+    expectError(response, { status: 412, baseUrl: local.api.baseUrl, mentions: ['`If-Match`'] });
     expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Someone else');
   });
 
@@ -226,8 +226,25 @@ describe('If-None-Match on PUT and DELETE', () => {
     const again = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
       local.client.put(`/magazines/${id}`, { title: 'Second' }, { headers: { 'If-None-Match': '*' } }),
     );
-    expectError(again, { status: 412, baseUrl: local.api.baseUrl });
+    const error = expectError(again, { status: 412, baseUrl: local.api.baseUrl, mentions: ['`If-None-Match`'] });
+    expect(error?.developerMessage).not.toContain('`If-Match`');
     expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('First');
+  });
+
+  it('a 412 names the header that failed; with both, If-Match is evaluated first', async () => {
+    const id = await newMagazine();
+    const { etag } = (await local.client.get(`/magazines/${id}`)).headers;
+    const put = (headers: Record<string, string>) => local.client.put(`/magazines/${id}`, { title: 'Z' }, { headers });
+    const noneMatch = await put({ 'If-Match': etag!, 'If-None-Match': '*' });
+    expectError(noneMatch, { status: 412, baseUrl: local.api.baseUrl, mentions: ['`If-None-Match`'] });
+    const both = await put({ 'If-Match': '"made-up"', 'If-None-Match': '*' });
+    expectError(both, { status: 412, baseUrl: local.api.baseUrl, mentions: ['`If-Match`'] });
+    const deleted = await local.client.delete(`/magazines/${id}`, { headers: { 'If-None-Match': etag! } });
+    expectError(deleted, { status: 412, baseUrl: local.api.baseUrl, mentions: ['`If-None-Match`'] });
+    const collection = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+      local.client.put('/magazines', [magazineBody({ id: 'only-one' })], { headers: { 'If-None-Match': '*' } }),
+    );
+    expectError(collection, { status: 412, baseUrl: local.api.baseUrl, mentions: ['`If-None-Match`'] });
   });
 
   it('PUT or DELETE with If-None-Match naming the current ETag: 412; naming another: applied', async () => {
@@ -262,7 +279,7 @@ describe('If-Match on the whole collection (PUT and DELETE /magazines)', () => {
     const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
       local.client.put('/magazines', [magazineBody({ id: 'only-one' })], { headers: { 'If-Match': stale } }),
     );
-    expectError(response, { status: 412, baseUrl: local.api.baseUrl });
+    expectError(response, { status: 412, baseUrl: local.api.baseUrl, mentions: ['`If-Match`'] });
     expect(await everything()).toEqual(before);
   });
 

@@ -129,20 +129,20 @@ describe('labels where the routes take none', () => {
 
 describe('known paths with a method they do not support: 405 with Allow', () => {
   it.each([
-    ['PATCH', '/magazines', ['DELETE', 'GET', 'HEAD', 'POST', 'PUT']],
-    ['POST', '/magazines/e1', ['DELETE', 'GET', 'HEAD', 'PUT']],
-    ['DELETE', '/tags', ['GET', 'HEAD']],
-    ['PUT', '/tags/science', ['GET', 'HEAD']],
-    ['DELETE', '/magazines/e1/articles', ['GET', 'HEAD', 'POST']],
-    ['PUT', `/articles/ART`, ['GET', 'HEAD']],
+    ['PATCH', '/magazines', ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']],
+    ['POST', '/magazines/e1', ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PUT']],
+    ['DELETE', '/tags', ['GET', 'HEAD', 'OPTIONS']],
+    ['PUT', '/tags/science', ['GET', 'HEAD', 'OPTIONS']],
+    ['DELETE', '/magazines/e1/articles', ['GET', 'HEAD', 'OPTIONS', 'POST']],
+    ['PUT', `/articles/ART`, ['GET', 'HEAD', 'OPTIONS']],
     // A label belongs to GET/HEAD paths (and the POST of articles): /magazines.json is read-only.
-    ['PATCH', '/api/v1/magazines.json', ['GET', 'HEAD']],
-    ['POST', '/api/v1/magazines.json', ['GET', 'HEAD']],
-    ['PUT', '/magazines/e1/articles.json', ['GET', 'HEAD', 'POST']],
-    ['POST', '/v1/tags/science/magazines', ['GET', 'HEAD']],
+    ['PATCH', '/api/v1/magazines.json', ['GET', 'HEAD', 'OPTIONS']],
+    ['POST', '/api/v1/magazines.json', ['GET', 'HEAD', 'OPTIONS']],
+    ['PUT', '/magazines/e1/articles.json', ['GET', 'HEAD', 'OPTIONS', 'POST']],
+    ['POST', '/v1/tags/science/magazines', ['GET', 'HEAD', 'OPTIONS']],
     // Documents are named `.html` and `.json`: those are their names, not format labels.
-    ['PATCH', '/v1/documentation/errors/40401.html', ['GET', 'HEAD']],
-    ['DELETE', '/openapi.json', ['GET', 'HEAD']],
+    ['PATCH', '/v1/documentation/errors/40401.html', ['GET', 'HEAD', 'OPTIONS']],
+    ['DELETE', '/openapi.json', ['GET', 'HEAD', 'OPTIONS']],
   ])('%s %s', async (method, path, allow) => {
     const target = path.replace('ART', articleId);
     const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
@@ -161,7 +161,7 @@ describe('known paths with a method they do not support: 405 with Allow', () => 
         local.client.request('POST', path, { json: { title: 'x' }, headers }),
       );
       expectError(response, { status: 405, baseUrl: local.api.baseUrl, mentions: ['POST'] });
-      expect(allowOf(response.headers.allow)).toEqual(['DELETE', 'GET', 'HEAD', 'PUT']);
+      expect(allowOf(response.headers.allow)).toEqual(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PUT']);
     }
   });
 

@@ -116,6 +116,34 @@ describe('406 for a format the API does not have', () => {
     });
   });
 
+  it.each([
+    '/magazines/f2.XML',
+    '/magazines/f2.Json',
+    '/tags/lt.XML',
+    '/magazines.XML',
+    '/tags.Xml',
+    '/magazines/f2/articles.XML',
+  ])(
+    'a label in capitals is no label of the API on any path: %s is a 406 in JSON, even to an XML client',
+    async (path) => {
+      for (const [suffix, accept] of [
+        ['', null],
+        ['', 'application/xml'],
+        ['?format=xml', null],
+      ] as const) {
+        const response = await withAccept(`${path}${suffix}`, accept);
+        const error = expectError(response, {
+          status: 406,
+          baseUrl: local.api.baseUrl,
+          mentions: [`\`.${path.split('.').pop()}\``, '`.json`', '`.xml`'],
+          contentType: response.headers['content-type'],
+        });
+        expect(response.headers['content-type'], `${path}${suffix} with Accept ${accept}`).toMatch(JSON_ERROR);
+        expect(error?.errorCode).toBe('40601');
+      }
+    },
+  );
+
   it('format=yaml', async () => {
     const response = await local.client.get('/magazines?format=yaml');
     expect(response.headers['content-type']).toMatch(JSON_ERROR);

@@ -129,6 +129,23 @@ describe('GET /magazines', () => {
     expect(next.searchParams.get('cursor')).toMatch(/^5\./);
   });
 
+  it.each([
+    ['names no magazine field', 'bogus'],
+    ['is empty', ''],
+    ['is long and names none', `${'x'.repeat(2048)},subtitle`],
+  ])('keeps a `fields` that %s on every link, as fields=id, so the next page shows only id too', async (_, fields) => {
+    const first = await local.client.get(`/magazines?fields=${fields}&limit=2`);
+    expect(first.status).toBe(200);
+    for (const magazine of first.json<Envelope<MagazineView>>().results) expect(sortedKeys(magazine)).toEqual(['id']);
+    const links = parseLinkHeader(first.headers.link);
+    for (const link of Object.values(links)) expect(new URL(link).searchParams.get('fields'), link).toBe('id');
+    const next = await local.client.get(links.next!.slice(local.api.baseUrl.length));
+    expect(next.status).toBe(200);
+    const page = next.json<Envelope<MagazineView>>();
+    expect(page.results.length).toBe(2);
+    for (const magazine of page.results) expect(sortedKeys(magazine)).toEqual(['id']);
+  });
+
   it('gives a Link header with first, prev, next and last, keeping the other parameters', async () => {
     const { response } = await list('?offset=2&limit=3&sort=asc');
     const links = parseLinkHeader(response.headers.link);

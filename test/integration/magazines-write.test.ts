@@ -109,7 +109,7 @@ describe('POST /magazines', () => {
     );
     expectError(response, { status: 405, baseUrl: local.api.baseUrl, mentions: [id] });
     expect(response.headers.location).toBeUndefined();
-    expect(response.headers.allow).toBe('GET, HEAD, PUT, DELETE');
+    expect(response.headers.allow).toBe('GET, HEAD, PUT, DELETE, OPTIONS');
     expect((await local.client.get(`/magazines/${id}`)).json<MagazineView>().title).toBe('Original');
   });
 });

@@ -212,9 +212,13 @@ describe('mock touches no data', () => {
       expectArticleShape(article);
       expect(article.magazine_id).toBe('ghost');
     }
-    const article = await local.client.get('/articles/ghost-article?mock=True');
+    const article = await local.client.get('/articles/ghost~x1~3?mock=True');
     expect(article.status).toBe(200);
     expectArticleShape(article.json());
+    expect(article.json<ArticleView>().magazine_id).toBe('ghost');
+    // An article as a mock list shows it reads back the same.
+    const listed = envelope.results[0]!;
+    expect((await local.client.get(`/articles/${listed.id}?mock=True`)).json()).toEqual(listed);
     expect((await local.client.get('/tags/ghost-tag?mock=True')).status).toBe(200);
     expect((await local.client.get('/tags/ghost-tag/magazines?mock=True')).status).toBe(200);
     expect((await local.client.get('/tags?mock=True')).status).toBe(200);
@@ -228,11 +232,18 @@ describe('mock touches no data', () => {
     ['POST', '/magazines/-x/articles?mock=True'],
     ['DELETE', '/magazines/a~b?mock=True'],
     ['GET', '/tags/a%20b?mock=True'],
+    ['GET', '/articles/bad%20id?mock=True'],
+    ['GET', '/articles/ghost-article?mock=True'],
+    ['HEAD', '/articles/x~y~0?mock=True'],
   ])('%s %s: an id that no resource can have answers 404, as a real request does', async (method, path) => {
     const response = await untouched(() =>
       local.client.request(method, path, method === 'POST' ? { json: articleBody() } : {}),
     );
-    expectError(response, { status: 404, baseUrl: local.api.baseUrl });
+    expectError(response, { status: 404, baseUrl: local.api.baseUrl, head: method === 'HEAD' });
+    const real = path.replace('?mock=True', '');
+    expect((await local.client.request(method, real, method === 'POST' ? { json: articleBody() } : {})).status).toBe(
+      404,
+    );
   });
 
   it('mock lists are not the stored data', async () => {

@@ -185,6 +185,30 @@ describe('local server', () => {
     expect(response.headers.get('access-control-allow-methods')?.split(',')).toEqual([...corsPreflight.allowMethods]);
     expect(response.headers.get('access-control-max-age')).toBe(String(corsPreflight.maxAgeSeconds));
   });
+
+  it('lets a browser send every request header the API reads, so it sees the API answer them', async () => {
+    const response = await fetch(`${server.url}/magazines`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: 'https://example.test',
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'content-encoding,content-type,idempotency-key',
+      },
+    });
+    expect(response.status).toBe(204);
+    const allowed = response.headers.get('access-control-allow-headers')?.toLowerCase().split(',') ?? [];
+    for (const header of [
+      'accept',
+      'content-type',
+      'content-encoding',
+      'if-match',
+      'if-none-match',
+      'if-modified-since',
+      'idempotency-key',
+      'x-api-key',
+    ])
+      expect(allowed, header).toContain(header);
+  });
 });
 
 /** Sends bytes as they are on a new connection and returns all the server answers. */

@@ -170,17 +170,18 @@ describe('responses of the local API match the OpenAPI document', () => {
     }
   });
 
-  it('answers a label on a path that takes none with 404, and one in capitals with a 406 that says so', async () => {
+  it('answers a label on a path that takes none with 404, and one in capitals with a 406 in JSON that says so', async () => {
     for (const path of ['/documentation.json', '/v1/documentation/errors.xml', '/openapi.json.json']) {
       const response = await checked('GET', path);
       expect(response.status, path).toBe(404);
       expect(response.text, path).toContain('40401');
     }
-    const capitals = await send(api.baseUrl, 'GET', '/magazines.JSON');
-    expect(capitals.status).toBe(406);
-    expect(capitals.json<{ developerMessage: string }>().developerMessage).toContain(
-      'lower case on this path: `.json`',
-    );
+    for (const path of ['/magazines.JSON', '/magazines/astro.XML']) {
+      const capitals = await send(api.baseUrl, 'GET', path, { headers: { Accept: 'application/xml' } });
+      expect(capitals.status, path).toBe(406);
+      expect(capitals.headers['content-type'], path).toMatch(/^(text\/javascript|application\/json); charset=utf-8$/);
+      expect(capitals.json<{ developerMessage: string }>().developerMessage, path).toContain('in lower case');
+    }
   });
 
   it('serves mock data that matches the document', async () => {

@@ -145,7 +145,8 @@ const check = async (hostile: HostileCase, pass: 'count' | 'shrink') => {
   const leaks = leaksOf(response, api.tableName);
   if (leaks.length > 0) problems.push({ kind: 'leak', what: `shows ${leaks.join(', ')}` });
   if (response.status >= 400) {
-    for (const problem of errorObjectProblems(response, api.baseUrl, negotiatedFormat(request, hostile.resource)))
+    const format = response.status === 406 ? 'json' : negotiatedFormat(request, hostile.resource);
+    for (const problem of errorObjectProblems(response, api.baseUrl, format))
       problems.push({ kind: 'error object', what: problem });
   }
   // The document's checker resolves `.` and `..` segments as a URL parser does; the API routes the

@@ -45,11 +45,11 @@ describe('the route table', () => {
   });
 
   it('lists the methods of a resource for the Allow header', () => {
-    expect(allowedMethods('/api/v1/magazines')).toEqual(['GET', 'HEAD', 'POST', 'PUT', 'DELETE']);
-    expect(allowedMethods('/api/v1/magazines.json')).toEqual(['GET', 'HEAD']);
-    expect(allowedMethods('/magazines/{id}/articles.json')).toEqual(['GET', 'HEAD', 'POST']);
-    expect(allowedMethods('/magazines/{id}/articles')).toEqual(['GET', 'HEAD', 'POST']);
-    expect(allowedMethods('/openapi.json')).toEqual(['GET', 'HEAD']);
+    expect(allowedMethods('/api/v1/magazines')).toEqual(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS']);
+    expect(allowedMethods('/api/v1/magazines.json')).toEqual(['GET', 'HEAD', 'OPTIONS']);
+    expect(allowedMethods('/magazines/{id}/articles.json')).toEqual(['GET', 'HEAD', 'POST', 'OPTIONS']);
+    expect(allowedMethods('/magazines/{id}/articles')).toEqual(['GET', 'HEAD', 'POST', 'OPTIONS']);
+    expect(allowedMethods('/openapi.json')).toEqual(['GET', 'HEAD', 'OPTIONS']);
   });
 
   it("gives the 405 of a taken id the collection's methods but POST", () => {

@@ -5,7 +5,8 @@ import { corsResponseHeaders } from '../cors';
 import { toApiError } from '../domain-errors';
 import type { ErrorCode } from '../error-catalogue';
 import { ApiError, errorObject } from '../errors';
-import { defaultJson } from '../negotiation';
+import { defaultJson, jsonFor } from '../negotiation';
+import { wellFormedOrAbsent } from '../text';
 import { toXml } from '../xml';
 import type { ApiMiddleware, ApiRequest } from './state';
 
@@ -76,15 +77,20 @@ const apiErrorOf = (request: ApiRequest): ApiError => {
 
 /**
  * Every error ends here as the API's error object, in the negotiated format (JSON if it failed
- * before the format was chosen): the API's own errors as they are, domain errors through the one
- * table that maps them, anything else as a 500 that names the request id and logs the cause.
+ * before the format was chosen, and for a 406): the API's own errors as they are, domain errors
+ * through the one table that maps them, anything else as a 500 that names the request id and logs
+ * the cause.
  */
 export const errorRenderer = (): ApiMiddleware => ({
   onError: (request) => {
     try {
       const state = request.context.api;
-      const negotiated = state?.negotiated ?? defaultJson;
       const error = apiErrorOf(request);
+      // A 406 is JSON, whatever format was asked for: the request named a format this API does not have.
+      const negotiated =
+        error.status === 406
+          ? jsonFor(wellFormedOrAbsent(request.event.headers?.accept))
+          : (state?.negotiated ?? defaultJson);
       const object = errorObject(error.code, error.message, state?.links.baseUrl ?? '');
       const body = negotiated.format === 'xml' ? toXml('error', object) : JSON.stringify(object);
       request.response = {

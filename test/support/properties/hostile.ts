@@ -236,8 +236,9 @@ const methodsFor = (route: Route): readonly string[] => {
   if (route.resource === '/{proxy+}') return ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'];
   if (route.method !== 'ANY') return [route.method];
   const allowed = allowedMethods(route.resource);
+  // OPTIONS is in Allow since the preflight answers it on every resource: still sent, to hold it to that.
   return ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'].filter(
-    (method) => !allowed.includes(method as never),
+    (method) => method === 'OPTIONS' || !allowed.includes(method as never),
   );
 };
 
@@ -300,7 +301,8 @@ export const isMock = (request: WireRequest): boolean => {
 /**
  * The format the error of this request must come in, where the rules leave no doubt: the label
  * decides, else `format`, else a plain `Accept`, else JSON; a label or `format` that is no format
- * gets a 406 in JSON, as do documents' errors. Undefined where it takes a careful reading.
+ * gets a 406 in JSON, as do documents' errors (and any 406: a label in capitals on a path outside
+ * the routes is a 406 too). Undefined where it takes a careful reading.
  */
 export const negotiatedFormat = (request: WireRequest, resource: string): 'json' | 'xml' | undefined => {
   const path = request.path.split('?')[0] ?? '';
@@ -309,7 +311,7 @@ export const negotiatedFormat = (request: WireRequest, resource: string): 'json'
   if (operationDocument && (request.method === 'GET' || request.method === 'HEAD')) return 'json';
   let label: string | undefined;
   if (resource === '/{proxy+}') {
-    const found = /\.([A-Za-z0-9]+)$/.exec(path)?.[1]?.toLowerCase();
+    const found = /\.([A-Za-z0-9]+)$/.exec(path)?.[1];
     label = found === 'json' || found === 'xml' ? found : undefined;
   } else if (!isDocument && resource.endsWith('}')) {
     const last = safeDecode(path.slice(path.lastIndexOf('/') + 1));
@@ -317,13 +319,11 @@ export const negotiatedFormat = (request: WireRequest, resource: string): 'json'
   } else if (!isDocument) {
     label = /\.(json|xml)$/.exec(resource)?.[1];
   }
-  const known = (value: string) => {
-    const lower = value.toLowerCase();
-    return lower === 'json' || lower === 'xml' ? lower : 'json';
-  };
+  // Labels are lower case (`.XML` is no label); the `format` parameter is read in any case.
+  const known = (value: string) => (value === 'json' || value === 'xml' ? value : 'json');
   if (label !== undefined) return known(label);
   const format = lastQueryValue(request.path, 'format');
-  if (format !== undefined) return known(format);
+  if (format !== undefined) return known(format.toLowerCase());
   const accepts = (request.headers ?? []).filter(([name]) => name.toLowerCase() === 'accept');
   if (accepts.length === 0) return 'json';
   if (accepts.length > 1) return undefined;
