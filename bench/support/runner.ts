@@ -124,9 +124,18 @@ const threadCpuMs = () => {
   return (user + system) / 1000;
 };
 
-// A paired job collects garbage between batches, off the clock: the runner's own flag, not a `node` option.
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
+/**
+ * A paired job collects garbage between batches, off the clock: the runner's own flag, not a
+ * `node` option, set when a paired job first asks, so that a cold job's process is as Lambda's.
+ */
+let gc: (() => void) | undefined;
+const collectGarbage = () => {
+  if (!gc) {
+    setFlagsFromString('--expose-gc');
+    gc = runInNewContext('gc') as () => void;
+  }
+  gc();
+};
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
