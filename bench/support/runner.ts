@@ -14,8 +14,6 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import {
   type Answer,
@@ -27,6 +25,7 @@ import {
   recordSockets,
   type WireCall,
 } from './answers';
+import { timedBatch } from './batch-clock';
 
 export interface Response {
   readonly statusCode: number;
@@ -117,26 +116,6 @@ const cpuMs = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
 };
-
-/** CPU time of the main thread so far, in ms: what a paired batch is charged (see `paired`). */
-const threadCpuMs = () => {
-  const { user, system } = process.threadCpuUsage();
-  return (user + system) / 1000;
-};
-
-/**
- * A paired job collects garbage between batches, off the clock: the runner's own flag, not a
- * `node` option, set when a paired job first asks, so that a cold job's process is as Lambda's.
- */
-let gc: (() => void) | undefined;
-const collectGarbage = () => {
-  if (!gc) {
-    setFlagsFromString('--expose-gc');
-    gc = runInNewContext('gc') as () => void;
-  }
-  gc();
-};
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 type Handler = (event: APIGatewayProxyEvent, context: Context) => Promise<APIGatewayProxyResult>;
 
@@ -280,15 +259,7 @@ const paired = async (job: Extract<Job, { kind: 'paired' }>): Promise<PairedResu
     // A, B, B, A, A, B...: neither arm always goes first after the other.
     const i = [0, 1, 1, 0][turn++ % 4]!;
     const events = Array.from({ length: job.batch }, () => structuredClone(job.arms[i]!.event));
-    // Each batch pays for its own garbage and its calls' last callbacks, never for the other arm's:
-    // charged with the whole process's CPU and the other arm's leftovers, an A/A pair (one case in
-    // both arms) read 0.58–1.79 by the order of the batches; so, 0.94–1.06 (docs/benchmarks.md).
-    await nextTurn();
-    collectGarbage();
-    const started = threadCpuMs();
-    await runBatch(i, events);
-    await nextTurn();
-    elapsed[i]! += threadCpuMs() - started;
+    elapsed[i]! += await timedBatch(() => runBatch(i, events));
     calls[i]! += job.batch;
   }
   return {
