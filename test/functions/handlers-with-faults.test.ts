@@ -1,35 +1,27 @@
-import '../support/mocked-dynamodb';
 import {
   BatchGetCommand,
   BatchWriteCommand,
-  DynamoDBDocumentClient,
   GetCommand,
   QueryCommand,
   TransactWriteCommand,
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import 'aws-sdk-client-mock-vitest/extend';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../local/lambda-context';
+import {
+  createArticle,
+  createMagazine,
+  deleteMagazine,
+  dynamo,
+  getMagazine,
+  replaceMagazine,
+  resetTable,
+} from '../support/faulted-handlers';
 import { article, awsError, batchGetFrom, cancelled, json, magazineItem, serverFault } from '../support/handler-faults';
 import { type EventOptions, invoke, type ProxyHandler, proxyEvent } from '../support/proxy-event';
 
 /** Faults DynamoDB Local never produces: throttling, lost races, lost replies, partial batches, silence. */
-const dynamo = mockClient(DynamoDBDocumentClient);
-
-const { handler: createArticle } = await import('../../functions/create-article');
-const { handler: createMagazine } = await import('../../functions/create-magazine');
-const { handler: deleteMagazine } = await import('../../functions/delete-magazine');
-const { handler: getMagazine } = await import('../../functions/get-magazine');
-const { handler: replaceMagazine } = await import('../../functions/replace-magazine');
-
-beforeEach(() => {
-  dynamo.reset();
-  dynamo.on(GetCommand).resolves({});
-  dynamo.on(BatchGetCommand).callsFake(batchGetFrom([]));
-  dynamo.on(QueryCommand).resolves({ Items: [] });
-});
+beforeEach(() => resetTable());
 
 describe('handlers facing DynamoDB faults', () => {
   it('answers 503 with Retry-After and the error object when reads stay throttled', async () => {

@@ -1,17 +1,14 @@
-import '../support/mocked-dynamodb';
-import {
-  BatchGetCommand,
-  DeleteCommand,
-  DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-} from '@aws-sdk/lib-dynamodb';
-import { mockClient } from 'aws-sdk-client-mock';
-import 'aws-sdk-client-mock-vitest/extend';
+import { BatchGetCommand, DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { lambdaContext } from '../../local/lambda-context';
+import {
+  createArticle,
+  createMagazine,
+  deleteMagazine,
+  dynamo,
+  replaceMagazine,
+  resetTable,
+} from '../support/faulted-handlers';
 import { article, batchGetFrom, cancelled, json, magazineItem, serverFault } from '../support/handler-faults';
 import { type EventOptions, invoke, type ProxyHandler, proxyEvent } from '../support/proxy-event';
 
@@ -20,13 +17,6 @@ import { type EventOptions, invoke, type ProxyHandler, proxyEvent } from '../sup
  * keep taking each other's number, and a write whose answer is lost with no time left to look
  * whether it was made. Faults DynamoDB Local does not produce.
  */
-const dynamo = mockClient(DynamoDBDocumentClient);
-
-const { handler: createArticle } = await import('../../functions/create-article');
-const { handler: createMagazine } = await import('../../functions/create-magazine');
-const { handler: deleteMagazine } = await import('../../functions/delete-magazine');
-const { handler: replaceMagazine } = await import('../../functions/replace-magazine');
-
 const addArticle: EventOptions = {
   method: 'POST',
   resource: '/magazines/{id}/articles',
@@ -35,12 +25,7 @@ const addArticle: EventOptions = {
   body: article,
 };
 
-beforeEach(() => {
-  dynamo.reset();
-  dynamo.on(GetCommand).resolves({});
-  dynamo.on(BatchGetCommand).callsFake(batchGetFrom([magazineItem('r1')]));
-  dynamo.on(QueryCommand).resolves({ Items: [] });
-});
+beforeEach(() => resetTable(magazineItem('r1')));
 
 describe('articles written by many clients at once', () => {
   it('takes turns till its deadline, then answers 503 with Retry-After, not 500, when every number it takes is taken first', async () => {
