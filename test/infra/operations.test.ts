@@ -259,6 +259,28 @@ describe('alarms', () => {
     });
     expect(() => synthStack('dev', { alarmEmail: 'not an address' })).toThrow(/alarmEmail/);
   });
+
+  it("may be published by the stage's alarms, as the topic's policy replaces SNS's default one that let them", () => {
+    for (const stage of ['dev', 'prod'] as const) {
+      const { template } = synthStack(stage);
+      const topicId = Object.entries(resourcesOf(template)).find(([, r]) => r.Type === 'AWS::SNS::Topic')![0];
+      const policies = Object.values(resourcesOf(template)).filter((r) => r.Type === 'AWS::SNS::TopicPolicy');
+      expect(policies).toHaveLength(1);
+      const document = policies[0]!.Properties.PolicyDocument as { Statement: unknown[] };
+      expect(document.Statement).toContainEqual(
+        expect.objectContaining({
+          Effect: 'Allow',
+          Principal: { Service: 'cloudwatch.amazonaws.com' },
+          Action: 'sns:Publish',
+          Resource: { Ref: topicId },
+          Condition: expect.objectContaining({
+            ArnLike: { 'aws:SourceArn': expect.objectContaining({ 'Fn::Join': expect.anything() }) },
+          }),
+        }),
+      );
+      expect(JSON.stringify(document)).toContain(`:alarm:magazine-api-${stage}-*`);
+    }
+  });
 });
 
 describe('the dashboard', () => {
