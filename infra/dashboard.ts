@@ -27,7 +27,12 @@ import type { StageName } from './stage-settings';
 export interface DashboardProps {
   readonly stage: StageName;
   readonly api: SpecRestApi;
-  readonly functions: readonly { readonly operationId: string; readonly fn: ApiFunction }[];
+  /** `background`: run by a schedule or the stream, so it writes none of the per-request metrics. */
+  readonly functions: readonly {
+    readonly operationId: string;
+    readonly fn: ApiFunction;
+    readonly background?: boolean;
+  }[];
   /** Where the batches the table's stream functions could not handle go. */
   readonly stream?: { readonly failures: IQueue };
   /** Whether a stream function puts change events on a bus (its failed batches go to the stream's failure queue). */
@@ -59,16 +64,18 @@ export const buildDashboard = (
   const { emf } = figures;
   const width = 8;
   const perOperation = (metricName: string, statistic = 'Sum') =>
-    props.functions.map(({ operationId }) =>
-      emf(metricName, { [dimensions.operation]: operationId }, statistic).with({ label: operationId }),
-    );
+    props.functions
+      .filter(({ background }) => !background)
+      .map(({ operationId }) =>
+        emf(metricName, { [dimensions.operation]: operationId }, statistic).with({ label: operationId }),
+      );
   const perFunction = (metric: (fn: ApiFunction) => IMetric) => props.functions.map(({ fn }) => metric(fn));
   const stageCounts = (names: readonly StageMetric[]) => names.map((metricName) => emf(metricName));
 
   const dashboard = new Dashboard(scope, 'Dashboard', { dashboardName });
   dashboard.addWidgets(
     new TextWidget({
-      markdown: `# Magazine API (${props.stage})\nAlarms notify the SNS topic \`${figures.topic.node.path}\`; the functions' own metrics are in the \`${metricsNamespace}\` namespace.`,
+      markdown: `# Magazine API (${props.stage})\nAlarms notify the SNS topic \`${figures.topic.topicName}\` (the \`AlarmTopicArn\` output); the functions' own metrics are in the \`${metricsNamespace}\` namespace.`,
       width: 24,
       height: 2,
     }),

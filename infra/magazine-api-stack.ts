@@ -158,7 +158,7 @@ export class MagazineApiStack extends Stack {
       this.scheduledFunctions.set(task.handler, fn);
     }
 
-    this.streamFailures = failureQueue(this);
+    this.streamFailures = failureQueue(this, settings.logRemovalPolicy);
     // The change events' bus: consumers add their own rules to it, outside this stack.
     this.eventBus = new EventBus(this, 'ChangeEvents', { eventBusName: `magazine-api-${settings.stage}` });
     for (const task of streamTasks as readonly StreamTask[]) {

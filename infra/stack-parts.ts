@@ -24,9 +24,13 @@ export const cursorKeySecret = (scope: Construct, stage: string): Secret => {
   return secret;
 };
 
-/** Where the stream functions' failed batches go: a queue whose depth raises an alarm. */
-export const failureQueue = (scope: Construct): Queue => {
+/**
+ * Where the stream functions' failed batches go: a queue whose depth raises an alarm. It is kept
+ * as the logs are (`removalPolicy`), since a batch not yet replayed is lost with it.
+ */
+export const failureQueue = (scope: Construct, removalPolicy: RemovalPolicy): Queue => {
   const queue = new Queue(scope, 'StreamFailures', {
+    removalPolicy,
     encryption: QueueEncryption.SQS_MANAGED,
     enforceSSL: true,
     retentionPeriod: Duration.days(14),

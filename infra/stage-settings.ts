@@ -56,7 +56,7 @@ export interface StageSettings {
   /** Requests allowed in a burst above the rate. */
   readonly throttlingBurstLimit: number;
   readonly logRetention: RetentionDays;
-  /** Whether the log groups (the functions' and the access log) outlive the stack, as the table does. */
+  /** Whether the log groups (the functions' and the access log) and the queue of failed stream batches outlive the stack, as the table does. */
   readonly logRemovalPolicy: RemovalPolicy;
   /** Whether the table (and its data) outlives the stack. */
   readonly tableRemovalPolicy: RemovalPolicy;

@@ -284,12 +284,18 @@ describe('alarms', () => {
 });
 
 describe('the dashboard', () => {
+  const dashboardOf = (stage: 'dev' | 'prod') => {
+    const dashboards = Object.values(resourcesOf(synthStack(stage).template)).filter(
+      (r) => r.Type === 'AWS::CloudWatch::Dashboard',
+    );
+    expect(dashboards).toHaveLength(1);
+    expect(dashboards[0]!.Properties.DashboardName).toBe(`magazine-api-${stage}-dashboard`);
+    return dashboards[0]!.Properties.DashboardBody;
+  };
+
   it('shows the figures the alarms watch and every metric the functions publish, per operation', () => {
     const { template } = synthStack('prod');
-    const dashboards = Object.values(resourcesOf(template)).filter((r) => r.Type === 'AWS::CloudWatch::Dashboard');
-    expect(dashboards).toHaveLength(1);
-    expect(dashboards[0]!.Properties.DashboardName).toBe('magazine-api-prod-dashboard');
-    const body = JSON.stringify(dashboards[0]!.Properties.DashboardBody);
+    const body = JSON.stringify(dashboardOf('prod'));
     for (const metric of ['5XXError', '4XXError', 'Latency', 'Count', 'ThrottledRequests', 'Errors', 'Throttles'])
       expect(body, metric).toContain(`\\"${metric}\\"`);
     for (const metric of [...Object.values(requestMetrics), ...stageMetrics])
@@ -303,5 +309,18 @@ describe('the dashboard', () => {
       (id) => resourcesOf(template)[id]!.Type === 'AWS::CloudWatch::Alarm',
     );
     for (const alarm of alarms) expect(body, alarm).toContain(`"${alarm}"`);
+  });
+
+  it('plots per-request figures only for the operations that write them, and names the alarm topic as deployed', () => {
+    const body = JSON.stringify(dashboardOf('prod'));
+    const widget = (title: string) => body.slice(body.indexOf(title), body.indexOf('\\"title\\"', body.indexOf(title)));
+    for (const title of ['Requests by operation', '4xx by operation', '5xx by operation', 'p99 latency by operation']) {
+      expect(widget(title), title).toContain(`\\"${operationIdOf(handlers[0]!)}\\"`);
+      for (const task of backgroundTasks)
+        expect(widget(title), `${title}: ${task.id}`).not.toContain(`\\"${task.id}\\"`);
+    }
+    // The topic's name, resolved at deploy time, not the construct's path in the app.
+    expect(body).not.toContain('Monitoring/Alarms');
+    expect(body).toMatch(/Alarms notify the SNS topic `",\{"Fn::GetAtt":\["MonitoringAlarms[0-9A-F]+","TopicName"\]\}/);
   });
 });

@@ -271,6 +271,11 @@ describe('table', () => {
     const devTable = Object.values(resourcesOf(dev.template)).find((r) => r.Type === 'AWS::DynamoDB::Table')!;
     expect(devTable.Properties.DeletionProtectionEnabled).toBeFalsy();
   });
+
+  it("keeps the stream's failed batches as it keeps the logs: after a prod stack, gone with a dev one", () => {
+    prod.template.hasResource('AWS::SQS::Queue', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    dev.template.hasResource('AWS::SQS::Queue', { DeletionPolicy: 'Delete' });
+  });
 });
 
 describe('stage', () => {
