@@ -19,9 +19,11 @@ export const serveEvents = (req: IncomingMessage, res: ServerResponse, bus: Loca
   const write = (event: PublishedEvent, position: number) => {
     res.write(`id: ${position}\nevent: ${event['detail-type']}\ndata: ${JSON.stringify(event)}\n\n`);
   };
-  const lastId = Number(req.headers['last-event-id']);
-  const from = Number.isInteger(lastId)
-    ? lastId
+  // Only an id this stream wrote (a place on the bus, digits) resumes; `-2`, `0x10` or `2.5` named
+  // no event, and taken as a number they replayed the wrong events under wrong ids.
+  const lastId = String(req.headers['last-event-id'] ?? '').trim();
+  const from = /^\d+$/.test(lastId)
+    ? Math.min(Number(lastId), bus.events.length)
     : new URL(req.url ?? '/', 'http://localhost').searchParams.get('from') === 'start'
       ? 0
       : bus.events.length;

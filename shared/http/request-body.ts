@@ -31,10 +31,12 @@ interface RawBody {
 export const readJsonBody = ({ body, isBase64Encoded, contentType, contentEncoding }: RawBody): unknown => {
   const coding = contentEncoding?.trim().toLowerCase();
   if (coding && coding !== 'identity') {
-    // RFC 9110 §15.5.16: a content coding the server does not take is 415, not a body that failed to parse.
+    // RFC 9110 §15.5.16: a content coding the server does not take is 415, not a body that failed to parse;
+    // its Accept-Encoding says which codings it does take (§12.5.3), so a client can tell it from a wrong media type.
     throw new ApiError(
       '41502',
       `The request body must be sent as it is; \`Content-Encoding: ${contentEncoding}\` is not accepted. Send the JSON uncompressed.`,
+      { 'Accept-Encoding': 'identity' },
     );
   }
   if (!isJsonMediaType(contentType)) {

@@ -202,6 +202,10 @@ export const responseHeaders: Record<string, JsonObject> = {
     schema: { type: 'string', format: 'uri' },
   },
   RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
+  AcceptEncoding: {
+    description: 'On `41502`: `identity`, the only content coding a request body may have (RFC 9110 §12.5.3).',
+    schema: { type: 'string' },
+  },
   Allow: {
     description: 'The methods the resource takes, OPTIONS (the CORS preflight every resource answers) among them.',
     required: true,

@@ -176,6 +176,7 @@ const errorHeaders = (status: number) => ({
   'Content-Type': ref('headers', 'ContentType'),
   ...(carriesRetryAfter(status) && { 'Retry-After': ref('headers', 'RetryAfter') }),
   ...(status === 405 && { Allow: ref('headers', 'Allow') }),
+  ...(status === 415 && { 'Accept-Encoding': ref('headers', 'AcceptEncoding') }),
 });
 
 /** A HEAD's errors: whatever the GET's are, without a body; documented by class. */

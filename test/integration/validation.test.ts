@@ -209,6 +209,8 @@ describe('request bodies: media type, syntax and size', () => {
       expectError(response, { status: 415, baseUrl: local.api.baseUrl, mentions: ['Content-Encoding', coding] })
         ?.errorCode,
     ).toBe('41502');
+    // RFC 9110 §12.5.3: the 415 of a content coding says which codings the request may use.
+    expect(response.headers['accept-encoding']).toBe('identity');
   });
 
   it('415 on PUT and on articles too', async () => {

@@ -59,6 +59,15 @@ describe('GET /v1/events on the local server', () => {
     expect(text).toContain('id: 2\nevent: MagazineDeleted\n');
   });
 
+  it('takes only an id it wrote as Last-Event-ID: a negative or hexadecimal one replays nothing under a wrong id', async () => {
+    for (const lastId of ['-1', '0x1', '1.5']) {
+      const { text } = await readEvents(`${server.url}/v1/events?from=start`, 2, { 'Last-Event-ID': lastId });
+      expect(text).toContain('id: 1\nevent: MagazineCreated\n');
+      expect(text).toContain('id: 2\nevent: MagazineDeleted\n');
+      expect(text).not.toMatch(/^id: (0|-)/m);
+    }
+  });
+
   it('reports a refused entry by index, as EventBridge does', async () => {
     const put = eventBus({ busName: bus.busName, region: 'us-east-1', endpoint: bus.endpoint });
     bus.refuseNext(1);
