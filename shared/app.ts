@@ -8,6 +8,7 @@ import { cursorKey } from './cursor-key';
 import { tableAccessOf } from './db/setup';
 import type { Store } from './domain/store';
 import type { Definition } from './http/api';
+import { type ListPaging, listPaging } from './http/paging';
 import type { TableOperation } from './operation/row';
 import { type RowOf, api as routeApi } from './routes/api';
 import { STORE_MARGIN_MS } from './timing';
@@ -15,8 +16,9 @@ import { STORE_MARGIN_MS } from './timing';
 const bind = async <Row extends TableOperation, K extends keyof Store>(
   row: Row,
   { store, ...definition }: Definition<RowOf<Row>, Pick<Store, K>> & { readonly store: Bindings<K> },
-  key: (() => Promise<string>) | undefined,
+  list: { readonly key: () => Promise<string>; readonly paging: ListPaging } | undefined,
 ) => {
+  const key = list?.key;
   if (Boolean(row.list) !== Boolean(key))
     throw new Error(`${row.id}: a list operation binds with listApi (it signs cursors), any other with api.`);
   // A batch where the grant has one: every operation granted BatchGetItem reads with it (the head with
@@ -29,7 +31,7 @@ const bind = async <Row extends TableOperation, K extends keyof Store>(
     ...definition,
     // The table's calls give up STORE_MARGIN_MS before the function's timeout, so that a 503 still goes out.
     stores: { real: (remainingMs) => onTable(table, access(Date.now() + remainingMs - STORE_MARGIN_MS)), mock },
-    ...(key && { cursorKey: key }),
+    ...(list && { paging: list.paging }),
   });
 };
 
@@ -48,9 +50,9 @@ export const api = <Row extends TableOperation, K extends keyof Store>(
 /**
  * `api` for a list, which signs and checks cursors: its key (shared/cursor-key.ts) is read during
  * the init phase too. Only the list functions' bundles carry the Secrets Manager client this way
- * (14.5 KB minified, measured with `npm run bundle`).
+ * (14.5 KB minified, measured with `npm run bundle`), and the cursors (shared/http/paging.ts).
  */
 export const listApi = <Row extends TableOperation, K extends keyof Store>(
   row: Row,
   definition: Definition<RowOf<Row>, Pick<Store, K>> & { readonly store: Bindings<K> },
-) => bind(row, definition, cursorKey);
+) => bind(row, definition, { key: cursorKey, paging: listPaging(cursorKey) });

@@ -17,6 +17,7 @@ import { response } from './middleware/response';
 import type { ApiContext, ApiResult } from './middleware/state';
 import { wellFormedText } from './middleware/text';
 import { traceContext } from './middleware/trace-context';
+import type { ListPaging } from './paging';
 import type { Reply } from './replies';
 import type { PathParameters } from './request-path';
 
@@ -54,10 +55,10 @@ export interface Definition<Row extends Operation | undefined, S = Store> {
   readonly run: (request: RequestOf<Row, S>) => Promise<Reply> | Reply;
 }
 
-/** What shared/app.ts adds for the operations that use the table: their stores and, for lists, the cursor key. */
+/** What shared/app.ts adds for the operations that use the table: their stores and, for lists, their pages' cursors. */
 export interface Bound<S extends Partial<Store>> {
   readonly stores?: Stores<S>;
-  readonly cursorKey?: () => Promise<string>;
+  readonly paging?: ListPaging;
 }
 
 /** No store: an operation that never touches the table and is typed so asks for none. */
@@ -90,7 +91,7 @@ export const api = <Row extends Operation | undefined, S extends Partial<Store> 
     .use(negotiation(negotiates, !fallback, operation ? takesLabels(operation) : true))
     .use(wellFormedText(operation, negotiates))
     .use(mockSwitch(definition.stores, !fallback))
-    .use(input(operation, definition.cursorKey))
+    .use(input(operation, definition.paging))
     .use(response())
     .use(errorRenderer())
     .handler(async (_event, context) => {

@@ -81,8 +81,8 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   '40013': {
     title: 'Invalid identifier in the path',
     cause:
-      'PUT /magazines/{id} creates the magazine when it does not exist, so its `{id}` must be a valid magazine identifier: 1 to 64 letters, digits, `_` or `-`, starting with a letter or digit.',
-    fix: 'Choose an identifier of that form for the path.',
+      'PUT /magazines/{id} creates the magazine when it does not exist, so its `{id}` must be a valid magazine identifier: 1 to 64 letters, digits, `_` or `-`, starting with a letter or digit. `PUT` or `DELETE /magazines/` names an empty one.',
+    fix: 'Choose an identifier of that form for the path; for the whole collection, drop the trailing `/`.',
   },
   '40014': {
     title: 'Invalid Idempotency-Key',

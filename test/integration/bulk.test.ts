@@ -169,6 +169,15 @@ describe('PUT /magazines', () => {
       expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['subtitle'] });
     });
 
+    it('a path that ends with `/`, which names an empty magazine id, not the collection', async () => {
+      const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+        local.client.put('/magazines/', [{ id: 'fine', title: 'Fine' }]),
+      );
+      expect(
+        expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['`PUT /magazines/`'] })?.errorCode,
+      ).toBe('40013');
+    });
+
     it('an element whose tags repeat an id', async () => {
       const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
         local.client.put('/magazines', [{ id: 'fine', title: 'Fine', tags: [{ name: 'Sci Fi' }, { name: 'sci-fi' }] }]),
@@ -206,6 +215,23 @@ describe('DELETE /magazines', () => {
     expect((await local.client.get('/tags')).json<Envelope<unknown>>().metadata.resultset.count).toBe(0);
     expect((await local.client.get('/tags/gone')).status).toBe(404);
     expect(await dataItems()).toEqual([]);
+  });
+
+  it('refuses a path that ends with `/` (an empty magazine id, as a client that builds the path from "" makes), deleting nothing', async () => {
+    expect((await local.client.post('/magazines', magazineBody({ id: 'kept' }))).status).toBe(201);
+    const before = await count();
+    expect(before).toBeGreaterThan(0);
+    for (const path of ['/magazines/', '/v1/magazines/', '/magazines/?mock=true']) {
+      const response = await expectTableUnchanged(local.api.documentClient, local.api.tableName, () =>
+        local.client.delete(path),
+      );
+      expect(
+        expectError(response, { status: 400, baseUrl: local.api.baseUrl, mentions: ['`DELETE /magazines/`'] })
+          ?.errorCode,
+        path,
+      ).toBe('40013');
+    }
+    expect(await count()).toBe(before);
   });
 
   it('on an empty collection still answers 200 {id: "magazines"}', async () => {

@@ -1,47 +1,24 @@
 import { createHash } from 'node:crypto';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import type { PageQuery, PageStart } from '../../domain/paging';
 import { takesLabels } from '../../operation/paths';
 import type { Operation } from '../../operation/row';
 import { parsePrecondition } from '../conditional';
-import { decodeCursor, encodeCursor } from '../cursor';
-import { ApiError, invalidParameter } from '../errors';
+import { ApiError } from '../errors';
 import type { Format } from '../negotiation';
 import { isFormat } from '../negotiation';
+import type { ListPaging, ListParameters } from '../paging';
 import { readJsonBody } from '../request-body';
 import { operationPath, splitLabel } from '../request-path';
 import { parseWith } from '../validation';
 import { type ApiMiddleware, stateOf } from './state';
 
-interface ListParameters {
-  readonly offset?: number | undefined;
-  readonly limit: number;
-  readonly sort: 'asc' | 'desc';
-  readonly cursor?: string | undefined;
-  readonly year?: number | undefined;
-  readonly tag?: string | undefined;
-}
+/** Only the list functions page (shared/app.ts gives them theirs): any other row that lists is a defect. */
+const noPaging: ListPaging = () => Promise.reject(new Error('This operation has no cursor key.'));
 
-/**
- * The list a cursor belongs to: the operation, its path (with the magazine or tag), its filters
- * and order, and its store: a position in the mock data means nothing in the table's, and back.
- */
-const listIdentity = (operation: Operation, path: string, query: ListParameters, mock: boolean) =>
-  [operation.id, path, query.year ?? '', query.tag ?? '', query.sort, mock ? 'mock' : 'table'].join('|');
-
-const pageOf = (query: ListParameters, cursorKey: string, list: string): PageQuery => {
-  if (query.offset !== undefined && query.cursor !== undefined) {
-    throw invalidParameter(
-      'Query parameters `offset` and `cursor` cannot be used together: a cursor already says where the page starts.',
-    );
-  }
-  const start: PageStart =
-    query.cursor !== undefined ? decodeCursor(cursorKey, list, query.cursor) : { offset: query.offset ?? 0 };
-  return { start, limit: query.limit, sort: query.sort };
+/** A non-list request makes no cursor; its links never ask for one. */
+const noCursor = (): string => {
+  throw new Error('This operation makes no cursors.');
 };
-
-/** A list's row binds through shared/app.ts, which gives the key; an operation without one never makes a cursor. */
-const noCursorKey = (): Promise<string> => Promise.reject(new Error('This operation has no cursor key.'));
 
 /** RFC 9110 field values of the IETF draft's key: 1 to 255 printable ASCII characters. */
 const IDEMPOTENCY_KEY = /^[\x20-\x7E]{1,255}$/;
@@ -67,18 +44,25 @@ const formatParameterOf = (value: string | null | undefined): Format | undefined
 };
 
 /**
+ * API Gateway routes `/magazines/` to `/magazines`: a client that builds `/magazines/${id}` from an
+ * empty id must not replace or delete the whole collection (reads and POSTs there are harmless).
+ */
+const refuseEmptyIdentifier = ({ method, path }: Operation, requestPath: string) => {
+  if ((method === 'PUT' || method === 'DELETE') && !path.includes('{') && requestPath.endsWith('/'))
+    throw new ApiError('40013', `\`${method} ${path}/\` names an empty identifier; nothing was changed.`);
+};
+
+/**
  * Checks the request against its row and hands the operation typed input: the query and the
  * body by the row's schemas (400 naming the parameter or field), the path parameters without
  * their label, `If-Match`, `Idempotency-Key`, and a list's page. Every refusal comes before the
  * store is asked anything.
  */
-export const input = (
-  operation: Operation | undefined,
-  cursorKey: () => Promise<string> = noCursorKey,
-): ApiMiddleware => ({
+export const input = (operation: Operation | undefined, paging: ListPaging = noPaging): ApiMiddleware => ({
   before: async (request) => {
     const state = stateOf(request);
     const { event } = request;
+    if (operation) refuseEmptyIdentifier(operation, event.path);
     const headers = event.headers ?? {};
     const rawQuery: Record<string, string> = {};
     for (const [name, value] of Object.entries(event.queryStringParameters ?? {}))
@@ -100,9 +84,7 @@ export const input = (
     const path = operationPath(event.resource, params);
     // A list's row has a query schema that extends the page query (shared/http/query.ts).
     const list = operation?.list ? (query as unknown as ListParameters) : undefined;
-    const cursorScope = operation && list ? listIdentity(operation, path, list, state.mock) : '';
-    // Read once per instance (and during its init phase, by shared/app.ts): a promise already settled.
-    const key = list ? await cursorKey() : '';
+    const listed = operation && list ? await paging(operation, path, list, state.mock) : undefined;
     state.input = {
       method: event.httpMethod,
       params,
@@ -116,9 +98,9 @@ export const input = (
       idempotency: operation?.idempotent
         ? idempotencyOf(headers['idempotency-key'], event.httpMethod, path, rawBodyText(event))
         : undefined,
-      page: list ? pageOf(list, key, cursorScope) : undefined,
+      page: listed?.page,
       formatParameter: formatParameterOf(event.queryStringParameters?.format),
-      cursorFor: (position, offset) => encodeCursor(key, cursorScope, position, offset),
+      cursorFor: listed?.cursorFor ?? noCursor,
     };
   },
 });

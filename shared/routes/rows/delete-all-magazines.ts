@@ -11,7 +11,7 @@ export const row = {
   summary: 'Delete all magazines',
   actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
   success: [idReply(200, 'AllMagazinesReplaced')],
-  errors: ['41201'],
+  errors: ['40013', '41201'],
   ifMatch: true,
   timeoutSeconds: 25,
 } as const satisfies Operation<ErrorCode>;

@@ -13,7 +13,7 @@ export const row = {
   actions: ['GetItem', 'BatchGetItem', 'Query', 'PutItem', 'UpdateItem', 'BatchWriteItem'],
   body: magazineListInput,
   success: [idReply(200, 'AllMagazinesReplaced')],
-  errors: ['40008', '40009', '40010', '41201'],
+  errors: ['40008', '40009', '40010', '40013', '41201'],
   ifMatch: true,
   timeoutSeconds: 25,
 } as const satisfies Operation<ErrorCode>;

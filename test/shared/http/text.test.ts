@@ -1,6 +1,7 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../../shared/domain/store';
+import { listPaging } from '../../../shared/http/paging';
 import { created, ok } from '../../../shared/http/replies';
 import { findIllFormedText } from '../../../shared/http/text';
 import { api } from '../../../shared/routes/api';
@@ -59,7 +60,7 @@ const stores = { real: () => unused, mock: unused };
 
 const lister = api(listMagazinesRow, {
   stores,
-  cursorKey: async () => 'test-key',
+  paging: listPaging(async () => 'test-key'),
   run: () => ok({ results: [] }, { root: 'response' }),
 });
 const reader = api(getMagazineRow, { stores, run: ({ params }) => ok({ id: params.id }, { root: 'magazine' }) });
