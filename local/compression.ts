@@ -1,4 +1,4 @@
-import { deflateSync, gzipSync } from 'node:zlib';
+import { deflateSync, gunzipSync, gzipSync, inflateSync } from 'node:zlib';
 import { gatewayCodings, minimumCompressionBytes } from '../shared/http/compression';
 
 export type GatewayCoding = (typeof gatewayCodings)[number];
@@ -36,4 +36,25 @@ export const compressForClient = (
   if (coding === 'gzip') return { body: gzipSync(body), coding };
   if (coding === 'deflate') return { body: deflateSync(body), coding };
   return { body, coding: undefined };
+};
+
+/**
+ * A request body as API Gateway hands it to the function: decoded from `gzip` or `deflate` (the
+ * function still sees the `Content-Encoding`), as sent with `identity` or none; `refused` where
+ * API Gateway answers its own 415 (another coding, or a body that does not decode with its own).
+ */
+export const decodeRequestBody = (
+  body: Buffer,
+  contentEncoding: string | undefined,
+  maxBytes: number,
+): Buffer | 'refused' | 'too-large' => {
+  const coding = contentEncoding?.trim().toLowerCase();
+  if (!coding || coding === 'identity' || body.length === 0) return body;
+  const decode = coding === 'gzip' ? gunzipSync : coding === 'deflate' ? inflateSync : undefined;
+  if (!decode) return 'refused';
+  try {
+    return decode(body, { maxOutputLength: maxBytes });
+  } catch (error) {
+    return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'too-large' : 'refused';
+  }
 };

@@ -25,6 +25,7 @@ type GatewayResponseType =
   | 'RESOURCE_NOT_FOUND'
   | 'INTEGRATION_FAILURE'
   | 'INTEGRATION_TIMEOUT'
+  | 'UNSUPPORTED_MEDIA_TYPE'
   | KeyRefusal['responseType'];
 
 const errorTypes: Record<GatewayResponseType, string> = {
@@ -35,6 +36,7 @@ const errorTypes: Record<GatewayResponseType, string> = {
   RESOURCE_NOT_FOUND: 'NotFoundException',
   INTEGRATION_FAILURE: 'InternalServerErrorException',
   INTEGRATION_TIMEOUT: 'InternalServerErrorException',
+  UNSUPPORTED_MEDIA_TYPE: 'UnsupportedMediaTypeException',
 };
 
 /** Why API Gateway answered by itself; the message is for the local log, the client gets the gateway response. */

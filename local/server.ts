@@ -8,7 +8,7 @@ import { gatewayErrorHeaders, gatewayErrorObject, gatewayErrorOf } from '../shar
 import { expandRoutes, timeoutSecondsOf } from '../shared/routes/table';
 import { splitUrl, toApiGatewayEvent } from './api-gateway-event';
 import type { LocalApiKeys } from './api-keys';
-import { compressForClient } from './compression';
+import { compressForClient, decodeRequestBody } from './compression';
 import type { LocalEventBus } from './event-bus';
 import { EVENTS_PATH, serveEvents } from './event-stream';
 import {
@@ -171,9 +171,17 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
       return;
     }
     try {
-      const body = await readBody(req);
+      const sent = await readBody(req);
+      const body =
+        sent === 'too-large' ? sent : decodeRequestBody(sent, req.headers['content-encoding'], MAX_REQUEST_BYTES);
       if (body === 'too-large') {
         throw new GatewayFailure('REQUEST_TOO_LARGE', `The request body is larger than ${MAX_REQUEST_BYTES} bytes.`);
+      }
+      if (body === 'refused') {
+        throw new GatewayFailure(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `The request body does not decode with Content-Encoding ${req.headers['content-encoding']}.`,
+        );
       }
       const match = route(method, path);
       // Only a custom router can miss: the deployed routes send every path somewhere.

@@ -16,5 +16,12 @@ export const varyOf = (body: string): string =>
     ? 'Accept, Accept-Encoding'
     : 'Accept';
 
-/** The codings API Gateway compresses with (REST APIs: no `br`). */
+/** The codings API Gateway compresses with (REST APIs: no `br`), and decodes a request body from. */
 export const gatewayCodings = ['gzip', 'deflate'] as const;
+
+/**
+ * A request body's `Accept-Encoding` when its coding was refused (RFC 9110 §12.5.3): API Gateway
+ * decodes a `gzip` or `deflate` body before the function sees it, and refuses any other coding, or
+ * a body that does not decode, with its own 415.
+ */
+export const requestCodings = `${gatewayCodings.join(', ')}, identity`;

@@ -187,7 +187,8 @@ export const errorCatalogue = {
   },
   '41502': {
     status: 415,
-    developerMessage: 'The request body must be sent uncompressed: no `Content-Encoding` but `identity` is accepted.',
+    developerMessage:
+      'The request body must be sent as it is or compressed with `gzip` or `deflate` (`Content-Encoding`), and must decode with the coding named.',
     userMessage: UNREADABLE,
   },
   '42201': {

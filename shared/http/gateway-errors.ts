@@ -1,3 +1,4 @@
+import { requestCodings } from './compression';
 import { corsResponseHeaders } from './cors';
 import { type ErrorCode, errorCatalogue } from './error-catalogue';
 import { errorObject } from './errors';
@@ -56,7 +57,9 @@ export const gatewayErrors: readonly GatewayError[] = [
     developerMessage:
       'The request is larger than API Gateway accepts (10 MB); this API accepts request bodies up to 1 MiB.',
   },
-  { responseType: 'UNSUPPORTED_MEDIA_TYPE', code: '41501' },
+  // With no mapping template or request validator, API Gateway's 415 is its refusal of a request
+  // body's coding: one it does not decode, or a body that does not decode with it.
+  { responseType: 'UNSUPPORTED_MEDIA_TYPE', code: '41502', headers: { 'Accept-Encoding': requestCodings } },
   { responseType: 'BAD_REQUEST_BODY', code: '40001', developerMessage: 'The request body could not be accepted.' },
   {
     responseType: 'BAD_REQUEST_PARAMETERS',

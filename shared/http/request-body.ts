@@ -1,3 +1,4 @@
+import { gatewayCodings, requestCodings } from './compression';
 import { ApiError, malformedJson, missingBody } from './errors';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -30,13 +31,14 @@ interface RawBody {
 /** Checks media type and size, then parses; every refusal comes before anything is written. */
 export const readJsonBody = ({ body, isBase64Encoded, contentType, contentEncoding }: RawBody): unknown => {
   const coding = contentEncoding?.trim().toLowerCase();
-  if (coding && coding !== 'identity') {
-    // RFC 9110 §15.5.16: a content coding the server does not take is 415, not a body that failed to parse;
-    // its Accept-Encoding says which codings it does take (§12.5.3), so a client can tell it from a wrong media type.
+  // API Gateway has decoded a gzip or deflate body and kept its header; any other coding reaches a
+  // function only past it (sam local, a test): RFC 9110 §15.5.16 makes it a 415, not a body that
+  // failed to parse, and its Accept-Encoding lets a client tell it from a wrong media type.
+  if (coding && coding !== 'identity' && !(gatewayCodings as readonly string[]).includes(coding)) {
     throw new ApiError(
       '41502',
-      `The request body must be sent as it is; \`Content-Encoding: ${contentEncoding}\` is not accepted. Send the JSON uncompressed.`,
-      { 'Accept-Encoding': 'identity' },
+      `\`Content-Encoding: ${contentEncoding}\` is not accepted: send the JSON as it is, or compressed with \`gzip\` or \`deflate\`.`,
+      { 'Accept-Encoding': requestCodings },
     );
   }
   if (!isJsonMediaType(contentType)) {

@@ -184,8 +184,8 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   '41502': {
     title: 'Content coding not accepted',
     cause:
-      'The request carried a `Content-Encoding` (such as `gzip` or `br`): this API reads request bodies only as they are sent, uncompressed.',
-    fix: 'Send the JSON body uncompressed, without a `Content-Encoding` header (or with `Content-Encoding: identity`).',
+      'The request body was sent with a `Content-Encoding` other than `gzip`, `deflate` or `identity` (such as `br`), or did not decode with the one it named.',
+    fix: 'Send the JSON as it is, or compressed with `gzip` or `deflate` and the matching `Content-Encoding`.',
   },
   '42201': {
     title: 'Idempotency-Key reused',

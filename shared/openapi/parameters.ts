@@ -203,7 +203,7 @@ export const responseHeaders: Record<string, JsonObject> = {
   },
   RetryAfter: { description: 'Seconds to wait before retrying.', schema: { type: 'string' } },
   AcceptEncoding: {
-    description: 'On `41502`: `identity`, the only content coding a request body may have (RFC 9110 §12.5.3).',
+    description: 'On `41502`: the content codings a request body may have (RFC 9110 §12.5.3).',
     schema: { type: 'string' },
   },
   Allow: {

@@ -36,7 +36,8 @@ describe('gateway responses', () => {
       INTEGRATION_TIMEOUT: '50401',
       INTEGRATION_FAILURE: '50201',
       RESOURCE_NOT_FOUND: '40401',
-      UNSUPPORTED_MEDIA_TYPE: '41501',
+      // Its refusal of a request body's coding: the stack has no mapping template or validator to refuse a media type.
+      UNSUPPORTED_MEDIA_TYPE: '41502',
       BAD_REQUEST_BODY: '40001',
     };
     for (const [type, code] of Object.entries(expected)) {
@@ -49,6 +50,13 @@ describe('gateway responses', () => {
       expect(body.errorCode, type).toBe(code);
     }
     expect(responses).toHaveLength(gatewayErrors.length);
+  });
+
+  it('say on the 415 of a coding which codings a request body may have', () => {
+    const response = responses.find((r) => r.Properties.ResponseType === 'UNSUPPORTED_MEDIA_TYPE');
+    expect(response!.Properties.ResponseParameters).toMatchObject({
+      'gatewayresponse.header.Accept-Encoding': "'gzip, deflate, identity'",
+    });
   });
 
   it("render the API's error object, with moreInfo from the request's domain and stage", () => {

@@ -210,6 +210,21 @@ describe('the shared middleware stack', () => {
     expect(bare.headers.Location).toBe('https://api.example.com/v1/magazines/x1?title=a');
   });
 
+  it('takes a gzip or deflate body as API Gateway hands it over, decoded, and refuses any other coding with 41502', async () => {
+    const post = (coding: string) =>
+      invoke(echo, {
+        method: 'POST',
+        resource: '/magazines',
+        headers: { 'Content-Type': 'application/json', 'Content-Encoding': coding },
+        body: { title: 'a' },
+      });
+    for (const coding of ['gzip', 'Deflate', 'identity']) expect((await post(coding)).status, coding).toBe(201);
+    const refused = await post('br');
+    expect(refused.status).toBe(415);
+    expect(refused.json).toMatchObject({ errorCode: '41502' });
+    expect(refused.headers['Accept-Encoding']).toBe('gzip, deflate, identity');
+  });
+
   it('names the field and the query parameter that are wrong', async () => {
     const field = await invoke(echo, { method: 'POST', resource: '/magazines', headers: json(), body: { title: 7 } });
     expect(field.json?.developerMessage).toBe('Body field `title` must be a string of 1 to 256 characters.');
