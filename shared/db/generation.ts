@@ -174,11 +174,23 @@ export const writerOf = async (
   access: TableAccess,
   key: Key,
   token?: string,
+  /** Whether the item is this write's even though a later write left its own token there (a create's incarnation). */
+  own?: (item: Item) => boolean,
 ): Promise<'this' | 'another' | 'none' | 'unknown'> => {
   const item = await lookAgain(access, key);
   if (item === 'unknown') return 'unknown';
   if (!item) return 'none';
-  return token !== undefined && item[attr.writeToken] === token ? 'this' : 'another';
+  return (token !== undefined && item[attr.writeToken] === token) || own?.(item) ? 'this' : 'another';
+};
+
+/**
+ * Whether a magazine's incarnation was deleted (its deletion note is there): a create whose
+ * answer was lost and whose magazine is gone made it all the same, and a delete whose answer was
+ * lost and whose id was created again meanwhile was made. `unknown` when the look failed.
+ */
+export const wasDeleted = async (access: TableAccess, key: Key): Promise<boolean | 'unknown'> => {
+  const note = await lookAgain(access, key);
+  return note === 'unknown' ? note : note !== undefined;
 };
 
 /** Attempts of a write that keeps losing its item to other writes (a magazine's revision, its next article number) before it gives up with 503. */
