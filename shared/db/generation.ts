@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
+import { cancellationReasons } from './failures';
 import { decodeHead, switchedAtOf } from './items';
 import { attr, FIRST_GENERATION, GUARD_COUNT, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
 import { backoff, type Item, type ItemsByKey, type TableAccess } from './table-access';
@@ -181,6 +182,15 @@ export const writerOf = async (
   if (item === 'unknown') return 'unknown';
   if (!item) return 'none';
   return (token !== undefined && item[attr.writeToken] === token) || own?.(item) ? 'this' : 'another';
+};
+
+/** A transaction DynamoDB cancelled (its conditions, a conflict, throttling): that send wrote nothing. */
+export const cancelled = (error: unknown): boolean => {
+  if (error instanceof ConditionsFailed) return true;
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return (
+    cancellationReasons(cause) !== undefined || (cause as Error | undefined)?.name === 'TransactionConflictException'
+  );
 };
 
 /**

@@ -6,6 +6,7 @@ import { type Created, type Precondition, satisfies, unmetCondition, type WriteO
 import { readAdmitted, type WriteAdmission, writeAdmission } from './admission';
 import { finishArticles, trashEntry } from './cleanup';
 import {
+  cancelled,
   type GenerationRead,
   guardCheck,
   readInGeneration,
@@ -126,7 +127,7 @@ export const createMagazine = async (
           result: id,
           // Its incarnation, not its token, tells this create's magazine: a replace that came after keeps
           // the one and not the other. A magazine gone or made anew since may be this one, deleted (a
-          // cancelled transaction, refused or in conflict, made nothing).
+          // transaction DynamoDB cancelled made nothing).
           made: async (error) => {
             const owner = await writerOf(
               access,
@@ -135,10 +136,9 @@ export const createMagazine = async (
               (item) => item[attr.incarnation] === incarnation,
             );
             if (owner === 'this' || owner === 'unknown') return owner === 'this' || owner;
-            const deleted =
-              error instanceof ConditionsFailed || isConflict(error)
-                ? false
-                : await wasDeleted(access, deletionKey(generation, id, incarnation));
+            const deleted = cancelled(error)
+              ? false
+              : await wasDeleted(access, deletionKey(generation, id, incarnation));
             if (deleted !== false) return deleted;
             if (owner === 'another') throw new AlreadyExists('magazine', id);
             return false;
@@ -274,11 +274,11 @@ export const replaceMagazine = async (
       return {
         items,
         result: 'replaced',
-        // After a failure that hides whether this write landed, another write there since hides it too.
+        // After a failure that may hide this write (not a cancelled transaction), another write since hides it too.
         made: async (error) => {
           const writer = await writerOf(access, magazineKey(generation, next.id), token);
           if (writer === 'this') return true;
-          return error instanceof ConditionsFailed ? false : 'unknown';
+          return cancelled(error) ? false : 'unknown';
         },
       };
     },
