@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { StoreUnavailable } from '../domain/errors';
+import { cancellationReasons } from './failures';
 import { decodeHead, switchedAtOf } from './items';
 import { attr, FIRST_GENERATION, GUARD_COUNT, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
 import { backoff, type Item, type ItemsByKey, type TableAccess } from './table-access';
@@ -174,11 +175,32 @@ export const writerOf = async (
   access: TableAccess,
   key: Key,
   token?: string,
+  /** Whether the item is this write's even though a later write left its own token there (a create's incarnation). */
+  own?: (item: Item) => boolean,
 ): Promise<'this' | 'another' | 'none' | 'unknown'> => {
   const item = await lookAgain(access, key);
   if (item === 'unknown') return 'unknown';
   if (!item) return 'none';
-  return token !== undefined && item[attr.writeToken] === token ? 'this' : 'another';
+  return (token !== undefined && item[attr.writeToken] === token) || own?.(item) ? 'this' : 'another';
+};
+
+/** A transaction DynamoDB cancelled (its conditions, a conflict, throttling): that send wrote nothing. */
+export const cancelled = (error: unknown): boolean => {
+  if (error instanceof ConditionsFailed) return true;
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return (
+    cancellationReasons(cause) !== undefined || (cause as Error | undefined)?.name === 'TransactionConflictException'
+  );
+};
+
+/**
+ * Whether a magazine's incarnation was deleted (its deletion note is there): a create whose
+ * answer was lost and whose magazine is gone made it all the same, and a delete whose answer was
+ * lost and whose id was created again meanwhile was made. `unknown` when the look failed.
+ */
+export const wasDeleted = async (access: TableAccess, key: Key): Promise<boolean | 'unknown'> => {
+  const note = await lookAgain(access, key);
+  return note === 'unknown' ? note : note !== undefined;
 };
 
 /** Attempts of a write that keeps losing its item to other writes (a magazine's revision, its next article number) before it gives up with 503. */

@@ -5,10 +5,19 @@ import type { IdentifiedDraft, Magazine, MagazineDraft } from '../domain/magazin
 import { type Created, type Precondition, satisfies, unmetCondition, type WriteOptions } from '../domain/store';
 import { readAdmitted, type WriteAdmission, writeAdmission } from './admission';
 import { finishArticles, trashEntry } from './cleanup';
-import { type GenerationRead, guardCheck, isMine, readInGeneration, takeTurn, writeLoop, writerOf } from './generation';
+import {
+  cancelled,
+  type GenerationRead,
+  guardCheck,
+  readInGeneration,
+  takeTurn,
+  wasDeleted,
+  writeLoop,
+  writerOf,
+} from './generation';
 import { reserve } from './idempotency';
 import { decodeMagazine } from './items';
-import { attr, magazineKey } from './keys';
+import { attr, deletionKey, magazineKey } from './keys';
 import {
   deletionNote,
   isClosing,
@@ -88,6 +97,7 @@ export const createMagazine = async (
         );
         const { generation } = read;
         const fresh = marker.marks(read, draft.tags);
+        const incarnation = newIncarnation();
         const now = nowInSeconds();
         const magazine: Magazine = {
           id,
@@ -103,7 +113,7 @@ export const createMagazine = async (
             magazine: {
               Put: {
                 TableName: access.tableName,
-                Item: magazineItem(generation, magazine, newIncarnation(), {
+                Item: magazineItem(generation, magazine, incarnation, {
                   [attr.writeToken]: token,
                   [attr.requestId]: currentRequestId(),
                 }),
@@ -115,10 +125,23 @@ export const createMagazine = async (
             idempotency: reservation?.commit(id),
           },
           result: id,
-          made: async () => {
-            const owner = await writerOf(access, magazineKey(generation, id), token);
+          // Its incarnation, not its token, tells this create's magazine: a replace that came after keeps
+          // the one and not the other. A magazine gone or made anew since may be this one, deleted (a
+          // transaction DynamoDB cancelled made nothing).
+          made: async (error) => {
+            const owner = await writerOf(
+              access,
+              magazineKey(generation, id),
+              token,
+              (item) => item[attr.incarnation] === incarnation,
+            );
+            if (owner === 'this' || owner === 'unknown') return owner === 'this' || owner;
+            const deleted = cancelled(error)
+              ? false
+              : await wasDeleted(access, deletionKey(generation, id, incarnation));
+            if (deleted !== false) return deleted;
             if (owner === 'another') throw new AlreadyExists('magazine', id);
-            return isMine(owner);
+            return false;
           },
         };
       },
@@ -251,7 +274,12 @@ export const replaceMagazine = async (
       return {
         items,
         result: 'replaced',
-        made: async () => isMine(await writerOf(access, magazineKey(generation, next.id), token)),
+        // After a failure that may hide this write (not a cancelled transaction), another write since hides it too.
+        made: async (error) => {
+          const writer = await writerOf(access, magazineKey(generation, next.id), token);
+          if (writer === 'this') return true;
+          return cancelled(error) ? false : 'unknown';
+        },
       };
     },
     { retry: (error, attempt) => lostRace(access, error, precondition, attempt) },
@@ -300,11 +328,18 @@ export const deleteMagazine = async (
       return {
         items,
         result: { trash, incarnation },
-        // A refused condition is a change by someone else, not a sign that this delete was made.
+        // A refused condition is a change by someone else, not a sign that this delete was made; the id
+        // created anew since, it was made if the incarnation it deleted has its deletion note.
         made: async (error) => {
           if (error instanceof ConditionsFailed) return false;
-          const writer = await writerOf(access, magazineKey(generation, id));
-          return writer === 'unknown' ? writer : writer === 'none';
+          const writer = await writerOf(
+            access,
+            magazineKey(generation, id),
+            undefined,
+            (item) => item[attr.incarnation] === incarnation,
+          );
+          if (writer !== 'another') return writer === 'unknown' ? writer : writer === 'none';
+          return wasDeleted(access, deletionKey(generation, id, incarnation));
         },
       };
     },
