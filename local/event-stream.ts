@@ -16,6 +16,11 @@ export const serveEvents = (req: IncomingMessage, res: ServerResponse, bus: Loca
     'cache-control': 'no-store',
     connection: 'keep-alive',
   });
+  // HEAD: the headers of GET, as every GET path of the API answers it, and no stream.
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
   const write = (event: PublishedEvent, position: number) => {
     res.write(`id: ${position}\nevent: ${event['detail-type']}\ndata: ${JSON.stringify(event)}\n\n`);
   };

@@ -165,7 +165,7 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
         console.log(`${method} ${req.url ?? '/'} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
     };
     res.once('finish', log);
-    const bus = method === 'GET' && path === EVENTS_PATH ? options.events?.() : undefined;
+    const bus = (method === 'GET' || method === 'HEAD') && path === EVENTS_PATH ? options.events?.() : undefined;
     if (bus) {
       serveEvents(req, res, bus);
       return;

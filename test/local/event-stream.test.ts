@@ -53,6 +53,13 @@ describe('GET /v1/events on the local server', () => {
     expect(text).toContain('id: 2\nevent: MagazineDeleted\n');
   });
 
+  it('answers HEAD with the headers of GET and no body', async () => {
+    const response = await fetch(`${server.url}/v1/events`, { method: 'HEAD' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await response.text()).toBe('');
+  });
+
   it('resumes after Last-Event-ID', async () => {
     const { text } = await readEvents(`${server.url}/v1/events`, 1, { 'Last-Event-ID': '1' });
     expect(text).not.toContain('id: 1\n');
