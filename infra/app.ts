@@ -4,7 +4,17 @@ import { MagazineApiStack } from './magazine-api-stack';
 import { stageSettingsFrom } from './stage-settings';
 
 const app = new App();
-const settings = stageSettingsFrom(app.node);
+
+/** A context setting that is missing or wrong is the user's to fix: its message, not a stack trace. */
+const settingsOf = () => {
+  try {
+    return stageSettingsFrom(app.node);
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
+};
+const settings = settingsOf();
 new MagazineApiStack(app, `MagazineApi-${settings.stage}`, {
   settings,
   description: `The Magazine API (${settings.stage}): API Gateway REST API, Lambda functions, DynamoDB table, alarms`,

@@ -79,6 +79,16 @@ describe('the figures the docs state', () => {
     near(/as this is written\) travels as (\d+) KB/g, kb(gzipSync(served).length));
   });
 
+  it('count the paths and operations the OpenAPI document lists', () => {
+    const { paths } = JSON.parse(openApiJson('https://abc123.execute-api.eu-west-1.amazonaws.com/prod')) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const methods = new Set(['get', 'head', 'post', 'put', 'delete', 'options', 'patch']);
+    const operations = Object.values(paths).flatMap((item) => Object.keys(item).filter((key) => methods.has(key)));
+    expectEvery(/\((\d+) paths, \d+ operations/g, Object.keys(paths).length);
+    expectEvery(/\(\d+ paths, (\d+) operations/g, operations.length);
+  });
+
   it('price each request as npm run bench last priced it', () => {
     const { operations } = JSON.parse(read('bench/results/cost.json')) as {
       operations: { dollarsPerMillion: { total: number } }[];

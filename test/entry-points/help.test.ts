@@ -67,6 +67,13 @@ describe('npm scripts', () => {
     expect(written()).toBe(before);
   });
 
+  it('npm run synth names a context setting a stage lacks, without a stack trace', async () => {
+    const { code, output } = await npmRun(['synth', '--', '-c', 'stage=prod']);
+    expect(code).not.toBe(0);
+    expect(output).toContain('Context `alarmEmail` is required in prod');
+    expect(output).not.toMatch(/^\s+at /m);
+  });
+
   it('npm run invoke names a function that does not exist, and the one it probably was', async () => {
     const { code, output } = await npmRun(['invoke', '--', 'get-magazin']);
     expect(code).toBe(2);
