@@ -20,7 +20,7 @@ import { lambdaContext } from '../local/lambda-context';
 import { sourceHandlers } from '../local/load-handler';
 import { functionNames, operations, timeoutSecondsOf } from '../shared/routes/table';
 import { scheduledTaskOfHandler, streamTaskOfHandler } from '../shared/routes/tasks';
-import { eventFileOf } from './make-events';
+import { eventFileOf, sampleBaseUrl } from './make-events';
 import { nearest, readCommandLine, refuse } from './support/cli';
 
 export const resolveHandler = (name: string): string | undefined => {
@@ -142,8 +142,13 @@ const main = async () => {
   try {
     // The publisher reads where its bus is when its module loads: a bus of this machine, here for the call.
     eventBus = streamTask?.publishes ? await startLocalEventBus() : undefined;
+    // Its links point where the stack points them (the API's URL): here the API the sample events came in to.
     if (eventBus)
-      Object.assign(process.env, { EVENT_BUS_NAME: eventBus.busName, EVENTBRIDGE_ENDPOINT: eventBus.endpoint });
+      Object.assign(process.env, {
+        EVENT_BUS_NAME: eventBus.busName,
+        EVENTBRIDGE_ENDPOINT: eventBus.endpoint,
+        EVENTS_BASE_URL: process.env.EVENTS_BASE_URL || sampleBaseUrl,
+      });
     const run = await sourceHandlers(environment)(handler);
     const response = await run(
       event as APIGatewayProxyEvent,

@@ -59,6 +59,8 @@ export const samples = {
 
 const stage = 'dev';
 const domainName = 'abcdef1234.execute-api.us-east-1.amazonaws.com';
+/** The API the sample events came in to: where the links of the change events they set off point. */
+export const sampleBaseUrl = `https://${domainName}/${stage}`;
 /** Fixed, so that generating twice gives the same files. */
 const requestTimeEpoch = 1_714_521_600_000;
 

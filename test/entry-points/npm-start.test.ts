@@ -277,6 +277,9 @@ describe('npm run invoke, as a new user runs it', () => {
     expect(command.output()).toContain(
       'Put on the event bus (1):\n{"source":"magazine-api","detail-type":"MagazineCreated"',
     );
+    // Links are absolute, as the stack makes them: at the API the sample events came in to.
+    expect(command.output()).toContain('"url":"https://abcdef1234.execute-api.us-east-1.amazonaws.com/dev/v1/tags/');
+    expect(command.output()).not.toContain('"url":"/v1/');
   });
 
   it('reads an event path relative to the folder it was typed in, and says why a file is not an event', async () => {
