@@ -37,7 +37,8 @@ export const runWatched = async (options: WatchOptions): Promise<void> => {
   const startServer = () => {
     child = spawn(process.execPath, [tsx, script, ...options.args, ...(first ? options.firstOnly : [])], {
       stdio: 'inherit',
-      env: { ...process.env, DYNAMODB_ENDPOINT: endpoint },
+      // WATCHED: the watcher says why it stops the server, which need not say it again.
+      env: { ...process.env, DYNAMODB_ENDPOINT: endpoint, WATCHED: '1' },
     });
     first = false;
   };

@@ -113,7 +113,10 @@ async function serve() {
         console.log(dataDir ? `Starting DynamoDB Local (data in ${dataDir})…` : 'Starting DynamoDB Local (in memory)…'),
     });
     console.log(`DynamoDB at ${environment.endpoint}, table ${environment.tableName} (${environment.table})`);
-    console.log(`One function on this data: npm run invoke -- get-magazine --endpoint ${environment.endpoint}`);
+    const table = environment.tableName === 'magazines' ? '' : `TABLE_NAME=${environment.tableName} `;
+    console.log(
+      `One function on this data: ${table}npm run invoke -- list-magazines --endpoint ${environment.endpoint}`,
+    );
 
     let handlers = sourceHandlers(environment);
     if (values.bundled) {
@@ -183,7 +186,7 @@ if (values.watch) {
 } else {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.on(signal, () => {
-      if (!stopping) console.log(`\n${signal}: stopping`);
+      if (!stopping && !process.env.WATCHED) console.log(`\n${signal}: stopping`);
       void stop(0);
     });
   }

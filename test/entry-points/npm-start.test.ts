@@ -94,15 +94,15 @@ describe('npm start, as a new user runs it', () => {
       const listXml = await client.get('/magazines/astro/articles.xml');
       expect(xml.parse(listXml.text)).toMatchObject({ response: { metadata: { resultset: { count: 1 } } } });
 
-      // The line npm start prints runs one function on its data (events/get-magazine.json reads sample-magazine).
-      expect((await client.put('/magazines/sample-magazine', { title: 'Sample Magazine' })).status).toBe(201);
+      // The line npm start prints runs one function on its data, whatever that data is.
       const [, invokeLine] = api.command.output().match(/One function on this data: npm run (invoke -- .+)/) ?? [];
       const invoke = runNpm(['run', ...invokeLine!.trim().split(/\s+/)]);
       expect(await invoke.exited, invoke.output()).toBe(0);
       const printed = invoke.output().slice(invoke.output().indexOf('\n{'));
       const response = JSON.parse(printed) as { statusCode: number; body: string };
       expect(response.statusCode, response.body).toBe(200);
-      expect(JSON.parse(response.body)).toMatchObject({ id: 'sample-magazine', title: 'Sample Magazine' });
+      const listed = JSON.parse(response.body) as { results: { id: string }[] };
+      expect(listed.results.map(({ id }) => id)).toContain('astro');
       expect(invoke.output()).not.toContain('Starting DynamoDB Local');
     } finally {
       await stop(api);
