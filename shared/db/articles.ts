@@ -6,7 +6,7 @@ import { isIdentifier, nowInSeconds } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
 import type { Created, WriteOptions } from '../domain/store';
 import { CLOSING_MS } from '../timing';
-import { guardCheck, isMine, readInGeneration, takeTurn, writeLoop, writerOf } from './generation';
+import { cancelled, guardCheck, isMine, readInGeneration, takeTurn, writeLoop, writerOf } from './generation';
 import { reserve } from './idempotency';
 import { decodeArticle, decodeMagazine } from './items';
 import { articleKey, articlePartition, articleSeq, attr, magazineKey } from './keys';
@@ -14,7 +14,7 @@ import { isClosing } from './magazine-item';
 import { readMagazine } from './magazines';
 import { currentRequestId } from './request';
 import type { TableAccess } from './table-access';
-import { ConditionsFailed, type Transaction } from './table-writes';
+import { ConditionsFailed, lookAgain, type Transaction } from './table-writes';
 
 /**
  * Articles live under their magazine's incarnation, numbered 1, 2, 3… in the order they are
@@ -95,7 +95,15 @@ export const createArticle = async (
         return {
           items,
           result: { id, replayed: false },
-          made: async () => isMine(await writerOf(access, articleKey(record.incarnation, seq), token)),
+          // No article at its number: not added, if its magazine still has the incarnation (the articles
+          // of one go only with it); gone with the magazine since, it may have been, unless the failure
+          // was a transaction sent once and cancelled.
+          made: async (error) => {
+            const writer = await writerOf(access, articleKey(record.incarnation, seq), token);
+            if (writer !== 'none' || cancelled(error)) return isMine(writer);
+            const magazine = await lookAgain(access, magazineKey(generation, magazineId));
+            return magazine !== 'unknown' && magazine?.[attr.incarnation] === record.incarnation ? false : 'unknown';
+          },
         };
       },
       // Another article took the number, or the magazine changed: read it again, after its turn.

@@ -4,7 +4,7 @@ import { cancellationReasons } from './failures';
 import { decodeHead, switchedAtOf } from './items';
 import { attr, FIRST_GENERATION, GUARD_COUNT, guardKey, HEAD_REPLICAS, headKey, type Key } from './keys';
 import { backoff, type Item, type ItemsByKey, type TableAccess } from './table-access';
-import { ConditionsFailed, lookAgain, type TransactItem, type Transaction, transact } from './table-writes';
+import { ConditionsFailed, lookAgain, sentAgain, type TransactItem, type Transaction, transact } from './table-writes';
 
 /**
  * The collection generation: which generation readers and writers use. The head (replicated on
@@ -156,9 +156,10 @@ export const writeLoop = async <T>(
       }
       const made = await write.made(error);
       if (made === true) return write.result;
-      // A transaction cancelled on its conditions wrote nothing; any other failure may hide a write
-      // that landed, and a client told "not carried out" would send it again and make it twice.
-      if (made === 'unknown' && !(error instanceof ConditionsFailed))
+      // A transaction cancelled on its conditions wrote nothing, unless the SDK had sent it before
+      // (`sentAgain`); any other failure may hide a write that landed, and a client told "not
+      // carried out" would send it again and make it twice.
+      if (made === 'unknown' && !(error instanceof ConditionsFailed && cancelled(error)))
         throw new StoreUnavailable('unconfirmed', 1, { cause: error });
       if (await retry(error, count)) continue;
       throw error;
@@ -184,8 +185,12 @@ export const writerOf = async (
   return (token !== undefined && item[attr.writeToken] === token) || own?.(item) ? 'this' : 'another';
 };
 
-/** A transaction DynamoDB cancelled (its conditions, a conflict, throttling): that send wrote nothing. */
+/**
+ * A transaction DynamoDB cancelled (its conditions, a conflict, throttling) that the SDK sent once:
+ * it wrote nothing. One the SDK sent again first (`sentAgain`) may have been written by an earlier send.
+ */
 export const cancelled = (error: unknown): boolean => {
+  if (sentAgain(error)) return false;
   if (error instanceof ConditionsFailed) return true;
   const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
   return (

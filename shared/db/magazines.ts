@@ -328,10 +328,10 @@ export const deleteMagazine = async (
       return {
         items,
         result: { trash, incarnation },
-        // A refused condition is a change by someone else, not a sign that this delete was made; the id
-        // created anew since, it was made if the incarnation it deleted has its deletion note.
+        // A condition refused to a single send is another's change, not a sign that this delete was made;
+        // the id created anew since, it was made if the incarnation it deleted has its deletion note.
         made: async (error) => {
-          if (error instanceof ConditionsFailed) return false;
+          if (error instanceof ConditionsFailed && cancelled(error)) return false;
           const writer = await writerOf(
             access,
             magazineKey(generation, id),

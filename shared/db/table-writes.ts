@@ -55,10 +55,21 @@ export const writeMany = async (
   await Promise.all(Array.from({ length: Math.min(parallel, chunks.length) }, worker));
 };
 
+/** Failures of transactions that an earlier send may have written all the same (`sentAgain`). */
+const unsure = new WeakSet<object>();
+
+/**
+ * Whether `error` ends a transaction that the SDK sent more than once (with the same token) before
+ * it failed: an earlier send may have landed, its answer lost, so a cancellation of a later one
+ * (a conflict with that very send, or a condition it left unmet) does not show that nothing was written.
+ */
+export const sentAgain = (error: unknown): boolean => error instanceof Object && unsure.has(error);
+
 /**
  * One TransactWriteItems. A transaction that lost a race with another on a shared item is sent
  * again after a jittered backoff, until the deadline; one whose conditions failed raises
- * `ConditionsFailed` with the names of the items whose conditions did not hold.
+ * `ConditionsFailed` with the names of the items whose conditions did not hold. A failure after
+ * the SDK sent one of its sends twice is marked (`sentAgain`).
  */
 export const transact = async (
   access: TableAccess,
@@ -66,19 +77,27 @@ export const transact = async (
   { retryConflicts = true }: { readonly retryConflicts?: boolean } = {},
 ): Promise<{ readonly retries: number }> => {
   const { items, names } = itemsOf(transaction);
+  let resent = false;
+  const marked = (error: unknown) => {
+    if (resent && error instanceof Object) unsure.add(error);
+    return error;
+  };
   for (let attempt = 0; ; attempt++) {
     try {
       await access.send((client, options) => client.send(new TransactWriteCommand({ TransactItems: items }), options));
       return { retries: attempt };
     } catch (error) {
-      const reasons = cancellationReasons((error as { cause?: unknown }).cause ?? error);
+      const cause = (error as { cause?: unknown }).cause ?? error;
+      // The SDK's retries of one send (after a lost answer, a timeout, a 5xx) resend its token: `attempts` says how many.
+      resent ||= ((cause as { $metadata?: { attempts?: number } }).$metadata?.attempts ?? 1) > 1;
+      const reasons = cancellationReasons(cause);
       const failed = [
         ...new Set(
           reasons?.flatMap((code, index) => (code === 'ConditionalCheckFailed' ? [names[index] ?? `${index}`] : [])),
         ),
       ];
-      if (failed.length > 0) throw new ConditionsFailed(failed);
-      if (!isConflict(error) || !retryConflicts || access.remaining() < 100) throw error;
+      if (failed.length > 0) throw marked(new ConditionsFailed(failed));
+      if (!isConflict(error) || !retryConflicts || access.remaining() < 100) throw marked(error);
       countForRequest('StoreConflictsRetried');
       await backoff(attempt);
     }

@@ -97,8 +97,16 @@ describe('a write whose answer is lost, with no way to look whether it was made'
 
   it('answers 503 50301 when the look shows the write was not made', async () => {
     dynamo.on(TransactWriteCommand).rejects(serverFault());
+    // No article at its number, and the magazine still has its incarnation (its articles go only with it).
+    dynamo.on(GetCommand, { Key: { PK: 'G#0#MAG#m1', SK: 'MAGAZINE' } }).resolves({ Item: magazineItem('r1') });
     const res = await invoke(createArticle, addArticle);
     expect([res.status, res.json?.errorCode]).toEqual([503, '50301']);
+  });
+
+  it('answers 503 50303 when no article is at its number but its magazine is gone: its articles went with it', async () => {
+    dynamo.on(TransactWriteCommand).rejects(serverFault());
+    const res = await invoke(createArticle, addArticle);
+    expect([res.status, res.json?.errorCode]).toEqual([503, '50303']);
   });
 });
 

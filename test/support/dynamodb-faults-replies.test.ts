@@ -110,6 +110,28 @@ describe('lostReply', () => {
   });
 });
 
+describe('conflict', () => {
+  it('cancels a transaction without applying it; after a lost reply the SDK resent it, and its failure says so', async () => {
+    const id = newId();
+    proxy.inject({ operations: (call) => call.attempt === 1, fault: 'lostReply', times: 1 });
+    proxy.inject({ operations: (call) => (call.attempt ?? 1) > 1, fault: 'conflict', times: 1 });
+    const failure = await failureOf(
+      sdk().send(new TransactWriteCommand({ TransactItems: [{ Put: { TableName: table, Item: item(id) } }] })),
+    );
+    expect(failure.name).toBe('TransactionCanceledException');
+    expect((failure as unknown as { CancellationReasons: unknown }).CancellationReasons).toEqual([
+      { Code: 'TransactionConflict', Message: expect.any(String) },
+    ]);
+    // The first send landed: a cancelled resend does not prove that nothing was written.
+    expect(failure.$metadata.attempts).toBe(2);
+    expect(await stored(id)).toEqual(item(id));
+    expect(proxy.calls().map((call) => [call.outcome, call.forwarded])).toEqual([
+      ['lostReply', true],
+      ['conflict', false],
+    ]);
+  });
+});
+
 describe('ClientRequestToken on DynamoDB Local', () => {
   const increment = (id: string, token: string, by = 1) =>
     new TransactWriteItemsCommand({

@@ -37,19 +37,17 @@ import {
 } from './fault-answers';
 import {
   type ActiveRule,
-  attemptOf,
   conflictSettings,
   delay,
   forwardedHeaders,
   keyAttributesResolver,
   type MutableCall,
-  operationNamed,
+  newCall,
   readBody,
   ruleMatches,
   zeroInjected,
 } from './fault-http';
 import type { Fault, FaultProxy, FaultProxyOptions, JsonObject, ProxiedCall } from './fault-types';
-import { operationOf } from './grants';
 
 export type { Fault, FaultKind, FaultProxy, JsonObject, JsonValue, RecordedCall } from './fault-types';
 export { capacityByOperation, countByOperation, sumCapacity } from './recorded-calls';
@@ -239,20 +237,7 @@ export const startFaultProxy = async (
   };
 
   const record = (incoming: IncomingMessage, request: JsonObject): MutableCall => {
-    const call: MutableCall = {
-      index: nextIndex++,
-      operation: operationNamed(incoming.headers['x-amz-target']),
-      request,
-      attempt: attemptOf(incoming.headers['amz-sdk-request']),
-      invocationId: asString(incoming.headers['amz-sdk-invocation-id']),
-      caller: operationOf(incoming.headers),
-      outcome: 'passed',
-      forwarded: false,
-      status: 0,
-      readCapacityUnits: 0,
-      writeCapacityUnits: 0,
-      responseBytes: 0,
-    };
+    const call = newCall(incoming, request, nextIndex++);
     recorded.push(call);
     return call;
   };
@@ -284,6 +269,18 @@ export const startFaultProxy = async (
         return;
       case 'unprocessed':
         return reply(res, call, await unprocessed(incoming, call, fault.keep));
+      case 'conflict': {
+        const ids = itemIds(call.operation, call.request, keyAttributesFor);
+        return reply(
+          res,
+          call,
+          conflictAnswer(
+            call.operation,
+            ids,
+            ids.map((_, index) => index),
+          ),
+        );
+      }
       default:
         return reply(res, call, await dynamoDb(incoming, call, call.request));
     }

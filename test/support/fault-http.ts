@@ -1,14 +1,16 @@
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import { BATCHES, DEFAULT_KEY_ATTRIBUTES, type KeyAttributesFor } from './fault-answers';
+import { asString, BATCHES, DEFAULT_KEY_ATTRIBUTES, type KeyAttributesFor } from './fault-answers';
 import type {
   ConflictOptions,
   Fault,
   FaultKind,
   FaultProxyOptions,
   FaultRule,
+  JsonObject,
   ProxiedCall,
   RecordedCall,
 } from './fault-types';
+import { operationOf } from './grants';
 
 /** The fault proxy's HTTP plumbing and the matching of its rules (dynamodb-faults.ts). */
 
@@ -53,6 +55,22 @@ export const delay = (ms: number) =>
 
 export type MutableCall = { -readonly [K in keyof RecordedCall]: RecordedCall[K] };
 
+/** A call as it arrives, before it is answered. */
+export const newCall = (incoming: IncomingMessage, request: JsonObject, index: number): MutableCall => ({
+  index,
+  operation: operationNamed(incoming.headers['x-amz-target']),
+  request,
+  attempt: attemptOf(incoming.headers['amz-sdk-request']),
+  invocationId: asString(incoming.headers['amz-sdk-invocation-id']),
+  caller: operationOf(incoming.headers),
+  outcome: 'passed',
+  forwarded: false,
+  status: 0,
+  readCapacityUnits: 0,
+  writeCapacityUnits: 0,
+  responseBytes: 0,
+});
+
 export const zeroInjected = (): Record<FaultKind, number> => ({
   throttle: 0,
   internal: 0,
@@ -60,6 +78,7 @@ export const zeroInjected = (): Record<FaultKind, number> => ({
   timeout: 0,
   lostReply: 0,
   unprocessed: 0,
+  conflict: 0,
 });
 
 export interface ActiveRule {

@@ -22,6 +22,12 @@ export type Fault =
   /** Forwarded (so applied), then answered with a 500 (default) or by dropping the connection. */
   | { readonly kind: 'lostReply'; readonly reply?: 'internal' | 'drop' }
   /**
+   * Not forwarded; refused as DynamoDB refuses a write that meets a transaction in flight on its
+   * items: TransactionCanceledException with TransactionConflict on every item of a transaction
+   * (which the SDK does not retry), TransactionConflictException otherwise.
+   */
+  | { readonly kind: 'conflict' }
+  /**
    * BatchWriteItem/BatchGetItem only: forwards the first `keep(count)` requests (default half,
    * rounded down; always at least one withheld) and returns the others as unprocessed.
    */

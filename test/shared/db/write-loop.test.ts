@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { writeLoop } from '../../../shared/db/generation';
+import { cancelled, writeLoop } from '../../../shared/db/generation';
 import type { TableAccess } from '../../../shared/db/table-access';
 import { ConditionsFailed } from '../../../shared/db/table-writes';
 import { StoreUnavailable } from '../../../shared/domain/errors';
@@ -25,7 +25,7 @@ const accessFailing = (failures: unknown[], remaining = 10_000) => {
   return { access, transact };
 };
 
-const write = (made: (error: unknown) => Promise<boolean> = async () => false) => ({
+const write = (made: (error: unknown) => Promise<boolean | 'unknown'> = async () => false) => ({
   items: { guard: { ConditionCheck: { TableName: 't', Key: {}, ConditionExpression: 'x' } } },
   result: 'written',
   made,
@@ -79,6 +79,45 @@ describe('writeLoop', () => {
     const built = ['again', { done: 'unchanged' }] as const;
     expect(await writeLoop(access, async (attempt) => built[attempt]!, { retry: () => false })).toBe('unchanged');
     expect(transact).not.toHaveBeenCalled();
+  });
+
+  /** A transaction cancelled as DynamoDB cancels one that met another in flight, after `attempts` sends of the SDK. */
+  const conflict = (attempts: number) =>
+    new StoreUnavailable('conflict', 1, {
+      cause: Object.assign(new Error('cancelled'), {
+        name: 'TransactionCanceledException',
+        CancellationReasons: [{ Code: 'TransactionConflict' }],
+        $metadata: { attempts },
+      }),
+    });
+
+  it('takes a transaction sent once and cancelled for one that wrote nothing, even when its look cannot tell', async () => {
+    const lostRace = new ConditionsFailed(['magazine']);
+    const { access, transact } = accessFailing([conflict(1), lostRace]);
+    const made = vi.fn(async (error: unknown) => (cancelled(error) ? false : 'unknown'));
+    await expect(writeLoop(access, async () => write(made), { retry: () => false })).rejects.toBe(lostRace);
+    expect(transact).toHaveBeenCalledTimes(2);
+    expect(made).toHaveBeenCalledWith(lostRace);
+  });
+
+  it('does not, once the SDK sent it more than once: an earlier send may have landed, its answer lost (503 unconfirmed)', async () => {
+    for (const failures of [[conflict(2)], [conflict(3), new ConditionsFailed(['magazine'])]]) {
+      const last = failures.at(-1);
+      const { access } = accessFailing([...failures]);
+      const seen: unknown[] = [];
+      const made = vi.fn(async (error: unknown) => {
+        seen.push(error);
+        return cancelled(error) ? false : 'unknown';
+      });
+      const retry = vi.fn(() => true);
+      const failure = await writeLoop(access, async () => write(made), {
+        retry,
+        retryConflicts: failures.length > 1,
+      }).catch((error: unknown) => error);
+      expect(failure).toMatchObject({ reason: 'unconfirmed' });
+      expect(seen.length === 1 && seen[0] === last).toBe(true);
+      expect(retry).not.toHaveBeenCalled();
+    }
   });
 
   it('gives up with a 503 when the generation is sealed and the request has no time left to wait', async () => {
