@@ -3,6 +3,7 @@ import {
   DescribeStreamCommand,
   DynamoDBStreamsClient,
   GetRecordsCommand,
+  type GetRecordsCommandOutput,
   GetShardIteratorCommand,
   type _Record as StreamRecord,
 } from '@aws-sdk/client-dynamodb-streams';
@@ -93,15 +94,41 @@ export const openStream = async (options: {
   });
   /** Open shards, by id: where to read next. */
   const iterators = new Map<string, string | undefined>();
+  /** The last record read of each shard: where a consumer resumes, as an event source mapping checkpoints. */
+  const lastRead = new Map<string, string>();
+  const iteratorOf = async (id: string, after = lastRead.get(id)) => {
+    const { ShardIterator } = await streams.send(
+      new GetShardIteratorCommand({
+        StreamArn: streamArn,
+        ShardId: id,
+        ...(after
+          ? { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER', SequenceNumber: after }
+          : { ShardIteratorType: 'TRIM_HORIZON' }),
+      }),
+    );
+    return ShardIterator;
+  };
   const refreshShards = async () => {
     const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
     for (const shard of StreamDescription?.Shards ?? []) {
       const id = shard.ShardId;
       if (!id || iterators.has(id)) continue;
-      const { ShardIterator } = await streams.send(
-        new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: id, ShardIteratorType: 'TRIM_HORIZON' }),
-      );
-      iterators.set(id, ShardIterator);
+      iterators.set(id, await iteratorOf(id));
+    }
+  };
+  /**
+   * One read of a shard. An iterator DynamoDB Local no longer honours (trimmed or expired, as it
+   * answers while several tables' streams are read at once) is taken again after the last record
+   * read: read on, it failed again and again and no record was ever handed over.
+   */
+  const getRecords = async (id: string, iterator: string): Promise<GetRecordsCommandOutput | undefined> => {
+    try {
+      return await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }));
+    } catch (error) {
+      const name = (error as Error).name;
+      if (name !== 'TrimmedDataAccessException' && name !== 'ExpiredIteratorException') throw error;
+      const again = await iteratorOf(id);
+      return again ? await streams.send(new GetRecordsCommand({ ShardIterator: again, Limit: READ_LIMIT })) : undefined;
     }
   };
   return {
@@ -111,10 +138,12 @@ export const openStream = async (options: {
       const records: StreamRecord[] = [];
       for (const [id, first] of iterators) {
         for (let iterator = first; iterator; ) {
-          const result = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }));
-          records.push(...(result.Records ?? []));
-          iterators.set(id, result.NextShardIterator);
-          iterator = drain && result.Records?.length ? result.NextShardIterator : undefined;
+          const result = await getRecords(id, iterator);
+          records.push(...(result?.Records ?? []));
+          const last = result?.Records?.at(-1)?.dynamodb?.SequenceNumber;
+          if (last) lastRead.set(id, last);
+          iterators.set(id, result?.NextShardIterator);
+          iterator = drain && result?.Records?.length ? result.NextShardIterator : undefined;
         }
       }
       return records;
