@@ -13,7 +13,7 @@ import { attr, bulkKey, type CountedList, FIRST_GENERATION, GUARD_COUNT, guardKe
 import { countsOf, readList } from './lists';
 import { isUnchanged, magazineItem } from './magazine-item';
 import { currentRequestId } from './request';
-import type { Item, TableAccess } from './table-access';
+import { backoff, type Item, type TableAccess } from './table-access';
 import { ConditionsFailed, lookAgain, type Transaction, transact, update, writeMany } from './table-writes';
 
 /**
@@ -56,6 +56,44 @@ const sealGuards = (access: TableAccess, generation: string, leaseUntil: number)
     16,
   );
 
+/**
+ * Whether a step of a bulk write that failed is worth sending again: a failure a retry may cure
+ * (throttling, a fault or timeout of the store; lost races are retried where they are met), with
+ * time left for it. Every step is one a retry repeats harmlessly (a read, a seal, a write into the
+ * generation no reader sees, a conditional update of its own claim), and is far cheaper than the
+ * whole bulk write: given up on the first fault that outlasted the SDK's attempts (a few hundred
+ * ms), it answered 503 with most of its deadline left, and its claim held every other bulk write
+ * off for the rest of its lease.
+ */
+const worthAnother = async (access: TableAccess, error: unknown, attempt: number) => {
+  if (!(error instanceof StoreUnavailable) || !['throttled', 'fault', 'timeout'].includes(error.reason)) return false;
+  if (access.remaining() < 1_000) return false;
+  await backoff(attempt, 50, 1_000);
+  return true;
+};
+
+/** The request's table access, each call of which is sent again while `worthAnother` says so. */
+const patient = (access: TableAccess): TableAccess => {
+  const persist =
+    <A extends unknown[], R>(step: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await step(...args);
+        } catch (error) {
+          if (!(await worthAnother(access, error, attempt))) throw error;
+        }
+      }
+    };
+  return {
+    ...access,
+    get: persist(access.get),
+    getMany: persist(access.getMany),
+    query: persist(access.query),
+    send: persist(access.send),
+  };
+};
+
 const collectionRevision = async (access: TableAccess, generation: string) =>
   `${generation}.${countsOf(await readList(access, generation, 'ALL')).writes}`;
 
@@ -96,10 +134,11 @@ const listItems = (target: string, magazines: readonly Magazine[], now: number):
 };
 
 export const replaceAllMagazines = async (
-  access: TableAccess,
+  request: TableAccess,
   drafts: readonly IdentifiedDraft[],
   precondition: Precondition | undefined,
 ) => {
+  const access = patient(request);
   const fingerprint = digest(JSON.stringify(drafts.map((d) => [d.id, d.title, d.tags, d.created ?? null])));
   const generation = await readGeneration(access);
   // A stale If-Match is refused before anything is written; it is checked again once the collection is sealed.
@@ -196,10 +235,11 @@ export const replaceAllMagazines = async (
     16,
   );
 
-  // 4. Switch, with the seal far from its end.
-  leaseUntil = await renewIfNeeded(access, generation, bulkId, leaseUntil, SWITCH_MARGIN_MS + 5_000);
+  // 4. Switch, with the seal far from its end: each attempt renews it if need be, and asks for the
+  // margin from when it is sent (an attempt is sent on the request's access, not its patient one,
+  // so that no attempt is sent again with a margin reckoned from an earlier moment).
   const trash = trashEntry(access.tableName, { kind: 'generation', generation, successor: target });
-  const switchItems: Transaction = {
+  const switchItems = (): Transaction => ({
     bulk: {
       Update: {
         TableName: access.tableName,
@@ -245,18 +285,24 @@ export const replaceAllMagazines = async (
       },
     })),
     trash: trash.put,
-  };
-  try {
-    await transact(access, switchItems);
-  } catch (error) {
-    if (error instanceof ConditionsFailed) throw new StoreUnavailable('collection-busy', 1);
-    // A switch whose answer was lost may have been made: then the request succeeded, and says so.
-    if (!(await switchedTo(access, target))) throw error;
+  });
+  for (let attempt = 1; ; attempt++) {
+    leaseUntil = await renewIfNeeded(access, generation, bulkId, leaseUntil, SWITCH_MARGIN_MS + 5_000);
+    try {
+      await transact(request, switchItems());
+      break;
+    } catch (error) {
+      // A switch whose answer was lost may have been made (and, sent again, then fails its
+      // conditions): then the request succeeded, and says so.
+      if (await switchedTo(access, target)) break;
+      if (error instanceof ConditionsFailed) throw new StoreUnavailable('collection-busy', 1);
+      if (!(await worthAnother(request, error, attempt))) throw error;
+    }
   }
   learnGeneration(target);
 
   // 5. Clean up what no reader can reach any more, for a moment: later sweeps (and the janitor) finish it.
-  await sweep(access, Math.min(BULK_SWEEP_MS, access.remaining() - 3_000)).catch(() => undefined);
+  await sweep(request, Math.min(BULK_SWEEP_MS, request.remaining() - 3_000)).catch(() => undefined);
 };
 
 const switchedTo = async (access: TableAccess, target: string) => {
