@@ -21,6 +21,11 @@ export const CALL_ATTEMPTS = 3;
 export const BULK_LEASE_MS = 40_000;
 /** A bulk write switches only while its seal has this long to run. */
 export const SWITCH_MARGIN_MS = 15_000;
+/**
+ * How long a bulk write keeps sending one of its calls again after faults the SDK's attempts did
+ * not cure: a fault that passes is outlasted, a store that stays down still gets its 503 soon.
+ */
+export const BULK_STEP_PATIENCE_MS = 3_000;
 /** How long a bulk write spends on garbage before it answers. */
 export const BULK_SWEEP_MS = 2_000;
 /** A replaced generation's guards outlive the switch by this much. */
@@ -86,6 +91,7 @@ const rules: readonly [string, boolean][] = [
   ['the switch margin outlasts any write that read the head before the switch', SWITCH_MARGIN_MS > ORDINARY_REQUEST_MS],
   ['the lease leaves room for the switch margin', BULK_LEASE_MS > SWITCH_MARGIN_MS],
   ['sealed guards outlive the switch margin', GUARDS_KEPT_MS > SWITCH_MARGIN_MS],
+  ["a bulk write's patience with a call leaves it time to answer", BULK_STEP_PATIENCE_MS < LONGEST_REQUEST_MS / 4],
   ['a closing mark outlasts the deletion that set it', CLOSING_MS > ORDINARY_REQUEST_MS],
   ['a retired block outlasts any read that holds its directory', RETIRED_BLOCK_MS > LONGEST_REQUEST_MS],
   ['an idempotency lease outlasts the request that holds it', IDEMPOTENCY_LEASE_MS > LONGEST_REQUEST_MS],

@@ -3,7 +3,7 @@ import { PreconditionFailed, StoreUnavailable } from '../domain/errors';
 import { nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine } from '../domain/magazine';
 import { type Precondition, unmetCondition } from '../domain/store';
-import { BULK_LEASE_MS, BULK_SWEEP_MS, SWITCH_MARGIN_MS } from '../timing';
+import { BULK_LEASE_MS, BULK_STEP_PATIENCE_MS, BULK_SWEEP_MS, SWITCH_MARGIN_MS } from '../timing';
 import { sweep, trashEntry } from './cleanup';
 import { countChanges, type Delta } from './counts';
 import { builtList } from './fold';
@@ -57,17 +57,16 @@ const sealGuards = (access: TableAccess, generation: string, leaseUntil: number)
   );
 
 /**
- * Whether a step of a bulk write that failed is worth sending again: a failure a retry may cure
- * (throttling, a fault or timeout of the store; lost races are retried where they are met), with
- * time left for it. Every step is one a retry repeats harmlessly (a read, a seal, a write into the
- * generation no reader sees, a conditional update of its own claim), and is far cheaper than the
- * whole bulk write: given up on the first fault that outlasted the SDK's attempts (a few hundred
- * ms), it answered 503 with most of its deadline left, and its claim held every other bulk write
- * off for the rest of its lease.
+ * Whether a step of a bulk write that failed (first at `since`) is worth sending again: a failure a
+ * retry may cure (throttling, a fault or timeout of the store; lost races are retried where they are
+ * met), for `BULK_STEP_PATIENCE_MS` while the request has time. Every step is one a retry repeats
+ * harmlessly (a read, a seal, a write into the generation no reader sees, a conditional update of its
+ * own claim): given up on the first fault that outlasted the SDK's attempts, the bulk write answered
+ * 503 with most of its deadline left, and its claim held every other bulk write off for its lease.
  */
-const worthAnother = async (access: TableAccess, error: unknown, attempt: number) => {
+const worthAnother = async (access: TableAccess, error: unknown, attempt: number, since: number) => {
   if (!(error instanceof StoreUnavailable) || !['throttled', 'fault', 'timeout'].includes(error.reason)) return false;
-  if (access.remaining() < 1_000) return false;
+  if (access.remaining() < 1_000 || Date.now() - since > BULK_STEP_PATIENCE_MS) return false;
   await backoff(attempt, 50, 1_000);
   return true;
 };
@@ -77,11 +76,13 @@ const patient = (access: TableAccess): TableAccess => {
   const persist =
     <A extends unknown[], R>(step: (...args: A) => Promise<R>) =>
     async (...args: A): Promise<R> => {
+      let since: number | undefined;
       for (let attempt = 1; ; attempt++) {
         try {
           return await step(...args);
         } catch (error) {
-          if (!(await worthAnother(access, error, attempt))) throw error;
+          since ??= Date.now();
+          if (!(await worthAnother(access, error, attempt, since))) throw error;
         }
       }
     };
@@ -286,6 +287,7 @@ export const replaceAllMagazines = async (
     })),
     trash: trash.put,
   });
+  let since: number | undefined;
   for (let attempt = 1; ; attempt++) {
     leaseUntil = await renewIfNeeded(access, generation, bulkId, leaseUntil, SWITCH_MARGIN_MS + 5_000);
     try {
@@ -296,7 +298,8 @@ export const replaceAllMagazines = async (
       // conditions): then the request succeeded, and says so.
       if (await switchedTo(access, target)) break;
       if (error instanceof ConditionsFailed) throw new StoreUnavailable('collection-busy', 1);
-      if (!(await worthAnother(request, error, attempt))) throw error;
+      since ??= Date.now();
+      if (!(await worthAnother(request, error, attempt, since))) throw error;
     }
   }
   learnGeneration(target);
