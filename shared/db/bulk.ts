@@ -337,8 +337,9 @@ const renewIfNeeded = async (
   return renewed;
 };
 
-/** A bulk write refused (412) lets the collection go at once, rather than at the end of its lease. */
-const release = async (access: TableAccess, generation: string, bulkId: string) => {
+/** A bulk write refused (412) lets the collection go at once, unsealed while its claim holds: another's seal is never undone. */
+export const release = async (access: TableAccess, generation: string, bulkId: string) => {
+  await sealGuards(access, generation, 0);
   await update(access, {
     Key: bulkKey(generation),
     UpdateExpression: 'SET #lease = :past',
@@ -346,5 +347,4 @@ const release = async (access: TableAccess, generation: string, bulkId: string) 
     ExpressionAttributeNames: { '#lease': attr.leaseUntil, '#bulk': attr.bulkId },
     ExpressionAttributeValues: { ':past': 0, ':bulk': bulkId },
   });
-  await sealGuards(access, generation, 0);
 };
