@@ -36,7 +36,7 @@ const commandLines = (text: string) => {
       ? { line: `${open.line} ${raw.trim()}`, where: open.where }
       : { line: raw.trim(), where: i + 1 };
     // Only a command's quotes count: prose has apostrophes.
-    const quotes = current.line.startsWith('curl ') ? (current.line.match(/'/g) ?? []).length : 0;
+    const quotes = /^([A-Z_]+=\$\()?curl /.test(current.line) ? (current.line.match(/'/g) ?? []).length : 0;
     if (current.line.endsWith('\\')) open = { ...current, line: current.line.slice(0, -1).trimEnd() };
     else if (quotes % 2 === 1) open = current;
     else {
@@ -47,9 +47,16 @@ const commandLines = (text: string) => {
   return lines;
 };
 
+/** `NAME=$(curl … | …)` keeps a field of the answer for the lines after it: the curl inside is an example too. */
+const unwrapped = ({ line, where }: { line: string; where: number }) => ({
+  line: line.replace(/^[A-Z_]+=\$\((curl .*?)(?:\s\|\s.*)?\)$/, '$1'),
+  where,
+});
+
 /** The requests to the API (`$API`, or `$API_URL` once deployed) of a document's `curl` lines. */
 const examplesOf = (file: string): Example[] =>
   commandLines(readFileSync(new URL(file, root), 'utf8'))
+    .map(unwrapped)
     .filter(({ line }) => line.startsWith('curl ') && /\$API(_URL)?\//.test(line))
     .map(({ line, where }) => {
       const argv = words(line.replace(/\s#.*$/, ''));
@@ -57,8 +64,11 @@ const examplesOf = (file: string): Example[] =>
       const option = (name: string) => argv[argv.indexOf(name) + 1];
       const body = argv.includes('-d') ? option('-d') : undefined;
       const method = argv.includes('-X') ? option('-X')! : argv.includes('-I') ? 'HEAD' : body ? 'POST' : 'GET';
-      // A placeholder such as <articleId> stands for an id the reader copies from an earlier answer.
-      const path = url.replace(/^\$API(_URL)?/, '').replace(/<[^>]+>/g, 'a1b2c3');
+      // A placeholder such as <articleId>, or a variable such as $ARTICLE, stands for an id taken from an earlier answer.
+      const path = url
+        .replace(/^\$API(_URL)?/, '')
+        .replace(/\$\(date -u \+%Y\)/g, String(new Date().getUTCFullYear()))
+        .replace(/<[^>]+>|\$[A-Z_]+/g, 'a1b2c3');
       return { where: `${file}:${where}`, method, path, body };
     });
 
