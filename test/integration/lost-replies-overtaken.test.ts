@@ -1,6 +1,7 @@
 import { afterAll, afterEach, describe, expect, inject, it } from 'vitest';
 import { startFaultProxy } from '../support/dynamodb-faults';
 import type { ProxiedCall } from '../support/fault-types';
+import { firstClients } from '../support/first-clients';
 import { expectError, magazineBody, uniqueId, useLocalApi } from './expect-api';
 
 /**
@@ -14,19 +15,6 @@ afterAll(() => proxy.close());
 afterEach(() => proxy.clearFaults());
 
 const local = useLocalApi({ events: true, env: { DYNAMODB_ENDPOINT: proxy.endpoint } });
-
-/** The first client's transaction: the one of `caller` that names `title` (or any of `caller`'s, without one). */
-const firstClients = (caller: string, title?: string) => (call: ProxiedCall) => {
-  if (call.operation !== 'TransactWriteItems' || call.caller !== caller) return false;
-  if (title === undefined) return true;
-  const items = (call.request.TransactItems ?? []) as {
-    Put?: { Item?: { title?: { S?: string } } };
-    Update?: { ExpressionAttributeValues?: Record<string, { S?: string }> };
-  }[];
-  return items.some(
-    (item) => item.Put?.Item?.title?.S === title || item.Update?.ExpressionAttributeValues?.[':title']?.S === title,
-  );
-};
 
 /** Loses the answer of the write `matches` picks once it has landed, and lets `overtake` write before the request looks. */
 const overtaken = async <T>(
