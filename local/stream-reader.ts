@@ -96,7 +96,7 @@ export const openStream = async (options: {
   const iterators = new Map<string, string | undefined>();
   /** The last record read of each shard: where a consumer resumes, as an event source mapping checkpoints. */
   const lastRead = new Map<string, string>();
-  const iteratorOf = async (id: string, after = lastRead.get(id)) => {
+  const iteratorOf = async (id: string, after: string | undefined) => {
     const { ShardIterator } = await streams.send(
       new GetShardIteratorCommand({
         StreamArn: streamArn,
@@ -113,7 +113,7 @@ export const openStream = async (options: {
     for (const shard of StreamDescription?.Shards ?? []) {
       const id = shard.ShardId;
       if (!id || iterators.has(id)) continue;
-      iterators.set(id, await iteratorOf(id));
+      iterators.set(id, await iteratorOf(id, lastRead.get(id)));
     }
   };
   /**
@@ -121,15 +121,26 @@ export const openStream = async (options: {
    * answers while several tables' streams are read at once) is taken again after the last record
    * read: read on, it failed again and again and no record was ever handed over.
    */
+  const dropped = (error: unknown) =>
+    ['TrimmedDataAccessException', 'ExpiredIteratorException'].includes((error as Error).name);
+  const records = (iterator: string) =>
+    streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }));
   const getRecords = async (id: string, iterator: string): Promise<GetRecordsCommandOutput | undefined> => {
     try {
-      return await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: READ_LIMIT }));
+      return await records(iterator);
     } catch (error) {
-      const name = (error as Error).name;
-      if (name !== 'TrimmedDataAccessException' && name !== 'ExpiredIteratorException') throw error;
-      const again = await iteratorOf(id);
-      return again ? await streams.send(new GetRecordsCommand({ ShardIterator: again, Limit: READ_LIMIT })) : undefined;
+      if (!dropped(error)) throw error;
     }
+    // After the last record read; from the shard's oldest record when that one is gone too.
+    for (const after of [lastRead.get(id), undefined]) {
+      try {
+        const again = await iteratorOf(id, after);
+        return again ? await records(again) : undefined;
+      } catch (error) {
+        if (!dropped(error) || after === undefined) throw error;
+      }
+    }
+    return undefined;
   };
   return {
     /** The records written since the last read: a batch of each shard, or with `drain` all of them. */

@@ -135,7 +135,8 @@ export const createMagazine = async (
               token,
               (item) => item[attr.incarnation] === incarnation,
             );
-            if (owner === 'this' || owner === 'unknown') return owner === 'this' || owner;
+            if (owner === 'this') return true;
+            if (owner === 'unknown') return owner;
             const deleted = cancelled(error)
               ? false
               : await wasDeleted(access, deletionKey(generation, id, incarnation));

@@ -57,4 +57,35 @@ describe('the local stream reader, when DynamoDB Local drops its iterator', () =
       stream.close();
     }
   });
+
+  it('reads the shard from its oldest record when even the last one it read is gone', async () => {
+    tables.on(DescribeTableCommand).resolves({ Table: { LatestStreamArn: 'arn:stream' } });
+    streams.on(DescribeStreamCommand).resolves({ StreamDescription: { Shards: [{ ShardId: 'shard-1' }] } });
+    const trimmed = new TrimmedDataAccessException({ message: 'past the oldest stream record', $metadata: {} });
+    streams
+      .on(GetShardIteratorCommand, { ShardIteratorType: 'TRIM_HORIZON' })
+      .resolvesOnce({ ShardIterator: 'from-start' })
+      .resolves({ ShardIterator: 'from-oldest' })
+      .on(GetShardIteratorCommand, { ShardIteratorType: 'AFTER_SEQUENCE_NUMBER' })
+      .rejects(trimmed);
+    streams
+      .on(GetRecordsCommand, { ShardIterator: 'from-start' })
+      .resolves({ Records: [record('100')], NextShardIterator: 'dropped' })
+      .on(GetRecordsCommand, { ShardIterator: 'dropped' })
+      .rejects(trimmed)
+      .on(GetRecordsCommand, { ShardIterator: 'from-oldest' })
+      .resolves({ Records: [record('205')], NextShardIterator: 'next' });
+
+    const stream = await openStream({
+      endpoint: 'http://127.0.0.1:1',
+      tableName: 't',
+      dynamoDbClient: new DynamoDBClient({}),
+    });
+    try {
+      expect((await stream.read()).map((r) => r.dynamodb?.SequenceNumber)).toEqual(['100']);
+      expect((await stream.read()).map((r) => r.dynamodb?.SequenceNumber)).toEqual(['205']);
+    } finally {
+      stream.close();
+    }
+  });
 });
