@@ -3,6 +3,13 @@ import { gatewayCodings, minimumCompressionBytes } from '../shared/http/compress
 
 export type GatewayCoding = (typeof gatewayCodings)[number];
 
+/** Each coding API Gateway compresses responses with and decodes request bodies from, by its name. */
+const codecs: Record<GatewayCoding, { readonly encode: typeof gzipSync; readonly decode: typeof gunzipSync }> = {
+  gzip: { encode: gzipSync, decode: gunzipSync },
+  deflate: { encode: deflateSync, decode: inflateSync },
+};
+const isGatewayCoding = (coding: string): coding is GatewayCoding => Object.hasOwn(codecs, coding);
+
 /**
  * The coding API Gateway would compress a response with for this `Accept-Encoding`, if any.
  * API Gateway compresses only when the client's most preferred coding is one it supports: a
@@ -33,9 +40,7 @@ export const compressForClient = (
   alreadyEncoded: boolean,
 ): { body: Buffer; coding: GatewayCoding | undefined } => {
   const coding = alreadyEncoded || body.length < minimumCompressionBytes ? undefined : negotiateCoding(acceptEncoding);
-  if (coding === 'gzip') return { body: gzipSync(body), coding };
-  if (coding === 'deflate') return { body: deflateSync(body), coding };
-  return { body, coding: undefined };
+  return coding ? { body: codecs[coding].encode(body), coding } : { body, coding: undefined };
 };
 
 /**
@@ -50,10 +55,9 @@ export const decodeRequestBody = (
 ): Buffer | 'refused' | 'too-large' => {
   const coding = contentEncoding?.trim().toLowerCase();
   if (!coding || coding === 'identity' || body.length === 0) return body;
-  const decode = coding === 'gzip' ? gunzipSync : coding === 'deflate' ? inflateSync : undefined;
-  if (!decode) return 'refused';
+  if (!isGatewayCoding(coding)) return 'refused';
   try {
-    return decode(body, { maxOutputLength: maxBytes });
+    return codecs[coding].decode(body, { maxOutputLength: maxBytes });
   } catch (error) {
     return (error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE' ? 'too-large' : 'refused';
   }
