@@ -7,11 +7,11 @@ import { BULK_LEASE_MS, BULK_STEP_PATIENCE_MS, BULK_SWEEP_MS, SWITCH_MARGIN_MS }
 import { sweep, trashEntry } from './cleanup';
 import { countChanges, type Delta } from './counts';
 import { builtList } from './fold';
-import { headKeys, learnGeneration, readGeneration } from './generation';
+import { headKeys, learnGeneration, readHead } from './generation';
 import { decodeBulk, decodeMagazine, type MagazineRecord } from './items';
 import { attr, bulkKey, type CountedList, FIRST_GENERATION, GUARD_COUNT, guardKey, magazineKey } from './keys';
-import { countsOf, readList } from './lists';
 import { isUnchanged, magazineItem } from './magazine-item';
+import { collectionVersion } from './magazine-list';
 import { currentRequestId } from './request';
 import { backoff, type Item, type TableAccess } from './table-access';
 import { ConditionsFailed, lookAgain, type Transaction, transact, update, writeMany } from './table-writes';
@@ -95,9 +95,6 @@ const patient = (access: TableAccess): TableAccess => {
   };
 };
 
-const collectionRevision = async (access: TableAccess, generation: string) =>
-  `${generation}.${countsOf(await readList(access, generation, 'ALL')).writes}`;
-
 /** The magazine as the new generation holds it: what the request says, with what it keeps of the stored one. */
 const rebuilt = (bulkId: string, draft: IdentifiedDraft, stored: MagazineRecord | undefined, now: number) => {
   const previous = stored?.magazine;
@@ -141,9 +138,9 @@ export const replaceAllMagazines = async (
 ) => {
   const access = patient(request);
   const fingerprint = digest(JSON.stringify(drafts.map((d) => [d.id, d.title, d.tags, d.created ?? null])));
-  const generation = await readGeneration(access);
-  // A stale If-Match is refused before anything is written; it is checked again once the collection is sealed.
-  const stale = precondition && unmetCondition(precondition, await collectionRevision(access, generation));
+  const { generation, switchedAt } = await readHead(access);
+  // A stale precondition is refused before anything is written; it is checked again once the collection is sealed.
+  const stale = precondition && unmetCondition(precondition, await collectionVersion(access, generation, switchedAt));
   if (stale) throw new PreconditionFailed(stale);
   const now = Date.now();
 
@@ -182,23 +179,23 @@ export const replaceAllMagazines = async (
   });
   if (!claimed) throw new StoreUnavailable('collection-busy', 2);
 
-  // 2. Seal, then check If-Match on a collection that can no longer change.
+  // 2. Seal, then check the preconditions on a collection that can no longer change.
   await sealGuards(access, generation, leaseUntil);
-  const revision = await collectionRevision(access, generation);
-  const unmet = unmetCondition(precondition, revision);
+  const version = await collectionVersion(access, generation, switchedAt);
+  const unmet = unmetCondition(precondition, version);
   if (unmet) {
     await release(access, generation, bulkId);
     throw new PreconditionFailed(unmet);
   }
   // Carried on by the same request, the build resumes only if nothing changed since it began.
   const record = decodeBulk(await access.get(bulkKey(generation)));
-  const startAt = ours && record && record.sealedRevision === revision ? record.progress : 0;
+  const startAt = ours && record && record.sealedRevision === version.revision ? record.progress : 0;
   await update(access, {
     Key: bulkKey(generation),
     UpdateExpression: 'SET #revision = :revision',
     ConditionExpression: '#bulk = :bulk',
     ExpressionAttributeNames: { '#revision': attr.sealedRevision, '#bulk': attr.bulkId },
-    ExpressionAttributeValues: { ':revision': revision, ':bulk': bulkId },
+    ExpressionAttributeValues: { ':revision': version.revision, ':bulk': bulkId },
   });
 
   // 3. Build the new generation aside.

@@ -152,6 +152,16 @@ export const versionWith = (counts: ListCounts, tickets: readonly Ticket[]): Lis
   lastModified: tickets.reduce((latest, ticket) => Math.max(latest, ticket.at), counts.lastModified),
 });
 
+/**
+ * A list's version, as its pages tell it (`ETag`, `Last-Modified`) and preconditions hold it: its
+ * writes in this generation, and its last change, or the switch to the generation if later (a
+ * list the last bulk write emptied has no count of its own: it last changed then).
+ */
+export const listVersion = (generation: string, counts: ListCounts, switchedAt: number) => ({
+  revision: `${generation}.${counts.writes}`,
+  lastModified: Math.max(counts.lastModified, switchedAt),
+});
+
 /** How many members of a list fall in a year, or in the whole list. */
 export const countIn = (counts: ListCounts, year: string | undefined) =>
   year === undefined ? counts.total : (counts.years.get(year) ?? 0);

@@ -26,12 +26,15 @@ export type HeadRead = 'GetItem' | 'BatchGetItem';
  * `readInGeneration`), never with a generation remembered from an earlier request: a bulk write
  * keeps the generation it replaces sealed for longer than any request runs after reading the head.
  */
-export const readGeneration = async (access: TableAccess, by: HeadRead = 'GetItem'): Promise<string> => {
-  const head = someHead();
-  known =
-    decodeHead(by === 'GetItem' ? await access.get(head) : (await access.getMany([head])).get(head)) ??
-    FIRST_GENERATION;
-  return known;
+export const readGeneration = async (access: TableAccess, by: HeadRead = 'GetItem'): Promise<string> =>
+  (await readHead(access, by)).generation;
+
+/** The head as `readGeneration` reads it, with when its generation became the collection (see `GenerationRead`). */
+export const readHead = async (access: TableAccess, by: HeadRead = 'GetItem') => {
+  const key = someHead();
+  const head = by === 'GetItem' ? await access.get(key) : (await access.getMany([key])).get(key);
+  known = decodeHead(head) ?? FIRST_GENERATION;
+  return { generation: known, switchedAt: switchedAtOf(head) };
 };
 
 /**

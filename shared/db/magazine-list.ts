@@ -2,7 +2,8 @@ import { StoreUnavailable } from '../domain/errors';
 import { isIdentifier } from '../domain/fields';
 import type { Magazine } from '../domain/magazine';
 import { type MagazineFilter, type Page, type PageQuery, yearBounds } from '../domain/paging';
-import { countBefore, countIn } from './counts';
+import type { Version } from '../domain/store';
+import { countBefore, countIn, listVersion } from './counts';
 import { lastGeneration, readInGeneration } from './generation';
 import { decodeMagazineView, MAGAZINE_VIEW, magazineIdOf } from './items';
 import { idOfPosition, listPosition, type MagazineList, magazineKey, positionRange, tagList } from './keys';
@@ -77,9 +78,7 @@ export const listMagazines = async (
         count: total,
         offset: Math.max(0, at),
         ...(last !== undefined && at + positions.length < total && { next: last }),
-        // A list the last bulk write emptied has no count of its own: it last changed then.
-        lastModified: Math.max(counts.lastModified, switchedAt),
-        revision: `${generation}.${counts.writes}`,
+        ...listVersion(generation, counts, switchedAt),
       };
     } catch (error) {
       const moved = error instanceof GenerationMoved || error instanceof ListMoved;
@@ -93,3 +92,17 @@ export const listMagazines = async (
 class ListMoved extends Error {
   override readonly name = 'ListMoved';
 }
+
+/** The collection's version as `GET /magazines` tells it (`ETag`, `Last-Modified`). */
+export const collectionVersion = async (
+  access: TableAccess,
+  generation: string,
+  switchedAt: number,
+): Promise<Version> => {
+  const { revision, lastModified } = listVersion(
+    generation,
+    countsOf(await readList(access, generation, 'ALL')),
+    switchedAt,
+  );
+  return { revision, updated: lastModified };
+};

@@ -207,13 +207,13 @@ export const replaceMagazine = async (
         (found) => {
           const previous = recordIn(found)?.magazine;
           // A replace refused, or a create (which waits itself), waits for nothing.
-          if (!previous || !satisfies(precondition, previous.revision)) return undefined;
+          if (!previous || !satisfies(precondition, previous)) return undefined;
           return { before: previous.tags, after: draft.tags };
         },
       );
       const { generation } = read;
       const record = recordIn(read);
-      const unmet = unmetCondition(precondition, record?.magazine.revision);
+      const unmet = unmetCondition(precondition, record?.magazine);
       if (unmet) throw new PreconditionFailed(unmet);
       if (!record) {
         try {
@@ -306,7 +306,7 @@ export const deleteMagazine = async (
       const { generation, record } = await readMagazine(access, id);
       if (!record) throw new NotFound('magazine', id);
       const { magazine, incarnation } = record;
-      const unmet = unmetCondition(precondition, magazine.revision);
+      const unmet = unmetCondition(precondition, magazine);
       if (unmet) throw new PreconditionFailed(unmet);
       if (record.articles > 0 && !isClosing(record)) await markClosing(access, generation, record);
       const trash = record.articles > 0 ? trashEntry(access.tableName, { kind: 'articles', incarnation }) : undefined;

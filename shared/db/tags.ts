@@ -2,7 +2,7 @@ import { NotFound, StoreUnavailable } from '../domain/errors';
 import { isIdentifier } from '../domain/fields';
 import type { Page, PageQuery } from '../domain/paging';
 import type { TagSummary } from '../domain/tag';
-import { shownName, versionWith, withTickets } from './counts';
+import { listVersion, shownName, versionWith, withTickets } from './counts';
 import { provenNew } from './fresh-tags';
 import { lastGeneration, readInGeneration } from './generation';
 import { decodeTagStates } from './items';
@@ -94,9 +94,7 @@ export const listTags = async (access: TableAccess, page: PageQuery): Promise<Pa
         count,
         offset: Math.max(0, at),
         ...(last !== undefined && at + tags.length < count && { next: last.id }),
-        // A `TAGS` that the last bulk write emptied has no count of its own: it last changed then.
-        lastModified: Math.max(counts.lastModified, head?.switchedAt ?? 0),
-        revision: `${generation}.${counts.writes}`,
+        ...listVersion(generation, counts, head?.switchedAt ?? 0),
       };
     } catch (error) {
       if (!(error instanceof GenerationMoved)) throw error;

@@ -33,11 +33,12 @@ export class AlreadyExists extends DomainError {
 
 /**
  * A precondition that does not hold, and which one: `match` (the item changed since the client
- * read it, or is gone) or `noneMatch` (the item exists, or is still a version the client named).
+ * read it, or is gone), `unmodifiedSince` (it changed after the date the client sent) or
+ * `noneMatch` (the item exists, or is still a version the client named).
  */
 export class PreconditionFailed extends DomainError {
   readonly kind = 'precondition-failed';
-  constructor(readonly condition: 'match' | 'noneMatch') {
+  constructor(readonly condition: 'match' | 'unmodifiedSince' | 'noneMatch') {
     super('The item changed since the given version.');
   }
 }

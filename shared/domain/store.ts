@@ -4,34 +4,43 @@ import type { MagazineFilter, Page, PageQuery } from './paging';
 import type { TagSummary } from './tag';
 
 /**
- * A write's preconditions (RFC 9110 §13.1), on the current revision of what it changes: `match`,
+ * A write's preconditions (RFC 9110 §13.1), on the current version of what it changes: `match`,
  * from `If-Match`, is `*` (any version, but one must exist) or revisions one of which must be
- * current; `noneMatch`, from `If-None-Match`, is `*` (nothing may exist yet: create only) or
- * revisions none of which may be current.
+ * current; `unmodifiedSince`, from `If-Unmodified-Since` when no `If-Match` was sent (Unix
+ * seconds), is the latest its last change may be; `noneMatch`, from `If-None-Match`, is `*`
+ * (nothing may exist yet: create only) or revisions none of which may be current.
  */
 export interface Precondition {
   readonly match?: '*' | readonly string[];
+  readonly unmodifiedSince?: number;
   readonly noneMatch?: '*' | readonly string[];
 }
 
+/** What a precondition is held against: the current revision and its last change (Unix seconds). */
+export type Version = Pick<Magazine, 'revision' | 'updated'>;
+
 /**
- * The condition of a precondition that the current revision (undefined: there is none) fails, so
- * that a refusal can name it: `match` is evaluated first, as RFC 9110 §13.2.2 orders `If-Match`
- * before `If-None-Match`. Undefined when the write may go ahead.
+ * The condition of a precondition that the current version (undefined: there is none) fails, so
+ * that a refusal can name it, in RFC 9110 §13.2.2's order: `If-Match`, `If-Unmodified-Since`
+ * (which a resource that does not exist has no date to fail), `If-None-Match`. Undefined when the
+ * write may go ahead.
  */
 export const unmetCondition = (
   precondition: Precondition | undefined,
-  revision: string | undefined,
+  current: Version | undefined,
 ): keyof Precondition | undefined => {
-  const { match, noneMatch } = precondition ?? {};
+  const { match, unmodifiedSince, noneMatch } = precondition ?? {};
+  const revision = current?.revision;
   if (match !== undefined && (revision === undefined || (match !== '*' && !match.includes(revision)))) return 'match';
+  if (unmodifiedSince !== undefined && current !== undefined && current.updated > unmodifiedSince)
+    return 'unmodifiedSince';
   if (noneMatch !== undefined && revision !== undefined && (noneMatch === '*' || noneMatch.includes(revision)))
     return 'noneMatch';
   return undefined;
 };
 
-export const satisfies = (precondition: Precondition | undefined, revision: string | undefined): boolean =>
-  !unmetCondition(precondition, revision);
+export const satisfies = (precondition: Precondition | undefined, current: Version | undefined): boolean =>
+  !unmetCondition(precondition, current);
 
 /**
  * What a write carries besides its input: the client's idempotency key (a replay gives back the

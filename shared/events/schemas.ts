@@ -10,23 +10,34 @@ type JsonObject = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-const envelope = {
-  eventId: {
+/** What every event's `detail` holds besides its change: each a schema of its own, referred to by all six. */
+const envelopeSchemas: Record<string, JsonObject> = {
+  EventId: {
     type: 'string',
     format: 'uuid',
     description: 'The same on every delivery of the same change: deduplicate on it.',
   },
-  occurredAt: { type: 'string', format: 'date-time', description: 'When the table recorded the change (RFC 3339).' },
-  requestId: {
+  EventOccurredAt: {
+    type: 'string',
+    format: 'date-time',
+    description: 'When the table recorded the change (RFC 3339).',
+  },
+  EventRequestId: {
     type: 'string',
     description: 'The request that made the change: the `x-amzn-RequestId` its client was answered with.',
   },
-  sequence: {
+  EventSequence: {
     type: 'string',
     pattern: '^[0-9]+$',
     description:
       "The change's place in the table's stream: increasing along one magazine's changes, for a consumer that must put them back in order.",
   },
+};
+const envelope = {
+  eventId: ref('EventId'),
+  occurredAt: ref('EventOccurredAt'),
+  requestId: ref('EventRequestId'),
+  sequence: ref('EventSequence'),
 };
 const magazineId = { type: 'string', description: 'The magazine the change is about.' };
 
@@ -139,14 +150,16 @@ export const eventWebhooks = (): JsonObject =>
     ]),
   );
 
-/** The schemas the webhooks refer to: each event and its `detail`. */
-export const eventComponentSchemas = (): Record<string, JsonObject> =>
-  Object.fromEntries(
+/** The schemas the webhooks refer to: each event, its `detail`, and what every `detail` holds. */
+export const eventComponentSchemas = (): Record<string, JsonObject> => ({
+  ...envelopeSchemas,
+  ...Object.fromEntries(
     changeEventNames.flatMap((name) => [
       [`${name}Event`, { ...eventSchema(name), description: details[name].summary }],
       [`${name}Detail`, detailSchema(name)],
     ]),
-  );
+  ),
+});
 
 export const eventSummaries = (): readonly { readonly name: ChangeEventName; readonly summary: string }[] =>
   changeEventNames.map((name) => ({ name, summary: details[name].summary }));

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Precondition } from '../domain/store';
+import { type Precondition, unmetCondition } from '../domain/store';
 import { parseHttpDate } from './http-date';
 import type { Format } from './negotiation';
 
@@ -51,17 +51,36 @@ const revisionsOf = (tags: readonly string[]) =>
 
 /**
  * The preconditions of a write: `If-Match` (`*`, or the ETags the client holds, compared strongly:
- * a weak tag matches nothing, so the write is refused with 412) and `If-None-Match` (`*`, to create
- * only, or ETags, compared weakly as that header is).
+ * a weak tag matches nothing, so the write is refused with 412), else `If-Unmodified-Since` (a
+ * header that holds no HTTP date is ignored, RFC 9110 §13.1.4), and `If-None-Match` (`*`, to
+ * create only, or ETags, compared weakly as that header is).
  */
-export const parsePrecondition = (
-  ifMatch: string | undefined,
-  ifNoneMatch: string | undefined,
-): Precondition | undefined => {
-  if (ifMatch === undefined && ifNoneMatch === undefined) return undefined;
+export const parsePrecondition = (headers: Readonly<Record<string, string | undefined>>): Precondition | undefined => {
+  const { 'if-match': ifMatch, 'if-none-match': ifNoneMatch } = headers;
   const conditionOf = (header: string | undefined, strong: boolean) =>
-    header === undefined ? undefined : header.trim() === '*' ? '*' : revisionsOf(entityTags(header, strong));
-  const match = conditionOf(ifMatch, true);
-  const noneMatch = conditionOf(ifNoneMatch, false);
-  return { ...(match !== undefined && { match }), ...(noneMatch !== undefined && { noneMatch }) };
+    header === undefined ? undefined : header.trim() === '*' ? ('*' as const) : revisionsOf(entityTags(header, strong));
+  const since = ifMatch === undefined ? headers['if-unmodified-since'] : undefined;
+  const precondition = {
+    match: conditionOf(ifMatch, true),
+    unmodifiedSince: since === undefined ? undefined : parseHttpDate(since),
+    noneMatch: conditionOf(ifNoneMatch, false),
+  };
+  return Object.values(precondition).some((condition) => condition !== undefined) ? precondition : undefined;
+};
+
+/**
+ * A read's own preconditions (RFC 9110 §13.2.2, steps 1 and 2), on a representation that exists,
+ * held as a write's are: `If-Match` (compared strongly, an ETag of the same version in either
+ * format), else `If-Unmodified-Since`. The one that fails, if one does: the read is then 412.
+ */
+export const unmetReadCondition = (
+  headers: Readonly<Record<string, string | undefined>>,
+  etag: string,
+  lastModified = 0,
+) => {
+  const { match, unmodifiedSince } = parsePrecondition(headers) ?? {};
+  return unmetCondition(
+    { match, unmodifiedSince },
+    { revision: revisionsOf([etag])[0] ?? etag, updated: lastModified },
+  );
 };

@@ -28,6 +28,7 @@ export const corsPreflight = {
     'X-Api-Key',
     'If-None-Match',
     'If-Modified-Since',
+    'If-Unmodified-Since',
   ],
   maxAgeSeconds: 3600,
 } as const;

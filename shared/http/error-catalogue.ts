@@ -20,7 +20,8 @@ const BUSY = 'The service is busy. Please try again in a moment.';
 const OUR_SIDE = 'Something went wrong on our side. Please try again later.';
 const SOME_INVALID = 'Some of the information sent is not valid.';
 
-export const errorCatalogue = {
+/** The codes the functions answer with. */
+export const functionErrors = {
   '40001': {
     status: 400,
     developerMessage: 'A field of the request body has a value that is not allowed.',
@@ -78,12 +79,6 @@ export const errorCatalogue = {
     developerMessage: 'This operation needs a JSON request body.',
     userMessage: NOT_VALID,
   },
-  '40012': {
-    status: 400,
-    developerMessage:
-      'The request was refused before it reached the service: its path, query or headers are not valid.',
-    userMessage: NOT_VALID,
-  },
   '40014': {
     status: 400,
     developerMessage: 'The `Idempotency-Key` header must be 1 to 255 printable ASCII characters.',
@@ -99,24 +94,6 @@ export const errorCatalogue = {
     developerMessage:
       'Text in the request holds an unpaired UTF-16 surrogate; every string the API takes must be valid Unicode text.',
     userMessage: 'Some of the text sent is not valid.',
-  },
-  '40301': {
-    status: 403,
-    developerMessage:
-      'Writing operations (POST, PUT, DELETE) need a request signed with AWS Signature Version 4 by a principal allowed to publish.',
-    userMessage: NOT_ALLOWED,
-  },
-  '40302': {
-    status: 403,
-    developerMessage:
-      'This deployment requires an API key: send the key you were issued in the `x-api-key` header. The key sent was missing, unknown or revoked.',
-    userMessage: NOT_ALLOWED,
-  },
-  '40303': {
-    status: 403,
-    developerMessage:
-      "The request was blocked by the API's web application firewall: its content matched a rule against known attacks, or its address sent too many requests.",
-    userMessage: 'This request was blocked.',
   },
   '40401': {
     status: 404,
@@ -197,25 +174,9 @@ export const errorCatalogue = {
       'This `Idempotency-Key` was used before with a different request; nothing was done. Use a new key for a new request.',
     userMessage: NOT_VALID,
   },
-  '42901': {
-    status: 429,
-    developerMessage: 'The request rate is above the limit of this API.',
-    userMessage: 'Too many requests. Please wait a moment and try again.',
-  },
-  '42902': {
-    status: 429,
-    developerMessage:
-      "The API key has used its plan's quota of requests for today (UTC); the quota resets at midnight UTC.",
-    userMessage: 'The daily limit of requests has been reached. Please try again tomorrow.',
-  },
   '50001': {
     status: 500,
     developerMessage: 'Something failed on the server while handling the request.',
-    userMessage: OUR_SIDE,
-  },
-  '50201': {
-    status: 502,
-    developerMessage: 'The API gateway received an invalid answer from the service.',
     userMessage: OUR_SIDE,
   },
   '50301': {
@@ -235,6 +196,53 @@ export const errorCatalogue = {
       'The data store did not confirm the write in time: it may have been made. A PUT or DELETE may be sent again; a POST with its `Idempotency-Key`.',
     userMessage: 'The service could not confirm the change. Please check it before trying again.',
   },
+} as const satisfies Record<string, ErrorEntry>;
+
+/**
+ * The codes only API Gateway answers with, in its gateway responses (shared/http/gateway-errors.ts):
+ * kept apart, so that no function's bundle carries their text.
+ */
+const gatewayOnlyErrors = {
+  '40012': {
+    status: 400,
+    developerMessage:
+      'The request was refused before it reached the service: its path, query or headers are not valid.',
+    userMessage: NOT_VALID,
+  },
+  '40301': {
+    status: 403,
+    developerMessage:
+      'Writing operations (POST, PUT, DELETE) need a request signed with AWS Signature Version 4 by a principal allowed to publish.',
+    userMessage: NOT_ALLOWED,
+  },
+  '40302': {
+    status: 403,
+    developerMessage:
+      'This deployment requires an API key: send the key you were issued in the `x-api-key` header. The key sent was missing, unknown or revoked.',
+    userMessage: NOT_ALLOWED,
+  },
+  '40303': {
+    status: 403,
+    developerMessage:
+      "The request was blocked by the API's web application firewall: its content matched a rule against known attacks, or its address sent too many requests.",
+    userMessage: 'This request was blocked.',
+  },
+  '42901': {
+    status: 429,
+    developerMessage: 'The request rate is above the limit of this API.',
+    userMessage: 'Too many requests. Please wait a moment and try again.',
+  },
+  '42902': {
+    status: 429,
+    developerMessage:
+      "The API key has used its plan's quota of requests for today (UTC); the quota resets at midnight UTC.",
+    userMessage: 'The daily limit of requests has been reached. Please try again tomorrow.',
+  },
+  '50201': {
+    status: 502,
+    developerMessage: 'The API gateway received an invalid answer from the service.',
+    userMessage: OUR_SIDE,
+  },
   '50401': {
     status: 504,
     developerMessage: 'The service did not answer in time.',
@@ -242,9 +250,14 @@ export const errorCatalogue = {
   },
 } as const satisfies Record<string, ErrorEntry>;
 
-export type ErrorCode = keyof typeof errorCatalogue;
+// Marked pure, as `errorCodes` below: a bundle that reads neither drops the gateway's part.
+export const errorCatalogue = /* @__PURE__ */ Object.assign({}, functionErrors, gatewayOnlyErrors);
 
-export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+export type ErrorCode = keyof typeof errorCatalogue;
+/** A code a function answers with. */
+export type FunctionErrorCode = keyof typeof functionErrors;
+
+export const errorCodes = /* @__PURE__ */ Object.keys(errorCatalogue) as ErrorCode[];
 
 export const isErrorCode = (code: string): code is ErrorCode => Object.hasOwn(errorCatalogue, code);
 

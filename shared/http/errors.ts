@@ -1,34 +1,42 @@
-import { type ErrorCode, errorCatalogue } from './error-catalogue';
+import { type ErrorCode, errorCatalogue, type FunctionErrorCode, functionErrors } from './error-catalogue';
 
 /** An error a client can act on: it carries its catalogue code and a specific message. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   readonly status: number;
+  readonly userMessage: string;
 
   constructor(
-    readonly code: ErrorCode,
+    readonly code: FunctionErrorCode,
     developerMessage?: string,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {
-    super(developerMessage ?? errorCatalogue[code].developerMessage);
-    this.status = errorCatalogue[code].status;
+    super(developerMessage ?? functionErrors[code].developerMessage);
+    this.status = functionErrors[code].status;
+    this.userMessage = functionErrors[code].userMessage;
   }
 }
 
 /** `{base_url}/v1/documentation/errors/{code}.html`: the page of a code. */
 const errorPageUrl = (baseUrl: string, code: ErrorCode) => `${baseUrl}/v1/documentation/errors/${code}.html`;
 
-/**
- * The error object every error response carries, built here only: by the error renderer of the
- * functions, by API Gateway's own responses (with `$context` variables in `baseUrl`), and for the
- * examples of the documentation.
- */
-export const errorObject = (code: ErrorCode, developerMessage: string | undefined, baseUrl: string) => ({
-  developerMessage: developerMessage ?? errorCatalogue[code].developerMessage,
-  userMessage: errorCatalogue[code].userMessage,
-  errorCode: code,
-  moreInfo: errorPageUrl(baseUrl, code),
+const shaped = (errorCode: ErrorCode, developerMessage: string, userMessage: string, baseUrl: string) => ({
+  developerMessage,
+  userMessage,
+  errorCode,
+  moreInfo: errorPageUrl(baseUrl, errorCode),
 });
+
+/**
+ * The error object every error response carries, built here only: by API Gateway's own responses
+ * (with `$context` variables in `baseUrl`), and for the examples of the documentation.
+ */
+export const errorObject = (code: ErrorCode, developerMessage: string | undefined, baseUrl: string) =>
+  shaped(code, developerMessage ?? errorCatalogue[code].developerMessage, errorCatalogue[code].userMessage, baseUrl);
+
+/** The error object of an error a function answers with (its renderer's). */
+export const apiErrorObject = (error: ApiError, baseUrl: string) =>
+  shaped(error.code, error.message, error.userMessage, baseUrl);
 
 export const invalidField = (message: string) => new ApiError('40001', message);
 export const unknownField = (message: string) => new ApiError('40002', message);

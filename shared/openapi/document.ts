@@ -90,7 +90,7 @@ const operationObject = (
   if (negotiates(operation) && !labelled) parameterKeys.push('HeaderAccept');
   if (reads) parameterKeys.push('HeaderIfNoneMatch');
   if (reads && negotiates(operation)) parameterKeys.push('HeaderIfModifiedSince');
-  if (operation.ifMatch) parameterKeys.push('HeaderIfMatch', 'HeaderIfNoneMatchWrite');
+  if (operation.ifMatch) parameterKeys.push('HeaderIfMatch', 'HeaderIfUnmodifiedSince', 'HeaderIfNoneMatchWrite');
   if (operation.idempotent) parameterKeys.push('HeaderIdempotencyKey');
 
   const responses: Record<string, Reference> = {};
@@ -148,7 +148,7 @@ const narrowErrors = (paths: OpenApiDocument['paths'], built: Built) => {
       if (!reference || !shared)
         throw new Error(`Operation ${operation.operationId} refers to no error component for ${status}.`);
       if (codes.length === shared.size) delete own[status];
-      else reference.description = errorSubset(Number(status), codes as ErrorCode[]);
+      else reference.description = errorSubset(codes as ErrorCode[]);
     }
     if (Object.keys(own).length === 0) delete operation['x-error-codes'];
   }

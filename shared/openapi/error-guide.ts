@@ -93,7 +93,7 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   '40015': {
     title: 'Text is not valid Unicode',
     cause:
-      'A string in the request holds an unpaired UTF-16 surrogate: a code unit from U+D800 to U+DFFF without its partner, such as the JSON escape `\\udfff` alone, or `\\ud83d` without the `\\ude00` that makes it an emoji. Such a string is not Unicode text and cannot be stored as UTF-8. The API checks every string it takes: body fields and field names, path segments, the query parameters the operation reads (`mock` and `format` included), and the headers it reads (`Accept`, `Content-Type`, `Content-Encoding`, `If-Match`, `If-None-Match`, `If-Modified-Since`, `Idempotency-Key`). Nothing is written.',
+      'A string in the request holds an unpaired UTF-16 surrogate: a code unit from U+D800 to U+DFFF without its partner, such as the JSON escape `\\udfff` alone, or `\\ud83d` without the `\\ude00` that makes it an emoji. Such a string is not Unicode text and cannot be stored as UTF-8. The API checks every string it takes: body fields and field names, path segments, the query parameters the operation reads (`mock` and `format` included), and the headers it reads (`Accept`, `Content-Type`, `Content-Encoding`, `If-Match`, `If-None-Match`, `If-Modified-Since`, `If-Unmodified-Since`, `Idempotency-Key`). Nothing is written.',
     fix: 'Read `developerMessage`: it names the field, parameter or header. Send that text as valid Unicode: a character beyond U+FFFF goes as itself or as both halves of its pair (`\\ud83d\\ude00` for 😀), and text cut to a length must not be cut between the two.',
   },
   '40301': {
@@ -168,7 +168,7 @@ export const errorGuide: Readonly<Record<ErrorCode, ErrorGuideEntry>> = {
   '41201': {
     title: 'Precondition failed',
     cause:
-      'The resource changed (or was deleted) since the client read the `ETag` it sent in `If-Match`; or, under `If-None-Match`, it exists (`*`) or is the version named.',
+      'The resource changed (or was deleted) since the client read the `ETag` it sent in `If-Match`, or after the date in `If-Unmodified-Since`; or, under `If-None-Match`, it exists (`*`) or is the version named.',
     fix: 'GET the resource again, reapply your change to the new version and send it with the new `ETag`; to create only, send another id.',
   },
   '41301': {

@@ -152,6 +152,15 @@ export const fixedParameters: Record<string, JsonObject> = {
     schema: { type: 'string' },
     example: '*',
   },
+  HeaderIfUnmodifiedSince: {
+    name: 'If-Unmodified-Since',
+    in: 'header',
+    required: false,
+    description:
+      'An HTTP date: 412 if the resource changed after it. Ignored beside `If-Match`, and when it is not an HTTP date. `Last-Modified` has whole seconds: `If-Match` is the safer guard.',
+    schema: { type: 'string' },
+    example: 'Mon, 01 Jan 2024 01:00:00 GMT',
+  },
   HeaderIfMatch: {
     name: 'If-Match',
     in: 'header',

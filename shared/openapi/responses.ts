@@ -32,7 +32,8 @@ export const commonErrors = ({ operation, method }: Documented): ErrorCode[] => 
   // A labelled path answers an unknown label (`/magazines.yaml`) with 406 as well.
   ...(negotiates(operation) ? (['40601'] as const) : []),
   ...(operation.body ? (['40001', '40002', '40003', '40011', '41301', '41501', '41502'] as const) : []),
-  ...(method === 'GET' || method === 'HEAD' ? [] : (['40301'] as const)),
+  // A read answers `If-Match` and `If-Unmodified-Since` that fail with 412; a write names 412 in its row if it takes them.
+  ...(method === 'GET' || method === 'HEAD' ? (['41201'] as const) : (['40301'] as const)),
   '40005',
   '40006',
   // Every operation takes text: `mock` at least.
@@ -211,9 +212,12 @@ export const errorResponse = (
   return ref('responses', name);
 };
 
-/** The description beside a reference to a shared error component that names only some of its codes. */
-export const errorSubset = (status: number, codes: readonly ErrorCode[]) =>
-  `${STATUS_CODES[status] ?? 'Error'}: ${codes.map((code) => `\`${code}\` ${errorGuide[code].title}`).join('; ')}.`;
+/**
+ * The description beside a reference to a shared error component that names only some of its
+ * codes: the codes alone, as the status beside it says what kind they are.
+ */
+export const errorSubset = (codes: readonly ErrorCode[]) =>
+  `${codes.map((code) => `\`${code}\` ${errorGuide[code].title}`).join('; ')}.`;
 
 /**
  * The shared error components, each with the prose of every code documented under it and one

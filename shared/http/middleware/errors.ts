@@ -4,7 +4,7 @@ import { varyOf } from '../compression';
 import { corsResponseHeaders } from '../cors';
 import { toApiError } from '../domain-errors';
 import type { ErrorCode } from '../error-catalogue';
-import { ApiError, errorObject } from '../errors';
+import { ApiError, apiErrorObject } from '../errors';
 import { defaultJson, jsonFor } from '../negotiation';
 import { wellFormedOrAbsent } from '../text';
 import { toXml } from '../xml';
@@ -24,17 +24,13 @@ const internalError = (requestId: string) =>
 const FALLBACK = {
   statusCode: 500,
   headers: { ...corsResponseHeaders, Vary: 'Accept', 'Content-Type': defaultJson.contentType },
-  body: JSON.stringify(errorObject('50001', undefined, '')),
+  body: JSON.stringify(apiErrorObject(new ApiError('50001'), '')),
 };
 
 /** The 500 of a request whose error could not be rendered: plain JSON, and the prebuilt answer if even that fails. */
 const fallback = (request: ApiRequest) => {
   try {
-    const body = errorObject(
-      '50001',
-      internalError(clientRequestId(request)).message,
-      request.context.api?.links.baseUrl ?? '',
-    );
+    const body = apiErrorObject(internalError(clientRequestId(request)), request.context.api?.links.baseUrl ?? '');
     return { ...FALLBACK, headers: { ...FALLBACK.headers }, body: JSON.stringify(body) };
   } catch {
     return { ...FALLBACK, headers: { ...FALLBACK.headers } };
@@ -91,7 +87,7 @@ export const errorRenderer = (): ApiMiddleware => ({
         error.status === 406
           ? jsonFor(wellFormedOrAbsent(request.event.headers?.accept))
           : (state?.negotiated ?? defaultJson);
-      const object = errorObject(error.code, error.message, state?.links.baseUrl ?? '');
+      const object = apiErrorObject(error, state?.links.baseUrl ?? '');
       const body = negotiated.format === 'xml' ? toXml('error', object) : JSON.stringify(object);
       request.response = {
         statusCode: error.status,

@@ -94,7 +94,7 @@ export const input = (operation: Operation | undefined, paging: ListPaging = noP
       label,
       requestPath: event.path,
       resource: event.resource,
-      precondition: operation?.ifMatch ? parsePrecondition(headers['if-match'], headers['if-none-match']) : undefined,
+      precondition: operation?.ifMatch ? parsePrecondition(headers) : undefined,
       idempotency: operation?.idempotent
         ? idempotencyOf(headers['idempotency-key'], event.httpMethod, path, rawBodyText(event))
         : undefined,

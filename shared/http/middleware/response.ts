@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEvent, APIGatewayProxyResult } from 'aws-lambda';
+import { PreconditionFailed } from '../../domain/errors';
 import { varyOf } from '../compression';
-import { etagOf, isNotModified, lastModifiedHeader } from '../conditional';
+import { etagOf, isNotModified, lastModifiedHeader, unmetReadCondition } from '../conditional';
 import { corsResponseHeaders } from '../cors';
 import type { Negotiated } from '../negotiation';
 import type { Reply, RepresentationReply } from '../replies';
@@ -22,6 +23,12 @@ const isReply = (value: unknown): value is Reply =>
   'kind' in value &&
   (value.kind === 'representation' || value.kind === 'document');
 
+/** `If-Match` and `If-Unmodified-Since` on a read hold before `If-None-Match` is asked (RFC 9110 §13.2.2). */
+const checkReadConditions = (...args: Parameters<typeof unmetReadCondition>) => {
+  const unmet = unmetReadCondition(...args);
+  if (unmet) throw new PreconditionFailed(unmet);
+};
+
 const toResponse = (
   event: APIGatewayProxyEvent,
   negotiated: Negotiated,
@@ -40,6 +47,7 @@ const toResponse = (
       'Cache-Control': 'no-cache',
       ...lastModifiedHeader(documentsSince),
     };
+    checkReadConditions(conditions, etag, documentsSince);
     if (isNotModified(conditions, etag, documentsSince)) return { statusCode: 304, headers, body: '' };
     return { statusCode: 200, headers, body: head ? '' : reply.body };
   }
@@ -55,6 +63,7 @@ const toResponse = (
   if ((event.httpMethod === 'GET' || head) && reply.status === 200) {
     const etag = etagOf(negotiated.format, body, reply.revision);
     Object.assign(headers, { ETag: etag, 'Cache-Control': 'no-cache' }, lastModifiedHeader(reply.lastModified));
+    checkReadConditions(conditions, etag, reply.lastModified);
     if (isNotModified(conditions, etag, reply.lastModified)) {
       const { 'Content-Type': _, ...notModified } = headers;
       return { statusCode: 304, headers: notModified, body: '' };

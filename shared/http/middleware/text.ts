@@ -10,6 +10,7 @@ const READ_HEADERS = [
   'If-Match',
   'If-None-Match',
   'If-Modified-Since',
+  'If-Unmodified-Since',
   'Idempotency-Key',
 ] as const;
 

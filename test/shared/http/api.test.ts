@@ -278,7 +278,12 @@ describe('the shared middleware stack', () => {
     const broken = api(getMagazineRow, {
       stores: { real: () => unused, mock: unused },
       run: () => {
-        throw Object.defineProperty(new ApiError('40402'), 'code', { value: 'not-in-the-catalogue' });
+        // Its headers cannot be read: rendering it fails.
+        throw Object.defineProperty(new ApiError('40402'), 'headers', {
+          get: () => {
+            throw new Error('unreadable');
+          },
+        });
       },
     });
     const log = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
