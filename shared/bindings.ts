@@ -1,6 +1,6 @@
 /**
  * Each operation of the `Store`, as the table does it and as the mock does it. A handler names the
- * ones it uses (`api('getMagazine', { store: { getMagazine }, run })`) and its function's bundle
+ * ones it uses (`api(row, { store: { getMagazine }, run })`) and its function's bundle
  * carries those and no other: 18–28 KiB less per function (table code and SDK commands) than
  * composing the whole store in every function, measured with `npm run bundle`.
  */

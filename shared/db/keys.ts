@@ -216,12 +216,13 @@ export const attr = {
   names: 'names',
   writes: 'writes',
   lastModified: 'lastModified',
-  /** Directory: its blocks (JSON), and blocks it replaced, kept a while for readers that still hold them (JSON). */
+  /** Directory: its blocks, their bounds front-coded (items.ts; older directories: JSON). */
   blocks: 'blocks',
+  /** Retired list (`#Y`): blocks a fold replaced, kept a while for readers that still hold them (JSON). */
   retired: 'retired',
   /** Directory of `TAGS`: the last tag merged into its blocks (none in them is after it). */
   high: 'high',
-  /** Block, overlay: its entries (JSON). */
+  /** Block, overlay: its entries, front-coded, or JSON where they carry spellings (`encodeEntries`, ranked.ts). */
   entries: 'entries',
   /** Overlay: the tags its fold merged into their blocks, their state items not written yet (entries). */
   merged: 'merged',
@@ -247,6 +248,6 @@ export const attr = {
   result: 'result',
   /** Garbage: what to clean. */
   kind: 'kind',
-  /** DynamoDB's time to live (Unix seconds): idempotency keys, finished bulk records. */
+  /** DynamoDB's time to live (Unix seconds): idempotency keys, finished bulk records, deletion notes. */
   expiresAt: 'expiresAt',
 } as const;

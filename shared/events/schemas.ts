@@ -161,9 +161,6 @@ export const eventComponentSchemas = (): Record<string, JsonObject> => ({
   ),
 });
 
-export const eventSummaries = (): readonly { readonly name: ChangeEventName; readonly summary: string }[] =>
-  changeEventNames.map((name) => ({ name, summary: details[name].summary }));
-
 /** The `Events` tag's description: what a consumer needs to subscribe and to catch up. */
 export const eventsDescription = [
   "Every committed change is put once on the stack's EventBridge bus (`magazine-api-<stage>`), from the table's own stream, so a crash between a write and its event loses nothing.",

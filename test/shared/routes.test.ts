@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TAKEN_ID_ALLOW } from '../../shared/http/domain-errors';
 import { resourcePaths } from '../../shared/operation/paths';
+import type { Operation } from '../../shared/operation/row';
 import { suggestPath } from '../../shared/routes/suggest-path';
 import { allowedMethods, expandRoutes, operations } from '../../shared/routes/table';
 
@@ -13,6 +14,16 @@ describe('the route table', () => {
       for (const prefix of ['', '/v1', '/api/v1'])
         expect(has(operation.method, `${prefix}${operation.path}`)).toBe(true);
     }
+  });
+
+  // The input middleware takes a list's parsed query as its page parameters (a cast: the row's type cannot say it).
+  it("gives every list a query that takes the page's parameters", () => {
+    const lists = (operations as readonly Operation[]).filter((operation) => operation.list);
+    expect(lists.length).toBeGreaterThan(0);
+    for (const operation of lists)
+      expect(Object.keys(operation.query?.entries ?? {}), operation.id).toEqual(
+        expect.arrayContaining(['offset', 'limit', 'sort', 'cursor']),
+      );
   });
 
   it('adds .json and .xml labels where the last segment is literal, and HEAD beside every GET', () => {
