@@ -88,15 +88,14 @@ const operationObject = (
   if (negotiates(operation) && !labelled) parameterKeys.push('QueryFormat');
   parameterKeys.push('QueryMock');
   if (negotiates(operation) && !labelled) parameterKeys.push('HeaderAccept');
-  if (reads) parameterKeys.push('HeaderIfNoneMatch');
-  if (reads && negotiates(operation)) parameterKeys.push('HeaderIfModifiedSince');
+  if (reads) parameterKeys.push('HeaderIfNoneMatch', 'HeaderIfModifiedSince');
   if (operation.ifMatch) parameterKeys.push('HeaderIfMatch', 'HeaderIfUnmodifiedSince', 'HeaderIfNoneMatchWrite');
   if (operation.idempotent) parameterKeys.push('HeaderIdempotencyKey');
 
   const responses: Record<string, Reference> = {};
   for (const success of operation.success)
     responses[String(success.status)] = successResponse(built, documented, success);
-  if (reads) responses['304'] = notModifiedResponse(built, operation);
+  if (reads) responses['304'] = notModifiedResponse(built);
   const errorCodes: Record<string, ErrorCode[]> = {};
   if (method === 'HEAD') Object.assign(responses, headErrorResponses(built));
   else

@@ -116,14 +116,14 @@ const readHeaders = (operation: Operation): JsonObject => ({
   Vary: ref('headers', 'Vary'),
   'Content-Type': ref('headers', 'ContentType'),
   ETag: ref('headers', 'ETag'),
-  ...(negotiates(operation) && { 'Last-Modified': ref('headers', 'LastModified') }),
+  'Last-Modified': ref('headers', 'LastModified'),
   'Cache-Control': ref('headers', 'CacheControl'),
   ...(operation.list && { Link: ref('headers', 'Link') }),
 });
 
-/** A HEAD's answer: the GET's headers, no body; one component per kind of resource. */
+/** A HEAD's answer: the GET's headers, no body; one component for lists, one for the rest. */
 const headSuccess = (built: Built, operation: Operation) =>
-  intern(built, operation.list ? 'HeadList' : negotiates(operation) ? 'HeadRepresentation' : 'HeadDocument', {
+  intern(built, operation.list ? 'HeadList' : 'HeadRepresentation', {
     description: `The status and headers the GET sends${operation.list ? ', `Link` included' : ''}, without a body.`,
     headers: readHeaders(operation),
   });
@@ -161,14 +161,14 @@ export const successResponse = (built: Built, documented: Documented, success: S
   return intern(built, name, { description, headers, content });
 };
 
-export const notModifiedResponse = (built: Built, operation: Operation) =>
-  intern(built, `NotModified${negotiates(operation) ? '' : 'Document'}`, {
+export const notModifiedResponse = (built: Built) =>
+  intern(built, 'NotModified', {
     description: 'Not modified: the `If-None-Match` (or `If-Modified-Since`) precondition holds. No body.',
     headers: {
       Vary: ref('headers', 'Vary'),
       ETag: ref('headers', 'ETag'),
       'Cache-Control': ref('headers', 'CacheControl'),
-      ...(negotiates(operation) && { 'Last-Modified': ref('headers', 'LastModified') }),
+      'Last-Modified': ref('headers', 'LastModified'),
     },
   });
 

@@ -10,7 +10,8 @@ export interface EventOptions {
   readonly path?: string;
   readonly params?: Record<string, string>;
   readonly query?: Record<string, string>;
-  readonly headers?: Record<string, string>;
+  /** A record, or name-value pairs when a header is sent on more than one line. */
+  readonly headers?: Record<string, string> | readonly (readonly [string, string])[];
   readonly body?: string | object;
 }
 
@@ -29,7 +30,9 @@ export const proxyEvent = ({
     resource,
     path: path ?? resource.replace(/\{([A-Za-z0-9_]+)\+?\}/g, (_, name: string) => params?.[name] ?? ''),
     pathParameters: params ?? null,
-    headers: Object.entries({ Host: 'api.example.com', ...headers }),
+    headers: Array.isArray(headers)
+      ? [['Host', 'api.example.com'], ...headers]
+      : Object.entries({ Host: 'api.example.com', ...headers }),
     query: Object.entries(query ?? {}),
     body: body === undefined ? null : typeof body === 'string' ? body : JSON.stringify(body),
     stage: 'test',

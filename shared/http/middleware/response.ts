@@ -48,7 +48,10 @@ const toResponse = (
       ...lastModifiedHeader(documentsSince),
     };
     checkReadConditions(conditions, etag, documentsSince);
-    if (isNotModified(conditions, etag, documentsSince)) return { statusCode: 304, headers, body: '' };
+    if (isNotModified(conditions, etag, documentsSince)) {
+      const { 'Content-Type': _, ...notModified } = headers;
+      return { statusCode: 304, headers: notModified, body: '' };
+    }
     return { statusCode: 200, headers, body: head ? '' : reply.body };
   }
   const body = serialize(negotiated, reply);
