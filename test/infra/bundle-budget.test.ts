@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BUNDLE_BUDGET, bundleFunctions, projectRoot } from '../../local/bundle-functions';
+import { errorCatalogue, functionErrors } from '../../shared/http/error-catalogue';
 
 /**
  * The bundle budget: every function, bundled as the stack deploys it, is at most BUNDLE_BUDGET
@@ -24,6 +25,19 @@ describe('bundle budget', () => {
     );
     const over = Object.entries(ratios).filter(([, ratio]) => ratio > BUNDLE_BUDGET);
     expect(over, `reference ${reference} bytes; ratios ${JSON.stringify(ratios)}`).toEqual([]);
+  });
+
+  it('no function carries the text of an error only API Gateway answers with, but those that document every error', async () => {
+    const bundles = await bundleFunctions(dir);
+    const gatewayTexts = Object.entries(errorCatalogue)
+      .filter(([code]) => !(code in functionErrors))
+      .map(([, { developerMessage }]) => developerMessage);
+    expect(gatewayTexts.length).toBeGreaterThan(0);
+    const documenting = /documentation|openapi|error-page/;
+    const carrying = bundles.names
+      .filter((name) => !documenting.test(name))
+      .filter((name) => gatewayTexts.some((text) => readFileSync(bundles.file(name), 'utf8').includes(text)));
+    expect(carrying).toEqual([]);
   });
 
   it('every function that calls AWS carries the SDK and reads its credentials from the environment only', async () => {

@@ -204,6 +204,7 @@ describe('local server', () => {
       'if-match',
       'if-none-match',
       'if-modified-since',
+      'if-unmodified-since',
       'idempotency-key',
       'x-api-key',
     ])
