@@ -54,12 +54,9 @@ const qualityOf = (ranges: readonly MediaRange[], mediaType: string): number => 
 const bestQuality = (ranges: readonly MediaRange[], types: readonly string[]) =>
   Math.max(...types.map((t) => qualityOf(ranges, t)));
 
-/**
- * JSON goes out as `text/javascript` (the API's JSON type) unless the client prefers `application/json`:
- * of two types the client admits, the one it ranks higher (RFC 9110 §12.5.1); on a tie, the API's.
- */
+/** JSON goes out as `text/javascript` (the API's JSON type) unless the client admits only `application/json`. */
 const jsonContentType = (ranges: readonly MediaRange[] | undefined) =>
-  !ranges || qualityOf(ranges, 'text/javascript') >= qualityOf(ranges, 'application/json')
+  !ranges || qualityOf(ranges, 'text/javascript') > 0 || qualityOf(ranges, 'application/json') === 0
     ? 'text/javascript; charset=utf-8'
     : 'application/json; charset=utf-8';
 

@@ -114,7 +114,7 @@ export const fixedParameters: Record<string, JsonObject> = {
     in: 'header',
     required: false,
     description:
-      'Chooses the format when the path has no label and there is no `format`: JSON (`application/json`, `text/javascript`) or XML (`application/xml`, `text/xml`); without it, JSON. JSON is sent as `text/javascript` unless the header ranks `application/json` higher. An `Accept` that admits neither format: 406. (OpenAPI tools treat `Accept` as implied by the response media types; it is listed for readers.)',
+      'Chooses the format when the path has no label and there is no `format`: JSON (`application/json`, `text/javascript`) or XML (`application/xml`, `text/xml`); without it, JSON. JSON is sent as `text/javascript` unless the header admits only `application/json`. An `Accept` that admits neither format: 406. (OpenAPI tools treat `Accept` as implied by the response media types; it is listed for readers.)',
     schema: { type: 'string' },
     example: 'application/json, text/javascript',
   },
@@ -181,7 +181,7 @@ export const responseHeaders: Record<string, JsonObject> = {
   },
   ContentType: {
     description:
-      'JSON as `text/javascript; charset=utf-8` (or `application/json; charset=utf-8` when `Accept` ranks it higher), XML as `application/xml; charset=utf-8`.',
+      'JSON as `text/javascript; charset=utf-8` (or `application/json; charset=utf-8` when `Accept` admits only that), XML as `application/xml; charset=utf-8`.',
     schema: { type: 'string' },
   },
   ETag: {
