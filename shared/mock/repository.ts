@@ -112,13 +112,29 @@ const articleFor = (magazineId: string, n: number): Article => ({
   created: FIRST_CREATED + n * 864_000,
 });
 
+/**
+ * The magazines that carry a tag: the catalogue's; for a tag it does not have (any well-formed id
+ * reads as a tag), 1 to 9 of its magazines from a place the id picks, carrying that tag as well, so
+ * that a tag's count and its magazines agree, as on the table. An id no tag can have: none.
+ */
+const carrying = (tagId: string): readonly Magazine[] => {
+  const { magazines } = mockCatalogue();
+  if (!isIdentifier(tagId)) return [];
+  if (TAGS.some((tag) => tag.id === tagId)) return magazines.filter((m) => m.tags.some((t) => t.id === tagId));
+  const h = hash(tagId);
+  return Array.from({ length: 1 + (h % 9) }, (_, k) => {
+    const carrier = magazines[(h + 7 * k) % magazines.length]!;
+    return { ...carrier, tags: [...carrier.tags, { id: tagId, name: tagId }] };
+  });
+};
+
 /** The catalogue's tags in id order, as the table lists tags. */
 const TAGS_BY_ID = [...TAGS].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 const tagSummaries = (): TagSummary[] =>
   TAGS_BY_ID.map((tag) => ({
     ...tag,
-    magazineCount: mockCatalogue().magazines.filter((m) => m.tags.some((t) => t.id === tag.id)).length,
+    magazineCount: carrying(tag.id).length,
   })).filter((t) => t.magazineCount > 0);
 
 const byOrder = <T>(asc: readonly T[], sort: PageQuery['sort']) => (sort === 'desc' ? [...asc].reverse() : asc);
@@ -147,9 +163,8 @@ export const getMagazine: Store['getMagazine'] = async (id) => magazine(known('m
 
 export const listMagazines: Store['listMagazines'] = async (filter: MagazineFilter, page: PageQuery) => {
   const [from, to] = filter.year === undefined ? [-Infinity, Infinity] : yearBounds(filter.year);
-  const matching = mockCatalogue().magazines.filter(
-    (m) => m.created >= from && m.created <= to && (!filter.tag || m.tags.some((t) => t.id === filter.tag)),
-  );
+  const candidates = filter.tag === undefined ? mockCatalogue().magazines : carrying(filter.tag);
+  const matching = candidates.filter((m) => m.created >= from && m.created <= to);
   return paged(ordered(matching, page.sort), page);
 };
 
@@ -196,7 +211,7 @@ export const listTags: Store['listTags'] = async (page) => paged(byOrder(tagSumm
 export const getTag: Store['getTag'] = async (id) => {
   known('tag', id);
   return {
-    ...(tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: 1 + (hash(id) % 9) }),
+    ...(tagSummaries().find((t) => t.id === id) ?? { id, name: id, magazineCount: carrying(id).length }),
     lastModified: mockCatalogue().lastModified,
   };
 };

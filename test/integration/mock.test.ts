@@ -224,6 +224,26 @@ describe('mock touches no data', () => {
     expect((await local.client.get('/tags?mock=True')).status).toBe(200);
   });
 
+  it("a tag's count is the number of magazines listed under it, for a tag the mock data has and for any other", async () => {
+    for (const tag of ['science', 'ghost-tag', 'another-one']) {
+      const count = (await local.client.get(`/tags/${tag}?mock=True`)).json<{ magazine_count: number }>()
+        .magazine_count;
+      expect(count, tag).toBeGreaterThan(0);
+      const listed = (await local.client.get(`/tags/${tag}/magazines?mock=True&limit=100`)).json<
+        Envelope<MagazineView>
+      >();
+      expect(listed.metadata.resultset.count, tag).toBe(count);
+      expect(listed.results, tag).toHaveLength(count);
+      for (const magazine of listed.results)
+        expect(
+          magazine.tags.map((t) => t.id),
+          tag,
+        ).toContain(tag);
+      const filtered = (await local.client.get(`/magazines?tag=${tag}&mock=True`)).json<Envelope<MagazineView>>();
+      expect(filtered.metadata.resultset.count, tag).toBe(count);
+    }
+  });
+
   // Found by the hostile-request property: mock simulated a magazine `beta-2.`, an id no magazine can have.
   it.each([
     ['GET', '/v1/magazines/beta-2.?mock=True'],
