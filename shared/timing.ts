@@ -19,6 +19,11 @@ export const CALL_ATTEMPTS = 3;
 
 /** A bulk write's claim on the collection, renewed while it builds. */
 export const BULK_LEASE_MS = 40_000;
+/**
+ * A bulk write's holder notes each step (`beat`): the same request sent again waits for it while
+ * it noted one this recently, and takes the claim over once it fell silent longer.
+ */
+export const BULK_BEAT_STALE_MS = 5_000;
 /** A bulk write switches only while its seal has this long to run. */
 export const SWITCH_MARGIN_MS = 15_000;
 /**
@@ -92,6 +97,8 @@ const rules: readonly [string, boolean][] = [
   ['the lease leaves room for the switch margin', BULK_LEASE_MS > SWITCH_MARGIN_MS],
   ['sealed guards outlive the switch margin', GUARDS_KEPT_MS > SWITCH_MARGIN_MS],
   ["a bulk write's patience with a call leaves it time to answer", BULK_STEP_PATIENCE_MS < LONGEST_REQUEST_MS / 4],
+  ['a bulk holder waiting on one attempt of a call is not taken for gone', BULK_BEAT_STALE_MS > CALL_ATTEMPT_MS],
+  ['a copy that takes a silent claim over has time to finish it', BULK_BEAT_STALE_MS < LONGEST_REQUEST_MS / 2],
   ['a closing mark outlasts the deletion that set it', CLOSING_MS > ORDINARY_REQUEST_MS],
   ['a retired block outlasts any read that holds its directory', RETIRED_BLOCK_MS > LONGEST_REQUEST_MS],
   ['an idempotency lease outlasts the request that holds it', IDEMPOTENCY_LEASE_MS > LONGEST_REQUEST_MS],

@@ -3,18 +3,28 @@ import { PreconditionFailed, StoreUnavailable } from '../domain/errors';
 import { nowInSeconds } from '../domain/fields';
 import type { IdentifiedDraft, Magazine } from '../domain/magazine';
 import { type Precondition, unmetCondition } from '../domain/store';
-import { BULK_LEASE_MS, BULK_STEP_PATIENCE_MS, BULK_SWEEP_MS, SWITCH_MARGIN_MS } from '../timing';
+import { BULK_BEAT_STALE_MS, BULK_LEASE_MS, BULK_STEP_PATIENCE_MS, BULK_SWEEP_MS, SWITCH_MARGIN_MS } from '../timing';
+import {
+  awaitHolder,
+  type Claim,
+  heldByAnother,
+  holdClaim,
+  release,
+  renewIfNeeded,
+  sealGuards,
+  switchedTo,
+} from './bulk-claim';
 import { sweep, trashEntry } from './cleanup';
 import { countChanges, type Delta } from './counts';
 import { builtList } from './fold';
 import { headKeys, learnGeneration, readHead } from './generation';
 import { decodeBulk, decodeMagazine, type MagazineRecord } from './items';
-import { attr, bulkKey, type CountedList, FIRST_GENERATION, GUARD_COUNT, guardKey, magazineKey } from './keys';
+import { attr, bulkKey, type CountedList, FIRST_GENERATION, magazineKey } from './keys';
 import { isUnchanged, magazineItem } from './magazine-item';
 import { collectionVersion } from './magazine-list';
 import { currentRequestId } from './request';
 import { backoff, type Item, type TableAccess } from './table-access';
-import { ConditionsFailed, lookAgain, type Transaction, transact, update, writeMany } from './table-writes';
+import { ConditionsFailed, type Transaction, transact, update, writeMany } from './table-writes';
 
 /**
  * PUT /magazines and DELETE /magazines, all or nothing as every reader sees them, at any size.
@@ -31,8 +41,10 @@ import { ConditionsFailed, lookAgain, type Transaction, transact, update, writeM
  * 5. Clean up G as time allows (and later sweeps finish it).
  *
  * Cut short before the switch, readers keep seeing G, and the seal lapses with the lease; the same
- * request sent again (the same fingerprint) resumes the same build. After the switch, the request
- * has done its work: sent again, it replaces the collection with the same magazines.
+ * request sent again (the same fingerprint) resumes the same build once the copy holding the claim
+ * stopped, and waits for that copy's switch while it runs (bulk-claim.ts); a switched claim is
+ * never resumed. After the switch,
+ * the request has done its work: sent again, it replaces the collection with the same magazines.
  */
 
 /** Magazines written between two notes of progress. */
@@ -44,17 +56,6 @@ const digest = (text: string) => createHash('sha256').update(text).digest('base6
 const derived = (bulkId: string, id: string, what: string) => digest(`${bulkId}\n${id}\n${what}`).slice(0, 12);
 
 const incarnationFrom = (bulkId: string, id: string) => derived(bulkId, id, 'incarnation').replace(/[-_]/g, 'x');
-
-const sealGuards = (access: TableAccess, generation: string, leaseUntil: number) =>
-  writeMany(
-    access,
-    Array.from({ length: GUARD_COUNT }, (_, guard) => ({
-      ...guardKey(generation, guard),
-      [attr.leaseUntil]: leaseUntil,
-    })),
-    [],
-    16,
-  );
 
 /**
  * Whether a step of a bulk write that failed (first at `since`) is worth sending again: a failure a
@@ -142,25 +143,36 @@ export const replaceAllMagazines = async (
   // A stale precondition is refused before anything is written; it is checked again once the collection is sealed.
   const stale = precondition && unmetCondition(precondition, await collectionVersion(access, generation, switchedAt));
   if (stale) throw new PreconditionFailed(stale);
-  const now = Date.now();
 
-  // 1. Claim (or carry on with our own claim, or take over one whose lease ended).
-  const existing = decodeBulk(await access.get(bulkKey(generation)));
+  // 1. Claim (or carry on with our own claim, or take over one whose lease ended). The same request
+  // still running elsewhere is waited for: its switch is this one's, and it is taken over once it stops.
+  const item = await access.get(bulkKey(generation));
+  let existing = decodeBulk(item);
+  if (existing?.fingerprint === fingerprint && heldByAnother(item)) {
+    if (await awaitHolder(access, generation, existing.target)) return learnGeneration(existing.target);
+    existing = decodeBulk(await access.get(bulkKey(generation)));
+  }
+  const now = Date.now();
   const ours = existing?.fingerprint === fingerprint;
   if (existing && !ours && existing.leaseUntil > now) {
     throw new StoreUnavailable('collection-busy', Math.max(1, Math.ceil((existing.leaseUntil - now) / 1000)));
   }
   const bulkId = ours && existing ? existing.bulkId : randomUUID();
   const target = ours && existing ? existing.target : randomUUID().slice(0, 13);
+  // This request's hold on the claim (bulk-claim.ts): a copy that lost it stops at its next step.
+  const owner = randomUUID();
+  const claim: Claim = { generation, owner, target };
   let leaseUntil = now + BULK_LEASE_MS;
   const claimed = await update(access, {
     Key: bulkKey(generation),
     UpdateExpression:
-      'SET #bulk = :bulk, #target = :target, #fingerprint = :fingerprint, #stage = :building, #lease = :lease, #progress = if_not_exists(#progress, :zero)',
+      'SET #bulk = :bulk, #owner = :owner, #beat = :beat, #target = :target, #fingerprint = :fingerprint, #stage = :building, #lease = :lease, #progress = if_not_exists(#progress, :zero)',
     ConditionExpression:
-      'attribute_not_exists(#bulk) OR #lease < :now OR (#bulk = :bulk AND #fingerprint = :fingerprint)',
+      'attribute_not_exists(#bulk) OR #lease < :now OR (#bulk = :bulk AND #fingerprint = :fingerprint AND #stage = :building AND (#owner = :owner OR attribute_not_exists(#beat) OR #beat < :stale))',
     ExpressionAttributeNames: {
       '#bulk': attr.bulkId,
+      '#owner': attr.owner,
+      '#beat': attr.beat,
       '#target': attr.target,
       '#fingerprint': attr.fingerprint,
       '#stage': attr.stage,
@@ -169,6 +181,9 @@ export const replaceAllMagazines = async (
     },
     ExpressionAttributeValues: {
       ':bulk': bulkId,
+      ':owner': owner,
+      ':beat': now,
+      ':stale': now - BULK_BEAT_STALE_MS,
       ':target': target,
       ':fingerprint': fingerprint,
       ':building': 'building',
@@ -184,19 +199,13 @@ export const replaceAllMagazines = async (
   const version = await collectionVersion(access, generation, switchedAt);
   const unmet = unmetCondition(precondition, version);
   if (unmet) {
-    await release(access, generation, bulkId);
+    await release(access, claim);
     throw new PreconditionFailed(unmet);
   }
   // Carried on by the same request, the build resumes only if nothing changed since it began.
   const record = decodeBulk(await access.get(bulkKey(generation)));
   const startAt = ours && record && record.sealedRevision === version.revision ? record.progress : 0;
-  await update(access, {
-    Key: bulkKey(generation),
-    UpdateExpression: 'SET #revision = :revision',
-    ConditionExpression: '#bulk = :bulk',
-    ExpressionAttributeNames: { '#revision': attr.sealedRevision, '#bulk': attr.bulkId },
-    ExpressionAttributeValues: { ':revision': version.revision, ':bulk': bulkId },
-  });
+  await holdClaim(access, claim, attr.sealedRevision, version.revision);
 
   // 3. Build the new generation aside.
   const stored = await access.getMany(drafts.map((draft) => magazineKey(generation, draft.id)));
@@ -213,14 +222,8 @@ export const replaceAllMagazines = async (
       [],
       16,
     );
-    await update(access, {
-      Key: bulkKey(generation),
-      UpdateExpression: 'SET #progress = :progress',
-      ConditionExpression: '#bulk = :bulk',
-      ExpressionAttributeNames: { '#progress': attr.progress, '#bulk': attr.bulkId },
-      ExpressionAttributeValues: { ':progress': start + chunk.length, ':bulk': bulkId },
-    });
-    leaseUntil = await renewIfNeeded(access, generation, bulkId, leaseUntil);
+    await holdClaim(access, claim, attr.progress, start + chunk.length);
+    leaseUntil = await renewIfNeeded(access, claim, leaseUntil);
   }
   await writeMany(
     access,
@@ -243,16 +246,16 @@ export const replaceAllMagazines = async (
         TableName: access.tableName,
         Key: bulkKey(generation),
         UpdateExpression: 'SET #stage = :switched, #expires = :expires',
-        ConditionExpression: '#bulk = :bulk AND #lease > :safe',
+        ConditionExpression: '#owner = :owner AND #lease > :safe',
         ExpressionAttributeNames: {
           '#stage': attr.stage,
-          '#bulk': attr.bulkId,
+          '#owner': attr.owner,
           '#lease': attr.leaseUntil,
           '#expires': attr.expiresAt,
         },
         ExpressionAttributeValues: {
           ':switched': 'switched',
-          ':bulk': bulkId,
+          ':owner': owner,
           ':safe': Date.now() + SWITCH_MARGIN_MS,
           ':expires': nowInSeconds() + 7 * 86_400,
         },
@@ -286,7 +289,7 @@ export const replaceAllMagazines = async (
   });
   let since: number | undefined;
   for (let attempt = 1; ; attempt++) {
-    leaseUntil = await renewIfNeeded(access, generation, bulkId, leaseUntil, SWITCH_MARGIN_MS + 5_000);
+    leaseUntil = await renewIfNeeded(access, claim, leaseUntil, SWITCH_MARGIN_MS + 5_000);
     try {
       await transact(request, switchItems());
       break;
@@ -303,45 +306,4 @@ export const replaceAllMagazines = async (
 
   // 5. Clean up what no reader can reach any more, for a moment: later sweeps (and the janitor) finish it.
   await sweep(request, Math.min(BULK_SWEEP_MS, request.remaining() - 3_000)).catch(() => undefined);
-};
-
-const switchedTo = async (access: TableAccess, target: string) => {
-  const [head] = headKeys();
-  if (head === undefined) return false;
-  const item = await lookAgain(access, head);
-  return item !== 'unknown' && item?.[attr.generation] === target;
-};
-
-/** Extends the lease (and the seal with it) when less than `needed` of it is left. */
-const renewIfNeeded = async (
-  access: TableAccess,
-  generation: string,
-  bulkId: string,
-  leaseUntil: number,
-  needed = BULK_LEASE_MS / 2,
-) => {
-  if (leaseUntil - Date.now() > needed) return leaseUntil;
-  const renewed = Date.now() + BULK_LEASE_MS;
-  const held = await update(access, {
-    Key: bulkKey(generation),
-    UpdateExpression: 'SET #lease = :lease',
-    ConditionExpression: '#bulk = :bulk',
-    ExpressionAttributeNames: { '#lease': attr.leaseUntil, '#bulk': attr.bulkId },
-    ExpressionAttributeValues: { ':lease': renewed, ':bulk': bulkId },
-  });
-  if (!held) throw new StoreUnavailable('collection-busy', 2);
-  await sealGuards(access, generation, renewed);
-  return renewed;
-};
-
-/** A bulk write refused (412) lets the collection go at once, unsealed while its claim holds: another's seal is never undone. */
-export const release = async (access: TableAccess, generation: string, bulkId: string) => {
-  await sealGuards(access, generation, 0);
-  await update(access, {
-    Key: bulkKey(generation),
-    UpdateExpression: 'SET #lease = :past',
-    ConditionExpression: '#bulk = :bulk',
-    ExpressionAttributeNames: { '#lease': attr.leaseUntil, '#bulk': attr.bulkId },
-    ExpressionAttributeValues: { ':past': 0, ':bulk': bulkId },
-  });
 };

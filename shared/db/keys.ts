@@ -243,6 +243,10 @@ export const attr = {
   progress: 'progress',
   /** The collection's version when the bulk write sealed it: a build carries on only over the same collection. */
   sealedRevision: 'sealedRevision',
+  /** The request that holds the claim now: the same request sent again takes it over, and the other stops. */
+  owner: 'owner',
+  /** When the owner last took a step (Unix ms; 0 once it stopped): a copy sent again waits while it is recent. */
+  beat: 'beat',
   /** Idempotency key. */
   state: 'state',
   result: 'result',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { release } from '../../../shared/db/bulk';
+import { release } from '../../../shared/db/bulk-claim';
 import type { TableAccess } from '../../../shared/db/table-access';
 
 /**
@@ -26,7 +26,7 @@ describe('release of a refused bulk write', () => {
       remaining: () => 10_000,
       send: (call: (c: typeof client, options: object) => Promise<unknown>) => call(client, {}),
     } as unknown as TableAccess;
-    await release(access, 'g1', 'bulk-1');
+    await release(access, { generation: 'g1', owner: 'owner-1', target: 'g2' });
     const claimEnded = sent.find(({ command }) => command === 'UpdateCommand')!;
     const unseals = sent.filter(({ command }) => command === 'BatchWriteCommand');
     expect(unseals.length).toBeGreaterThan(0);
