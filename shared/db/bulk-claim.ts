@@ -80,13 +80,14 @@ export const heldByAnother = (item: Item | undefined) =>
   (Number(item?.[attr.beat]) > Date.now() - BULK_BEAT_STALE_MS && Number(item?.[attr.leaseUntil]) > Date.now());
 
 /**
- * Waits for the copy of the same bulk write that holds the claim: true once it switched to `target`
- * (this request's work is done), false once it stopped taking steps (the claim is to take over).
+ * Waits for the copy of the same bulk write that holds the claim: true once it switched (this
+ * request's work is done), false once it stopped taking steps (the claim is to take over).
  */
 export const awaitHolder = async (access: TableAccess, generation: string, target: string) => {
   for (;;) {
     const item = await access.get(bulkKey(generation));
-    if (await switchedTo(access, target)) return true;
+    // Switched (in the same transaction as the heads), even if a later bulk write has moved them on since.
+    if (item?.[attr.stage] === 'switched' || (await switchedTo(access, target))) return true;
     if (!heldByAnother(item)) return false;
     if (access.remaining() < 2_000) throw new StoreUnavailable('collection-busy', 1);
     await sleep(250);

@@ -78,6 +78,8 @@ export const unmetReadCondition = (
   etag: string,
   lastModified = 0,
 ) => {
+  // Most reads send neither: they pay two look-ups, not a parse.
+  if (headers['if-match'] === undefined && headers['if-unmodified-since'] === undefined) return undefined;
   const { match, unmodifiedSince } = parsePrecondition(headers) ?? {};
   return unmetCondition(
     { match, unmodifiedSince },

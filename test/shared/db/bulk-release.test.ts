@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { release } from '../../../shared/db/bulk-claim';
+import { awaitHolder, release } from '../../../shared/db/bulk-claim';
 import type { TableAccess } from '../../../shared/db/table-access';
 
 /**
@@ -31,5 +31,27 @@ describe('release of a refused bulk write', () => {
     const unseals = sent.filter(({ command }) => command === 'BatchWriteCommand');
     expect(unseals.length).toBeGreaterThan(0);
     expect(unseals.every(({ at }) => at < claimEnded.at)).toBe(true);
+  });
+});
+
+/**
+ * The same bulk write sent again while the first copy ran waits for that copy's switch. A switch
+ * that a later bulk write has since moved on from is still that switch: the copy answers at once,
+ * rather than wait out its deadline for heads that will never name its generation, then 503.
+ */
+describe('a copy waiting for the holder of its claim', () => {
+  it('is done once the claim is switched, whatever the heads name by now', async () => {
+    let reads = 0;
+    const access = {
+      remaining: () => 10_000,
+      get: async (key: { PK: string }) => {
+        reads++;
+        return key.PK.startsWith('BULK#')
+          ? { stage: 'switched', target: 'g2', leaseUntil: Date.now() + 30_000 }
+          : { generation: 'g3' };
+      },
+    } as unknown as TableAccess;
+    await expect(awaitHolder(access, 'g1', 'g2')).resolves.toBe(true);
+    expect(reads).toBeLessThanOrEqual(2);
   });
 });
