@@ -5,9 +5,10 @@ import type { ApiMiddleware } from './state';
  * The list-valued headers the API reads. Sent on several lines they are one list (RFC 9110 §5.3),
  * but API Gateway's `headers` keeps only the last line: `Accept: application/xml` then
  * `Accept: application/json;q=0.1` would read as JSON alone, an `If-None-Match` line holding the
- * current ETag would be missed.
+ * current ETag would be missed. A date sent on several lines is a list of dates, which RFC 9110
+ * §13.1.3-4 says to ignore: joined, it is no HTTP-date, and is ignored.
  */
-const LISTS = ['accept', 'if-match', 'if-none-match'] as const;
+const LISTS = ['accept', 'if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since'] as const;
 
 /**
  * Header names in lower case, so that the other middlewares read `content-type` whatever case

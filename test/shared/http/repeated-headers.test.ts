@@ -16,6 +16,17 @@ const reader = api(getMagazineRow, {
     ok({ id: params.id, title: 'T', tags: [] }, { root: 'magazine', names: { tags: 'tag' } }, { revision: 'rev1' }),
 });
 
+/** The same representation, with a `Last-Modified`. */
+const datedReader = api(getMagazineRow, {
+  stores: { real: () => ({}) as Store, mock: {} as Store },
+  run: ({ params }) =>
+    ok(
+      { id: params.id, title: 'T', tags: [] },
+      { root: 'magazine', names: { tags: 'tag' } },
+      { revision: 'rev1', lastModified: 1_700_000_000 },
+    ),
+});
+
 const read = (headers: [string, string][]) =>
   invoke(reader, { resource: '/magazines/{id}', params: { id: 'm1' }, headers });
 
@@ -37,5 +48,31 @@ describe('a header sent on more than one line', () => {
       const response = await read(order.map((tag) => ['If-None-Match', tag]));
       expect(response.status, order.join(' then ')).toBe(304);
     }
+  });
+
+  it('If-Modified-Since and If-Unmodified-Since: several dates are a list of dates, and are ignored', async () => {
+    // The representation last changed at 1,700,000,000: read alone, the last line would make a 304, or a 412.
+    const changed = 'Tue, 14 Nov 2023 22:13:20 GMT';
+    const earlier = 'Thu, 01 Jan 1970 00:00:00 GMT';
+    const dated = (headers: [string, string][]) =>
+      invoke(datedReader, { resource: '/magazines/{id}', params: { id: 'm1' }, headers });
+    expect((await dated([['If-Modified-Since', changed]])).status).toBe(304);
+    expect(
+      (
+        await dated([
+          ['If-Modified-Since', earlier],
+          ['If-Modified-Since', changed],
+        ])
+      ).status,
+    ).toBe(200);
+    expect((await dated([['If-Unmodified-Since', earlier]])).status).toBe(412);
+    expect(
+      (
+        await dated([
+          ['If-Unmodified-Since', changed],
+          ['If-Unmodified-Since', earlier],
+        ])
+      ).status,
+    ).toBe(200);
   });
 });
