@@ -71,7 +71,7 @@ export const gatewayError = (req: IncomingMessage, res: ServerResponse, requestI
 
 /** Why Node could not read a request, by its parser's code. */
 export const unreadable: Record<string, string> = {
-  HPE_HEADER_OVERFLOW: 'The request could not be read: its headers are larger than 16 KB.',
+  HPE_HEADER_OVERFLOW: 'The request could not be read: its URL and headers are larger than 16 KB.',
   HPE_INVALID_METHOD: 'The request could not be read: its method is not an HTTP method.',
   default:
     'The request could not be read: it is not well-formed HTTP (a URL must be ASCII, with other characters percent-encoded).',

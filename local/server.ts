@@ -262,7 +262,7 @@ export const startLocalServer = async (options: LocalServerOptions): Promise<Loc
   /** Where the server listens, once it does: the base of the links its own refusals write. */
   let url = '';
 
-  // A request Node cannot parse (an unknown method, raw bytes in the URL, headers over 16 KB) is
+  // A request Node cannot parse (an unknown method, raw bytes in the URL, a URL and headers over 16 KB) is
   // refused before any route, as API Gateway refuses what it cannot read: still the error object.
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     if (!socket.writable) {

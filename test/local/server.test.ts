@@ -236,6 +236,11 @@ describe('requests Node cannot read', () => {
       Buffer.from(`GET /magazines HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
       '16 KB',
     ],
+    [
+      'a URL over 16 KB',
+      Buffer.from(`GET /magazines?tag=${'a'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`),
+      'its URL and headers are larger than 16 KB',
+    ],
   ])('%s: 400 with the error object, in JSON', async (_, bytes, mention) => {
     const answer = await rawExchange(bytes);
     const [head = '', body = ''] = answer.split('\r\n\r\n');
